@@ -1,0 +1,14 @@
+import { reverseGeocode } from './src/server/data/geocode.ts';
+import { countryOfIp, clientIp, countryFromHeaders, normaliseIp } from './src/server/data/geoip.ts';
+import { countryName } from './src/server/data/countries.ts';
+import { regionsPayload, regionsFor } from './src/server/data/regions.ts';
+import { INTERESTS } from './src/server/data/interests.ts';
+console.log(INTERESTS.length);
+const pts: [number, number, string][] = [[52.37,4.89,'Amsterdam'],[52.08,4.31,'Den Haag'],[51.22,4.40,'Antwerpen'],[50.85,4.35,'Brussels'],[50.83,3.26,'Kortrijk'],[50.64,5.57,'Liège'],[49.68,5.82,'Arlon'],[40.42,-3.70,'Madrid'],[37.39,-5.98,'Sevilla'],[41.39,2.17,'Barcelona'],[42.36,1.46,'Seu'],[43.26,-2.93,'Bilbao'],[48.14,11.58,'München'],[34.05,-118.24,'LA'],[51.5,-0.12,'London'],[47.37,8.54,'Zürich'],[0,-30,'Atlantic'],[-20.9,55.45,'Réunion'],[60.17,24.94,'Helsinki'],[60.1,19.94,'Mariehamn'],[53.35,-6.26,'Dublin'],[-25.0,130.0,'outback'],[78.2,15.6,'Svalbard'],[91,0,'bad'],[52.37,181,'bad'],[-90,0,'south pole'],[64.0,-150.0,'Alaska'], [21.3,-157.8,'Honolulu'], [70, -40, 'Greenland']];
+for (const [a,b,l] of pts) console.log(l, JSON.stringify(reverseGeocode(a,b)));
+for (const ip of ['194.109.6.66','::ffff:194.109.6.66','127.0.0.1','::1','10.1.2.3','[2001:610::1]:443','8.8.8.8:53', 'garbage', undefined]) console.log(ip, normaliseIp(ip as string), countryOfIp(ip as string));
+console.log(clientIp('::ffff:127.0.0.1', {'x-forwarded-for': '194.109.6.66, 10.0.0.1'}, true), clientIp('::ffff:127.0.0.1', new Headers({'x-forwarded-for': '194.109.6.66'}), false));
+console.log(countryFromHeaders(new Headers({'CF-IPCountry': 'nl'}), true), countryFromHeaders({'cf-ipcountry': 'nl'}, false), countryFromHeaders({'CF-IPCountry': 'XX'}, true));
+console.log(countryName('NL','nl'), countryName('nl','de'), countryName('CH','fr'), countryName('US','en-US'), countryName('NO','nb'), countryName('ZZ','en'), countryName('NL','!!bad'));
+console.log(JSON.stringify(regionsPayload(['NL','ch','XX','BE'])).slice(0,500));
+console.log(regionsFor('ES').length, regionsFor('US').length, regionsFor('FR').length, regionsFor('NO').length);

@@ -1,0 +1,75 @@
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT, TENANTS_DIR, DIST_DIR } from './paths.ts';
+
+/** Sources every tenant build reads; a build older than any of them is stale. */
+const SHARED_SOURCES = ['src', 'locales', 'content', 'tenants/_defaults', 'astro.config.mjs', 'uno.config.ts', 'project.inlang/settings.json', 'package.json'];
+const STAMP = '.sitegen-build.json';
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'paraglide' || entry === 'node_modules') continue;
+    newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
+}
+
+/** The newest change among the sources of one tenant's build. */
+export function sourcesMtime(id: string): number {
+  return Math.max(...SHARED_SOURCES.map((p) => newestMtime(join(REPO_ROOT, p))), newestMtime(join(TENANTS_DIR, id)));
+}
+
+/** True when dist/<id> is missing or older than its sources. */
+export function isStale(id: string): boolean {
+  const stamp = join(DIST_DIR, id, STAMP);
+  if (!existsSync(stamp) || !existsSync(join(DIST_DIR, id, 'server', 'entry.mjs'))) return true;
+  const { sources } = JSON.parse(readFileSync(stamp, 'utf8')) as { sources: number };
+  return sourcesMtime(id) > sources;
+}
+
+function runAstroBuild(id: string, outDir: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--silent'], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, SITEGEN_TENANT: id, SITEGEN_OUT_DIR: outDir, TENANTS_DIR, SITEGEN_ROOT: REPO_ROOT, ASTRO_TELEMETRY_DISABLED: '1' },
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`astro build for ${id} failed with exit code ${code}`))));
+  });
+}
+
+/**
+ * One Astro build per tenant, one after another (they share the Paraglide output folder).
+ * Each builds into a fresh folder that replaces dist/<id> only when complete, so a running
+ * runtime keeps serving the old build until the new one is whole.
+ */
+export async function buildTenants(ids: string[]): Promise<{ id: string; seconds: number }[]> {
+  const timings: { id: string; seconds: number }[] = [];
+  for (const id of ids) {
+    const started = performance.now();
+    const sources = sourcesMtime(id);
+    const next = join(DIST_DIR, `.${id}.next`);
+    rmSync(next, { recursive: true, force: true });
+    console.log(`sitegen: building ${id} …`);
+    await runAstroBuild(id, next);
+    const assets = join(TENANTS_DIR, id, 'assets');
+    if (existsSync(assets)) cpSync(assets, join(next, 'client', 'brand'), { recursive: true });
+    writeFileSync(join(next, STAMP), JSON.stringify({ id, sources, built: new Date().toISOString() }));
+    const final = join(DIST_DIR, id);
+    const old = join(DIST_DIR, `.${id}.old`);
+    rmSync(old, { recursive: true, force: true });
+    if (existsSync(final)) renameSync(final, old);
+    renameSync(next, final);
+    rmSync(old, { recursive: true, force: true });
+    const seconds = (performance.now() - started) / 1000;
+    timings.push({ id, seconds });
+    console.log(`sitegen: built ${id} in ${seconds.toFixed(1)} s`);
+  }
+  return timings;
+}

@@ -1,0 +1,28 @@
+import { listTenantIds, loadTenant, TenantError } from '../src/tenant/load.ts';
+import { readLanderFolder } from '../src/tenant/landers.ts';
+import { join } from 'node:path';
+
+/**
+ * Every problem in the tenant files and lander variants, as "file: field path: message" lines.
+ * Also refuses a domain claimed by two tenants, since the Host could not choose between them.
+ */
+export function checkAll(tenantsDir: string): string[] {
+  const problems: string[] = [];
+  const owners = new Map<string, string>();
+  for (const id of listTenantIds(tenantsDir)) {
+    try {
+      const tenant = loadTenant(id, tenantsDir);
+      tenant.domains.forEach((domain, i) => {
+        const owner = owners.get(domain);
+        if (owner) problems.push(`tenants/${id}/tenant.json: domains.${i}: ${domain} is already the domain of tenant ${owner}`);
+        else owners.set(domain, id);
+      });
+    } catch (error) {
+      if (!(error instanceof TenantError)) throw error;
+      problems.push(...error.problems.map((p) => `${error.file}: ${p}`));
+    }
+    problems.push(...readLanderFolder(join(tenantsDir, id, 'landers'), `tenants/${id}/landers`).errors);
+  }
+  problems.push(...readLanderFolder(join(tenantsDir, '_defaults', 'landers'), 'tenants/_defaults/landers').errors);
+  return problems;
+}

@@ -1,0 +1,180 @@
+#!/usr/bin/env node
+/**
+ * sitegen: launch and run branded sites. `npm start` is `sitegen start`.
+ * Every command runs on Node 24 from the `node` devDependency (through npm run / npx).
+ */
+import { Command, InvalidArgumentError } from 'commander';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TENANTS_DIR, DATA_DIR } from './paths.ts';
+import { buildTenants, isStale } from './build.ts';
+import { checkAll } from './check.ts';
+import { createTenantFile } from './new.ts';
+import { startServer } from './serve.ts';
+import { generateVapidKeys } from './keys.ts';
+import { listTenantIds } from '../src/tenant/load.ts';
+import { createDb } from '../src/server/db/index.ts';
+import { migrateToLatest, migrateDown } from '../src/server/db/migrate.ts';
+import { seedDemo } from '../src/server/db/seed.ts';
+import { loadAllTenants } from '../src/tenant/load.ts';
+import { NICHES } from '../src/lib/slugs.ts';
+import { LOCALES } from '../src/lib/locales.ts';
+
+process.env.ASTRO_TELEMETRY_DISABLED = '1';
+process.env.TENANTS_DIR ??= TENANTS_DIR;
+
+const program = new Command();
+program.name('sitegen').description('Launch and run white-label dating sites from one checkout.').showHelpAfterError();
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number');
+  return n;
+}
+
+function failOnCheck(): void {
+  const problems = checkAll(TENANTS_DIR);
+  if (problems.length) {
+    for (const p of problems) console.error(p);
+    console.error(`\nsitegen: ${problems.length} problem${problems.length === 1 ? '' : 's'} in tenant files`);
+    process.exit(1);
+  }
+}
+
+program
+  .command('new')
+  .description('Create a brand: writes tenants/<id>/tenant.json, validates and builds it.')
+  .argument('<id>', 'tenant id: lower-case letters, digits and dashes, e.g. flirtnl')
+  .requiredOption('--domain <domain>', 'main domain, e.g. flirt.nl')
+  .option('--name <name>', 'brand name (default: the id, capitalised)')
+  .option('--niche <n>', `niche ${NICHES.join('-')}`, (v) => {
+    const n = Number(v);
+    if (!NICHES.includes(n as never)) throw new InvalidArgumentError(`must be one of ${NICHES.join(', ')}`);
+    return n;
+  })
+  .option('--locales <list>', `locales, comma separated, the first is the default (${LOCALES.join(', ')})`)
+  .option('--countries <list>', 'countries served, comma separated ISO codes, e.g. NL,BE')
+  .option('--primary <colour>', 'primary colour, e.g. #7b2cbf')
+  .option('--secondary <colour>', 'secondary colour')
+  .option('--support-email <email>', 'support e-mail (default: support@<domain>)')
+  .option('--no-build', 'only write and validate the file')
+  .action(async (id: string, opts) => {
+    const result = createTenantFile(TENANTS_DIR, id, opts);
+    if ('errors' in result) {
+      for (const e of result.errors) console.error(e);
+      process.exit(1);
+    }
+    console.log(`sitegen: wrote ${result.file}`);
+    if (opts.build) {
+      await buildTenants([id]);
+      console.log(`sitegen: ${id} is built; a running \`sitegen serve\` serves it now at http://${id}.localhost:${process.env.PORT ?? 4321}/ and on ${result.domain}`);
+    }
+  });
+
+program
+  .command('check')
+  .description('Validate every tenant file and lander variant; prints file: field: message and exits 1 on problems.')
+  .action(() => {
+    failOnCheck();
+    console.log(`sitegen: ${listTenantIds(TENANTS_DIR).length} tenants are valid`);
+  });
+
+program
+  .command('build')
+  .description('Build the given tenants (all when none is given), one Astro build each, into dist/<id>/.')
+  .argument('[ids...]', 'tenant ids')
+  .option('--missing', 'only tenants whose build is missing or older than its sources')
+  .action(async (ids: string[], opts: { missing?: boolean }) => {
+    failOnCheck();
+    let targets = ids.length ? ids : listTenantIds(TENANTS_DIR);
+    const unknown = targets.filter((id) => !listTenantIds(TENANTS_DIR).includes(id));
+    if (unknown.length) {
+      console.error(`sitegen: no tenant ${unknown.join(', ')} in tenants/`);
+      process.exit(1);
+    }
+    if (opts.missing) targets = targets.filter((id) => isStale(id));
+    await buildTenants(targets);
+  });
+
+program
+  .command('serve')
+  .description('Serve every built tenant from one process (tenant by Host header).')
+  .option('-p, --port <port>', 'port (default PORT or 4321)', port)
+  .option('--host <host>', 'address to listen on', '0.0.0.0')
+  .action(async (opts: { port?: number; host: string }) => {
+    await startServer({ port: opts.port ?? Number(process.env.PORT ?? 4321), host: opts.host });
+  });
+
+program
+  .command('start')
+  .description('Fresh-clone start: build what is missing, migrate and seed the database, serve.')
+  .option('-p, --port <port>', 'port (default PORT or 4321)', port)
+  .action(async (opts: { port?: number }) => {
+    failOnCheck();
+    const stale = listTenantIds(TENANTS_DIR).filter((id) => isStale(id));
+    if (stale.length) await buildTenants(stale);
+    await startServer({ port: opts.port ?? Number(process.env.PORT ?? 4321), host: '0.0.0.0', seed: true });
+  });
+
+program
+  .command('dev')
+  .description('Like start, and rebuilds tenants when their sources change.')
+  .option('-p, --port <port>', 'port (default PORT or 4321)', port)
+  .action(async (opts: { port?: number }) => {
+    failOnCheck();
+    const stale = listTenantIds(TENANTS_DIR).filter((id) => isStale(id));
+    if (stale.length) await buildTenants(stale);
+    await startServer({ port: opts.port ?? Number(process.env.PORT ?? 4321), host: '0.0.0.0', seed: true, watch: true });
+  });
+
+const db = program.command('db').description('Database tasks (SQLite under data/, or DATABASE_URL).');
+db.command('migrate')
+  .description('Run every pending migration.')
+  .action(async () => {
+    const { db: kysely, engine, close } = createDb();
+    const ran = await migrateToLatest(kysely);
+    console.log(`sitegen: ${engine}: ${ran.length ? `ran ${ran.join(', ')}` : 'up to date'}`);
+    await close();
+  });
+db.command('down')
+  .description('Undo the last migration.')
+  .action(async () => {
+    const { db: kysely, engine, close } = createDb();
+    const undone = await migrateDown(kysely);
+    console.log(`sitegen: ${engine}: ${undone.length ? `undid ${undone.join(', ')}` : 'nothing to undo'}`);
+    await close();
+  });
+db.command('seed')
+  .description('Add demo members to tenants that have none.')
+  .action(async () => {
+    const { db: kysely, engine, close } = createDb();
+    await migrateToLatest(kysely);
+    const { profiles } = await seedDemo(kysely, loadAllTenants(TENANTS_DIR));
+    console.log(`sitegen: ${engine}: ${profiles} demo profiles added`);
+    await close();
+  });
+
+program
+  .command('seed')
+  .description('Same as `db seed`.')
+  .action(async () => {
+    await program.parseAsync(['db', 'seed'], { from: 'user' });
+  });
+
+program
+  .command('keys')
+  .description('Generate the VAPID key pair for web push into data/vapid.json (kept when present).')
+  .option('--force', 'replace existing keys')
+  .action((opts: { force?: boolean }) => {
+    const file = join(DATA_DIR, 'vapid.json');
+    if (existsSync(file) && !opts.force) {
+      console.log(`sitegen: ${file} exists; public key ${JSON.parse(readFileSync(file, 'utf8')).publicKey}`);
+      return;
+    }
+    mkdirSync(DATA_DIR, { recursive: true });
+    const keys = generateVapidKeys();
+    writeFileSync(file, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
+    console.log(`sitegen: wrote ${file}; public key ${keys.publicKey}`);
+  });
+
+await program.parseAsync(process.argv);

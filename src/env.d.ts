@@ -1,0 +1,27 @@
+/// <reference types="astro/client" />
+import type { Tenant } from './tenant/schema.ts';
+import type { Locale } from './lib/locales.ts';
+import type { SiteUser } from './site/context.ts';
+
+declare global {
+  namespace App {
+    /** What the runtime passes to every server-rendered page (src/server/http.ts). */
+    interface Locals {
+      tenant: Tenant;
+      locale: Locale;
+      /** The tenant's locales offered to this visitor's country. */
+      locales: Locale[];
+      country: string | null;
+      user: SiteUser | null;
+      /** Tracking parameters were present (a traffic source), for logged-out search. */
+      trafficSource: boolean;
+      nonce: string;
+      /** Saves a language choice on the logged-in user (SPEC §1); absent for visitors. */
+      saveLanguage?: (locale: Locale) => Promise<void>;
+    }
+  }
+  interface ImportMetaEnv {
+    readonly SITEGEN_TENANT: string;
+  }
+}
+export {};

@@ -1,0 +1,17 @@
+import { defineMiddleware } from 'astro:middleware';
+import { matchRoute, loginRedirect, loggedOutSearchAllowed } from './lib/routes.ts';
+
+/**
+ * Route guards (SPEC §2: "not shown", chosen in src/lib/routes.ts): member routes send a
+ * logged-out visitor to /login; the members search opens to visitors when the tenant allows it.
+ */
+export const onRequest = defineMiddleware((context, next) => {
+  if (context.isPrerendered) return next();
+  const match = matchRoute(context.url.pathname);
+  if (!match || context.locals.user) return next();
+  const { guard } = match.route;
+  const allowed =
+    guard === 'guest' || (guard === 'search' && loggedOutSearchAllowed(context.locals.tenant, context.locals.trafficSource));
+  if (allowed) return next();
+  return context.redirect(loginRedirect(context.url.pathname, context.url.search), 302);
+});

@@ -1,0 +1,91 @@
+import { PostgresAdapter, SqliteAdapter, sql, type ColumnDefinitionBuilder, type Kysely, type RawBuilder } from 'kysely';
+
+/**
+ * Every difference between SQLite and PostgreSQL the code must know about lives here
+ * (STYLE: engine differences sit in one small module). The conventions that keep the rest
+ * of the code identical on both engines:
+ * - flags are integer 0/1 columns, never booleans;
+ * - timestamps are ISO 8601 UTC text with milliseconds (`new Date().toISOString()`), so they
+ *   compare as strings and read back as the same string on both engines;
+ * - JSON values are text, serialized by the code that owns them;
+ * - ids are 32-bit integers, which both drivers return as JS numbers;
+ * - every insert that needs the new id uses `.returning('id')` (`insertId` exists only on SQLite);
+ * - `like` is case-sensitive on PostgreSQL and not on SQLite: store e-mails lower-cased and
+ *   compare with `=`.
+ */
+
+export type Engine = 'sqlite' | 'postgres';
+
+/** True when a connection string names PostgreSQL rather than a SQLite file. */
+export function isPostgresUrl(url: string | undefined): url is string {
+  return url !== undefined && /^postgres(?:ql)?:\/\//i.test(url);
+}
+
+/** The engine behind a Kysely instance, e.g. inside a migration. */
+export function engineOf(db: Kysely<any>): Engine {
+  const adapter = db.getExecutor().adapter;
+  if (adapter instanceof PostgresAdapter) return 'postgres';
+  if (adapter instanceof SqliteAdapter) return 'sqlite';
+  throw new Error(`Unsupported database adapter ${adapter.constructor.name}`);
+}
+
+/** The current time as stored in every timestamp column. */
+export function nowIso(): string {
+  return new Date().toISOString();
+}
+
+/**
+ * A column default equal to `nowIso()` at insert time, in the same text format.
+ * Wrapped in parentheses because SQLite accepts an expression default only that way.
+ */
+export function sqlNowDefault(engine: Engine): RawBuilder<string> {
+  return engine === 'postgres'
+    ? sql<string>`(to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`
+    : sql<string>`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+}
+
+/**
+ * An integer primary key the database fills in: `autoincrement` on SQLite (ids of deleted
+ * rows are never handed out again), an identity column on PostgreSQL. Use with
+ * `.addColumn('id', 'integer', autoIdColumn(engine))`.
+ */
+export function autoIdColumn(engine: Engine): (col: ColumnDefinitionBuilder) => ColumnDefinitionBuilder {
+  return engine === 'postgres'
+    ? (col) => col.primaryKey().generatedByDefaultAsIdentity()
+    : (col) => col.primaryKey().autoIncrement();
+}
+
+export type ConstraintViolation = 'unique' | 'check' | 'foreign_key' | 'not_null';
+
+/**
+ * Which kind of constraint a failed query broke, or null for any other error, so a service
+ * can answer "e-mail already in use" without parsing engine-specific messages itself.
+ */
+export function constraintViolation(err: unknown): ConstraintViolation | null {
+  if (typeof err !== 'object' || err === null) return null;
+  const e = err as { code?: unknown; errcode?: unknown; message?: unknown };
+  // PostgreSQL SQLSTATE class 23 (integrity constraint violation).
+  if (typeof e.code === 'string' && e.code.startsWith('23')) {
+    return PG_CONSTRAINT_CODES[e.code] ?? null;
+  }
+  // node:sqlite puts the extended result code in errcode.
+  if (e.code === 'ERR_SQLITE_ERROR' && typeof e.errcode === 'number') {
+    return SQLITE_CONSTRAINT_CODES[e.errcode] ?? null;
+  }
+  return null;
+}
+
+const PG_CONSTRAINT_CODES: Record<string, ConstraintViolation> = {
+  '23505': 'unique',
+  '23514': 'check',
+  '23503': 'foreign_key',
+  '23502': 'not_null',
+};
+
+const SQLITE_CONSTRAINT_CODES: Record<number, ConstraintViolation> = {
+  275: 'check', // SQLITE_CONSTRAINT_CHECK
+  787: 'foreign_key', // SQLITE_CONSTRAINT_FOREIGNKEY
+  1299: 'not_null', // SQLITE_CONSTRAINT_NOTNULL
+  1555: 'unique', // SQLITE_CONSTRAINT_PRIMARYKEY
+  2067: 'unique', // SQLITE_CONSTRAINT_UNIQUE
+};

@@ -1,0 +1,47 @@
+import { Migrator, NO_MIGRATIONS, type Kysely, type MigrationProvider, type MigrationResult } from 'kysely';
+import { migrations } from './migrations/index.ts';
+
+/**
+ * Runs the dated migration files of ./migrations (STYLE: migrations as files), by the CLI
+ * and at start. Kysely's FileMigrationProvider reads the folder at run time, which breaks once
+ * the code is bundled; this provider hands over the statically imported list instead.
+ */
+class StaticMigrationProvider implements MigrationProvider {
+  async getMigrations() {
+    return migrations;
+  }
+}
+
+function migrator(db: Kysely<any>): Migrator {
+  return new Migrator({ db, provider: new StaticMigrationProvider() });
+}
+
+/** Names of the migrations that ran, in order. Throws the first error, after Kysely rolled back what it could. */
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  return applied(await migrator(db).migrateToLatest());
+}
+
+/**
+ * Undoes migrations: the last one by default, or every one down to (not including) `to`,
+ * or all of them with `to: 'zero'`. Returns the names undone.
+ */
+export async function migrateDown(db: Kysely<any>, opts: { to?: string } = {}): Promise<string[]> {
+  const m = migrator(db);
+  if (opts.to === undefined) return applied(await m.migrateDown());
+  return applied(await m.migrateTo(opts.to === 'zero' ? NO_MIGRATIONS : opts.to));
+}
+
+/** Names of all migrations known to the code, in the order they run. */
+export function migrationNames(): string[] {
+  return Object.keys(migrations).sort();
+}
+
+function applied(result: { error?: unknown; results?: MigrationResult[] }): string[] {
+  if (result.error !== undefined) {
+    const failed = result.results?.find((r) => r.status === 'Error');
+    const err = result.error instanceof Error ? result.error : new Error(String(result.error));
+    if (failed) err.message = `migration ${failed.migrationName} failed: ${err.message}`;
+    throw err;
+  }
+  return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

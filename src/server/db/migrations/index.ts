@@ -1,0 +1,11 @@
+import type { Migration } from 'kysely';
+import * as m20261123_0001 from './2026-11-23-0001-members.ts';
+
+/**
+ * Every migration of this folder, by file name without extension. Imported statically, not
+ * read from the folder at run time, so the list survives bundling; a unit test checks that
+ * it names every file here. Add a new file's import and entry at the end.
+ */
+export const migrations: Record<string, Migration> = {
+  '2026-11-23-0001-members': m20261123_0001,
+};

@@ -1,0 +1,214 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Every table and column the runtime queries (STYLE: one `Database` interface). Conventions
+ * shared by both engines are described in engine.ts: flags are 0/1 integers, timestamps ISO
+ * text, JSON text serialized by its owner. Each table has its row types below it:
+ * `User` (what a select returns), `NewUser` (what an insert takes), `UserUpdate`.
+ */
+export interface Database {
+  users: UsersTable;
+  profiles: ProfilesTable;
+  photos: PhotosTable;
+  sessions: SessionsTable;
+  tokens: TokensTable;
+  credit_ledger: CreditLedgerTable;
+}
+
+/** An integer 0/1 column standing for a boolean. */
+export type Flag = 0 | 1;
+
+/** Filled in by the database, never changed afterwards. */
+type CreatedAt = ColumnType<string, string | undefined, never>;
+/** A database-generated id that is never updated. */
+type Id = ColumnType<number, number | undefined, never>;
+
+// --- users -----------------------------------------------------------------------------
+
+/** Account status; not_confirmed until the activation link is used. SPEC §3, §4 */
+export type UserStatus = 'not_confirmed' | 'active' | 'deletion_requested' | 'deleted';
+
+/** E-mail notification types a member can switch off. SPEC §3 */
+export type EmailNotificationType =
+  | 'new_conversations'
+  | 'new_messages'
+  | 'like'
+  | 'unread_message_reminders'
+  | 'promotions'
+  | 'weekly_updates'
+  | 'news'
+  | 'reminders';
+
+/** Why notifications were switched off: by the member, or by a spam report, bounce or list-unsubscribe. SPEC §3 */
+export type NotificationDisabledReason = 'fbl' | 'bounce' | 'listunsubscribe' | (string & {});
+
+/** One entry of `users.notifications_disabled` (a JSON array of these). */
+export interface NotificationDisabled {
+  type: EmailNotificationType;
+  reason: NotificationDisabledReason;
+}
+
+/** Traffic source stored at signup (`users.tracking`, JSON). SPEC §3 */
+export interface Tracking {
+  network?: string;
+  ref?: string;
+  sub1?: string;
+  sub2?: string;
+  sub3?: string;
+}
+
+export interface UsersTable {
+  id: Id;
+  /** The brand the member signed up on; the same e-mail may have an account on another brand. */
+  tenant_id: string;
+  /** Lower-cased before it is stored; unique per tenant. */
+  email: string;
+  /** argon2id PHC string. */
+  password_hash: string;
+  status: ColumnType<UserStatus, UserStatus | undefined, UserStatus>;
+  /** Balance in credits; a check constraint keeps it >= 0 (DESIGN §3). Moves with a credit_ledger row. */
+  credits: ColumnType<number, number | undefined, number>;
+  /** 1 from the first credit bundle purchase on (SPEC §4 membership). */
+  paid_user: ColumnType<Flag, Flag | undefined, Flag>;
+  /** Locale of the interface and of e-mails, e.g. nl or en-US. */
+  language: string;
+  /** JSON array of NotificationDisabled. */
+  notifications_disabled: ColumnType<string, string | undefined, string>;
+  invisible: ColumnType<Flag, Flag | undefined, Flag>;
+  signup_date: ColumnType<string, string | undefined, string>;
+  deletion_requested_at: string | null;
+  /** JSON Tracking, null for a signup without a traffic source. */
+  tracking: string | null;
+  failed_logins: ColumnType<number, number | undefined, number>;
+  locked_until: string | null;
+  created_at: CreatedAt;
+}
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+
+// --- profiles --------------------------------------------------------------------------
+
+export type Gender = 'male' | 'female'; // SPEC §3
+export type Sexuality = 'hetero' | 'gay' | 'lesbian' | 'bi'; // SPEC §3
+export type ProfileStatus = 'active' | 'disabled'; // SPEC §3
+
+export interface ProfilesTable {
+  /** Own sequence: fictional profiles have no user. */
+  id: Id;
+  tenant_id: string;
+  /** The member this profile belongs to; null for a fictional profile. Unique. */
+  user_id: number | null;
+  name: string;
+  gender: Gender;
+  sexuality: Sexuality;
+  /** YYYY-MM-DD */
+  birth_date: string;
+  /** ISO 3166-1 alpha-2, capitals. */
+  country: string;
+  /** Region name as country-region-data spells it (province, state, canton ...). */
+  region: string | null;
+  city: string | null;
+  hair_color: string | null;
+  eye_color: string | null;
+  body_type: string | null;
+  relationship_status: string | null;
+  tattoos: string | null;
+  /** Reason for joining. */
+  reason: string | null;
+  about: string | null;
+  /** JSON array of interest keys. */
+  interests: ColumnType<string, string | undefined, string>;
+  status: ColumnType<ProfileStatus, ProfileStatus | undefined, ProfileStatus>;
+  /** 1 for a profile not backed by a real person; the site warns about these (SPEC §1). */
+  fictional: ColumnType<Flag, Flag | undefined, Flag>;
+  last_seen_at: string | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<string, string | undefined, string>;
+}
+export type Profile = Selectable<ProfilesTable>;
+export type NewProfile = Insertable<ProfilesTable>;
+export type ProfileUpdate = Updateable<ProfilesTable>;
+
+// --- photos ----------------------------------------------------------------------------
+
+/** Only active photos are shown to others or used as a share image. SPEC §3 */
+export type PhotoStatus = 'active' | 'pending' | 'rejected';
+
+export interface PhotosTable {
+  id: Id;
+  profile_id: number;
+  filename: string;
+  thumb_filename: string;
+  status: ColumnType<PhotoStatus, PhotoStatus | undefined, PhotoStatus>;
+  is_main: ColumnType<Flag, Flag | undefined, Flag>;
+  /** Order on the profile, ascending. */
+  position: ColumnType<number, number | undefined, number>;
+  created_at: CreatedAt;
+}
+export type Photo = Selectable<PhotosTable>;
+export type NewPhoto = Insertable<PhotosTable>;
+export type PhotoUpdate = Updateable<PhotosTable>;
+
+// --- sessions --------------------------------------------------------------------------
+
+export interface SessionsTable {
+  /** Public half of the session token; the cookie holds `<id>.<secret>`. */
+  id: ColumnType<string, string, never>;
+  /** Copied from the user so a cookie of one brand is refused on another without a join. */
+  tenant_id: string;
+  user_id: number;
+  /** Hash of the secret half; the secret itself is never stored. */
+  secret_hash: string;
+  created_at: CreatedAt;
+  expires_at: string;
+  last_used_at: ColumnType<string, string | undefined, string>;
+  ip: string | null;
+  user_agent: string | null;
+}
+export type Session = Selectable<SessionsTable>;
+export type NewSession = Insertable<SessionsTable>;
+export type SessionUpdate = Updateable<SessionsTable>;
+
+// --- tokens ----------------------------------------------------------------------------
+
+/** One-time links sent by e-mail. */
+export type TokenKind = 'activate' | 'reset' | 'mail_change' | 'reactivate' | 'unsubscribe';
+
+export interface TokensTable {
+  id: ColumnType<string, string, never>;
+  tenant_id: string;
+  user_id: number;
+  kind: TokenKind;
+  secret_hash: string;
+  /** JSON, e.g. the new address of a mail_change; null when the kind needs none. */
+  payload: string | null;
+  expires_at: string;
+  /** Set when the link is used; a used token is refused. */
+  used_at: string | null;
+  created_at: CreatedAt;
+}
+export type Token = Selectable<TokensTable>;
+export type NewToken = Insertable<TokensTable>;
+export type TokenUpdate = Updateable<TokensTable>;
+
+// --- credit_ledger ---------------------------------------------------------------------
+
+/**
+ * Append-only: a row is never updated or deleted (DESIGN §3). The sum of a user's deltas
+ * equals users.credits; both change in the same transaction.
+ */
+export interface CreditLedgerTable {
+  id: Id;
+  tenant_id: string;
+  user_id: number;
+  /** Positive for a purchase or bonus, negative for a spend. */
+  delta: ColumnType<number, number, never>;
+  /** What moved the credits, e.g. signup_bonus, purchase, message, photo, gift, refund. */
+  reason: ColumnType<string, string, never>;
+  /** What it refers to (payment id, message id), null when nothing. */
+  ref: ColumnType<string | null, string | null | undefined, never>;
+  created_at: CreatedAt;
+}
+export type CreditLedgerEntry = Selectable<CreditLedgerTable>;
+export type NewCreditLedgerEntry = Insertable<CreditLedgerTable>;

@@ -1,0 +1,229 @@
+import type { Kysely } from 'kysely';
+import { LOCALES_BY_COUNTRY, languageOf } from '../../lib/locales.ts';
+import { regionsFor } from '../data/regions.ts';
+import type { Database, Gender, NewProfile, Sexuality } from './schema.ts';
+import { ABOUT_TEXTS, CITIES, DEMO_INTERESTS, FIRST_NAMES, PROFILE_FIELD_KEYS, type City, type NameList } from './seed-data.ts';
+
+/**
+ * Demo members so a fresh clone has someone to search, like and chat with (DESIGN §2:
+ * `npm start` seeds the embedded database). They are fictional profiles (fictional = 1,
+ * no user), which the site labels as such. The data is drawn from a PRNG seeded with the
+ * tenant id, so two fresh databases get the same members.
+ */
+
+export interface SeedTenant {
+  id: string;
+  countries: string[];
+  locales: { default: string };
+  niche: number;
+}
+
+export interface SeedOptions {
+  /** Demo profiles per tenant. */
+  perTenant?: number;
+  /** Reference time for ages and timestamps; fixed in tests so runs compare equal. */
+  now?: Date;
+}
+
+const DEFAULT_PER_TENANT = 40;
+/** Rows per insert statement, well under the bound-parameter limits of both engines. */
+const INSERT_CHUNK = 100;
+
+/**
+ * Adds demo profiles to every tenant that has no fictional profile yet, and leaves the others
+ * alone, so it can run at every start. Returns how many profiles it created.
+ */
+export async function seedDemo(
+  db: Kysely<Database>,
+  tenants: readonly SeedTenant[],
+  opts: SeedOptions = {},
+): Promise<{ profiles: number }> {
+  const perTenant = opts.perTenant ?? DEFAULT_PER_TENANT;
+  const now = opts.now ?? new Date();
+  let created = 0;
+  for (const tenant of tenants) {
+    // One transaction per tenant: a half-seeded tenant would count as seeded next time.
+    created += await db.transaction().execute(async (trx) => {
+      const seeded = await trx
+        .selectFrom('profiles')
+        .select('id')
+        .where('tenant_id', '=', tenant.id)
+        .where('fictional', '=', 1)
+        .limit(1)
+        .executeTakeFirst();
+      if (seeded) return 0;
+      const rows = demoProfiles(tenant, perTenant, now);
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        await trx.insertInto('profiles').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+      }
+      return rows.length;
+    });
+  }
+  return { profiles: created };
+}
+
+/** Age range and share of women per niche (SPEC §2 niches: 1 general, 2 she-, 3 bdsm-, 4 bbw-, 5 gilf-, 6 milf-, 7 gay-). */
+interface NicheMix {
+  minAge: number;
+  maxAge: number;
+  women: number;
+}
+
+function nicheMix(niche: number): NicheMix {
+  switch (niche) {
+    case 1:
+      return { minAge: 20, maxAge: 65, women: 0.85 };
+    case 2:
+    case 4:
+      return { minAge: 20, maxAge: 65, women: 1 };
+    case 3:
+      return { minAge: 20, maxAge: 65, women: 0.7 };
+    case 5:
+      return { minAge: 55, maxAge: 70, women: 1 };
+    case 6:
+      return { minAge: 35, maxAge: 60, women: 0.9 };
+    case 7:
+      return { minAge: 20, maxAge: 65, women: 0 };
+    default:
+      return { minAge: 20, maxAge: 65, women: 0.8 };
+  }
+}
+
+/** The demo profiles of one tenant, a pure function of the tenant, the count and `now`. */
+export function demoProfiles(tenant: SeedTenant, count: number, now: Date): NewProfile[] {
+  const rand = mulberry32(fnv1a(tenant.id));
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
+  const chance = (p: number) => rand() < p;
+  const mix = nicheMix(tenant.niche);
+  const siteLanguage = languageOf(tenant.locales.default);
+  const abouts = ABOUT_TEXTS[siteLanguage] ?? (ABOUT_TEXTS.en as readonly string[]);
+  const taken = new Set<string>();
+  const rows: NewProfile[] = [];
+
+  for (let i = 0; i < count; i++) {
+    const country = pick(tenant.countries.length > 0 ? tenant.countries : ['NL']);
+    const gender: Gender = chance(mix.women) ? 'female' : 'male';
+    const sexuality = sexualityFor(tenant.niche, gender, rand);
+    const age = mix.minAge + Math.floor(rand() * (mix.maxAge - mix.minAge + 1));
+    const birth = birthDate(now, age, Math.floor(rand() * 365));
+    const place = placeIn(country, pick);
+    const names = FIRST_NAMES[nameLanguage(country, place.language, siteLanguage)] ?? (FIRST_NAMES.en as NameList);
+    const name = uniqueName(pick(gender === 'female' ? names.female : names.male), birth, taken, rand);
+    const interests = sample(DEMO_INTERESTS, 3 + Math.floor(rand() * 5), rand);
+    const createdAt = minutesBefore(now, 60 * 24 * (15 + Math.floor(rand() * 400)));
+    // A third was online within the hour, the rest within two weeks.
+    const lastSeen = minutesBefore(now, chance(0.33) ? Math.floor(rand() * 60) : 60 + Math.floor(rand() * 60 * 24 * 14));
+
+    rows.push({
+      tenant_id: tenant.id,
+      user_id: null,
+      name,
+      gender,
+      sexuality,
+      birth_date: birth,
+      country,
+      region: place.region,
+      city: place.city,
+      hair_color: age > 55 && chance(0.4) ? 'grey' : pick(PROFILE_FIELD_KEYS.hair_color.filter((h) => h !== 'grey')),
+      eye_color: pick(PROFILE_FIELD_KEYS.eye_color),
+      body_type: tenant.niche === 4 ? pick(['curvy', 'full']) : pick(PROFILE_FIELD_KEYS.body_type),
+      relationship_status: relationshipFor(age, rand),
+      tattoos: pick(['none', 'none', 'one', 'several']),
+      reason: pick(PROFILE_FIELD_KEYS.reason),
+      about: chance(0.9) ? pick(abouts) : null,
+      interests: JSON.stringify(interests),
+      status: 'active',
+      fictional: 1,
+      last_seen_at: lastSeen,
+      created_at: createdAt,
+      updated_at: createdAt,
+    });
+  }
+  return rows;
+}
+
+function sexualityFor(niche: number, gender: Gender, rand: () => number): Sexuality {
+  if (niche === 7) return 'gay';
+  const r = rand();
+  if (gender === 'female') return r < 0.86 ? 'hetero' : r < 0.97 ? 'bi' : 'lesbian';
+  return r < 0.9 ? 'hetero' : 'bi';
+}
+
+function relationshipFor(age: number, rand: () => number): string {
+  const r = rand();
+  if (age < 30) return r < 0.85 ? 'single' : 'relationship';
+  if (age < 45) return r < 0.6 ? 'single' : r < 0.9 ? 'divorced' : 'married';
+  return r < 0.35 ? 'single' : r < 0.8 ? 'divorced' : r < 0.92 ? 'widowed' : 'married';
+}
+
+/**
+ * First names follow the place the member lives in (a demo member in Munich on an English
+ * site is called Sabine, one in Liège Céline), falling back to the site's language.
+ */
+function nameLanguage(country: string, cityLanguage: string | undefined, siteLanguage: string): string {
+  const local = LOCALES_BY_COUNTRY[country]?.[0];
+  const language = cityLanguage ?? (local ? languageOf(local) : siteLanguage);
+  return FIRST_NAMES[language] ? language : siteLanguage;
+}
+
+/** Profile names are unique per tenant: a repeated first name gets the birth year or digits, as members do. */
+function uniqueName(first: string, birth: string, taken: Set<string>, rand: () => number): string {
+  const r = rand();
+  const yy = birth.slice(2, 4);
+  let name = r < 0.55 ? first : r < 0.85 ? `${first}${yy}` : `${first.toLowerCase()}_${yy}`;
+  while (taken.has(name)) name = `${first}${10 + Math.floor(rand() * 90)}`;
+  taken.add(name);
+  return name;
+}
+
+/** `k` different items of `list`, kept in the list's order. */
+function sample<T>(list: readonly T[], k: number, rand: () => number): T[] {
+  const indexes = list.map((_, i) => i);
+  for (let i = 0; i < k && i < indexes.length; i++) {
+    const j = i + Math.floor(rand() * (indexes.length - i));
+    [indexes[i], indexes[j]] = [indexes[j] as number, indexes[i] as number];
+  }
+  return indexes
+    .slice(0, k)
+    .sort((a, b) => a - b)
+    .map((i) => list[i] as T);
+}
+
+/** A real city and its region; for a country without a city list, a region only. */
+function placeIn(country: string, pick: <T>(list: readonly T[]) => T): { region: string | null; city: string | null; language?: string } {
+  const cities: readonly City[] | undefined = CITIES[country];
+  if (cities) return pick(cities);
+  const regions = regionsFor(country);
+  return { region: regions.length > 0 ? pick(regions).name : null, city: null };
+}
+
+/** YYYY-MM-DD of someone who is exactly `age` on `now`, born `daysBack` days after the earliest such date. */
+function birthDate(now: Date, age: number, daysBack: number): string {
+  const latest = Date.UTC(now.getUTCFullYear() - age, now.getUTCMonth(), now.getUTCDate());
+  return new Date(latest - daysBack * 86_400_000).toISOString().slice(0, 10);
+}
+
+function minutesBefore(now: Date, minutes: number): string {
+  return new Date(now.getTime() - minutes * 60_000).toISOString();
+}
+
+/** 32-bit FNV-1a: a stable seed from the tenant id. */
+function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Small deterministic PRNG (mulberry32): the same seed gives the same demo members. */
+function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

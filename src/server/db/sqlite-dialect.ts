@@ -1,0 +1,120 @@
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+
+/**
+ * Kysely's own SqliteDialect over `node:sqlite`, so the embedded database needs no native
+ * addon built for one Node ABI (DESIGN §2). The npm package kysely-node-sqlite returns wrong
+ * results (`returning()` gives undefined), which is why this adapter exists: SqliteDialect
+ * asks `stmt.reader` whether a statement yields rows and only then calls `all()`, so
+ * `reader` must be true for `insert ... returning` as well as for `select`.
+ */
+
+/** How long a write waits for another process (the CLI migrating, a second server) to let go. */
+const BUSY_TIMEOUT_MS = 5000;
+
+/** Prepared statements kept per connection; Kysely re-prepares the same SQL on every query. */
+const STATEMENT_CACHE_SIZE = 256;
+
+export interface NodeSqliteOptions {
+  /** A file path, or `:memory:` for a private in-memory database (tests). */
+  file: string;
+}
+
+/** Opens the database file and sets the pragmas every connection of the runtime relies on. */
+export function openNodeSqlite(opts: NodeSqliteOptions): NodeSqliteDatabase {
+  const inMemory = opts.file === ':memory:' || opts.file === '';
+  const db = new DatabaseSync(opts.file, { enableForeignKeyConstraints: true, timeout: BUSY_TIMEOUT_MS });
+  if (!inMemory) {
+    // WAL lets readers (a second process, a backup) go on while the server writes.
+    db.exec('PRAGMA journal_mode = WAL');
+    // With WAL, NORMAL is durable against application crashes and much faster than FULL.
+    db.exec('PRAGMA synchronous = NORMAL');
+  }
+  // Set explicitly, whatever the defaults of this Node build: cascades and references
+  // must behave as on PostgreSQL.
+  db.exec('PRAGMA foreign_keys = ON');
+  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  return new NodeSqliteDatabase(db);
+}
+
+/** The `SqliteDatabase` shape Kysely's SqliteDialect drives, over one `DatabaseSync`. */
+export class NodeSqliteDatabase implements SqliteDatabase {
+  readonly raw: DatabaseSync;
+  readonly #statements = new Map<string, StatementSync>();
+
+  constructor(raw: DatabaseSync) {
+    this.raw = raw;
+  }
+
+  close(): void {
+    this.#statements.clear();
+    if (this.raw.isOpen) this.raw.close();
+  }
+
+  prepare(sql: string): SqliteStatement {
+    const stmt = this.#statement(toSqliteSql(sql));
+    return {
+      reader: stmt.columns().length > 0,
+      all: (params) => stmt.all(...toSqliteParams(params)),
+      run: (params) => stmt.run(...toSqliteParams(params)),
+      iterate: (params) => stmt.iterate(...toSqliteParams(params)) as IterableIterator<unknown>,
+    };
+  }
+
+  #statement(sql: string): StatementSync {
+    const cached = this.#statements.get(sql);
+    if (cached) {
+      // Re-insert so the Map's order is least recently used first.
+      this.#statements.delete(sql);
+      this.#statements.set(sql, cached);
+      return cached;
+    }
+    const stmt = this.raw.prepare(sql);
+    this.#statements.set(sql, stmt);
+    if (this.#statements.size > STATEMENT_CACHE_SIZE) {
+      const oldest = this.#statements.keys().next().value as string;
+      this.#statements.delete(oldest);
+    }
+    return stmt;
+  }
+}
+
+/** Kysely's SqliteDialect over a node:sqlite file (or `:memory:`). */
+export function createNodeSqliteDialect(opts: NodeSqliteOptions): SqliteDialect {
+  return new SqliteDialect({ database: openNodeSqlite(opts) });
+}
+
+/**
+ * Kysely opens every transaction with a plain `begin` (deferred). A deferred transaction that
+ * reads a balance and then writes fails at once with SQLITE_BUSY when another process wrote
+ * in between; `begin immediate` takes the write lock up front and waits busy_timeout instead.
+ * Transactions here exist to move money and counters, so they all write.
+ */
+function toSqliteSql(sql: string): string {
+  return sql.trim().toLowerCase() === 'begin' ? 'begin immediate' : sql;
+}
+
+/**
+ * node:sqlite binds only null, numbers, bigints, strings and bytes. Booleans and dates are
+ * turned into what the same code stores on PostgreSQL (integer 0/1 flags, ISO text). A plain
+ * object would be taken as a set of named parameters, so it is refused: JSON columns are text
+ * and their values are serialized by the caller on both engines.
+ */
+function toSqliteParams(params: ReadonlyArray<unknown>): SQLInputValue[] {
+  return params.map((value, i) => {
+    if (value === undefined || value === null) return null;
+    switch (typeof value) {
+      case 'string':
+      case 'number':
+      case 'bigint':
+        return value;
+      case 'boolean':
+        return value ? 1 : 0;
+    }
+    if (value instanceof Date) return value.toISOString();
+    if (ArrayBuffer.isView(value)) return value as SQLInputValue;
+    throw new TypeError(
+      `SQLite parameter ${i + 1} is ${Array.isArray(value) ? 'an array' : typeof value}: serialize JSON columns with JSON.stringify`,
+    );
+  });
+}

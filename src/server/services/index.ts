@@ -1,0 +1,38 @@
+import type { IncomingMessage } from 'node:http';
+import type { Kysely } from 'kysely';
+import type { Database, Engine } from '../db/index.ts';
+import type { Tenant } from '../../tenant/schema.ts';
+import type { SiteUser } from '../../site/context.ts';
+import type { Locale } from '../../lib/locales.ts';
+
+/** A logged-in member on one request. */
+export interface Session {
+  id: string;
+  user: SiteUser;
+}
+
+export interface SessionService {
+  /** The session of a request's cookie on this tenant, or null. */
+  fromRequest(req: IncomingMessage, tenant: Tenant): Promise<Session | null>;
+  /** Notes that the member was just active. */
+  touch(session: Session): Promise<void>;
+}
+
+export interface UserService {
+  saveLanguage(userId: number, locale: Locale): Promise<void>;
+}
+
+/**
+ * The services of one runtime process: created once and shared by every tenant (DESIGN §2).
+ * Features add their service here; API handlers and pages reach them through this object.
+ */
+export interface Services {
+  db: Kysely<Database>;
+  engine: Engine;
+  /** The tenants being served now (the registry re-reads tenants/ as they change). */
+  tenants(): Tenant[];
+  /** VAPID public key for web push, from `sitegen keys`; null until generated. */
+  pushPublicKey: string | null;
+  sessions?: SessionService;
+  users?: UserService;
+}

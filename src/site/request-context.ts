@@ -1,0 +1,10 @@
+import type { AstroGlobal } from 'astro';
+import type { PageContext } from './context.ts';
+import { ROUTES } from '../lib/routes.ts';
+
+/** The context of a server-rendered page, from what the runtime put in locals. */
+export function requestContext(astro: Pick<AstroGlobal, 'locals'>, routeName: string): PageContext {
+  const { tenant, locale, locales, country, user } = astro.locals;
+  const layout = ROUTES.find((r) => r.name === routeName)?.layout ?? 'default';
+  return { tenant, locale, locales, country, user, routeName, layout, prerendered: false };
+}

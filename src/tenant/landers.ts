@@ -1,0 +1,95 @@
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { LOCALES, languageOf } from '../lib/locales.ts';
+import { LANDER_NAMES, NICHES } from '../lib/slugs.ts';
+
+/**
+ * Lander variants are Markdown files with frontmatter, edited by marketers, under
+ * tenants/<id>/landers/ with shared defaults under tenants/_defaults/landers/. Each file says
+ * which lander, locale and niche it is for ("*" or absent: any); the most specific match wins,
+ * and a tenant's own file beats a shared default of the same specificity.
+ */
+export const LanderFrontmatter = z
+  .object({
+    /** Lander name, or * for every lander. */
+    lander: z.enum(['*', 'tinderswipe', ...LANDER_NAMES]).default('*').describe('Lander name, or * for every lander.'),
+    /** Locale (or its language, such as en), or * for every locale. */
+    locale: z.union([z.literal('*'), z.enum(LOCALES), z.enum(['en'])]).default('*').describe('Locale, or * for every locale.'),
+    /** Niche number, or absent for every niche. */
+    niche: z.union(NICHES.map((n) => z.literal(n)) as unknown as [z.ZodLiteral<1>, z.ZodLiteral<2>]).optional().describe('Niche number, or absent for every niche.'),
+    headline: z.string().min(1).max(120).describe('Main headline.'),
+    subline: z.string().max(240).optional().describe('Line under the headline.'),
+    /** Hero image: a file in the tenant's assets/ folder or a path under /images/. */
+    hero: z.string().optional().describe('Hero image path.'),
+    /** Text of the call-to-action button that opens signup. */
+    cta: z.string().min(1).max(40).describe('Text of the call-to-action button.'),
+    /** Short selling points shown as a list. */
+    points: z.array(z.string().min(1).max(80)).max(6).default([]).describe('Short selling points.'),
+  })
+  .strict();
+
+export type LanderVariant = z.output<typeof LanderFrontmatter> & { body: string; file: string };
+
+const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/;
+
+/** Reads every variant file of a folder, returning variants and "file: path: message" problems. */
+export function readLanderFolder(dir: string, shownPrefix: string): { variants: LanderVariant[]; errors: string[] } {
+  const variants: LanderVariant[] = [];
+  const errors: string[] = [];
+  if (!existsSync(dir)) return { variants, errors };
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.md')).sort()) {
+    const shown = `${shownPrefix}/${name}`;
+    const text = readFileSync(join(dir, name), 'utf8');
+    const match = FRONTMATTER.exec(text);
+    if (!match) {
+      errors.push(`${shown}: (file): must start with --- frontmatter ---`);
+      continue;
+    }
+    let data: unknown;
+    try {
+      data = parseYaml(match[1]!) ?? {};
+    } catch (error) {
+      errors.push(`${shown}: (frontmatter): ${(error as Error).message.split('\n')[0]}`);
+      continue;
+    }
+    const result = LanderFrontmatter.safeParse(data);
+    if (!result.success) {
+      for (const issue of result.error.issues) errors.push(`${shown}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+      continue;
+    }
+    variants.push({ ...result.data, body: match[2]!.trim(), file: shown });
+  }
+  return { variants, errors };
+}
+
+export function readLanders(tenantsDir: string, tenantId: string) {
+  const own = readLanderFolder(join(tenantsDir, tenantId, 'landers'), `tenants/${tenantId}/landers`);
+  const shared = readLanderFolder(join(tenantsDir, '_defaults', 'landers'), 'tenants/_defaults/landers');
+  return { own: own.variants, shared: shared.variants, errors: [...own.errors, ...shared.errors] };
+}
+
+function specificity(v: LanderVariant, lander: string, locale: string, niche: number): number {
+  if (v.lander !== '*' && v.lander !== lander) return -1;
+  if (v.niche !== undefined && v.niche !== niche) return -1;
+  let score = 0;
+  if (v.locale === locale) score += 4;
+  else if (v.locale !== '*' && languageOf(v.locale) === languageOf(locale) && v.locale.length === 2) score += 3;
+  else if (v.locale !== '*') return -1;
+  if (v.lander !== '*') score += 8;
+  if (v.niche !== undefined) score += 2;
+  return score;
+}
+
+/** The variant for a lander, locale and niche: the most specific, the tenant's own before shared defaults. */
+export function pickLander(own: LanderVariant[], shared: LanderVariant[], lander: string, locale: string, niche: number): LanderVariant | undefined {
+  let best: { v: LanderVariant; score: number } | undefined;
+  for (const [list, bonus] of [[own, 0.5], [shared, 0]] as const) {
+    for (const v of list) {
+      const s = specificity(v, lander, locale, niche);
+      if (s >= 0 && (!best || s + bonus > best.score)) best = { v, score: s + bonus };
+    }
+  }
+  return best?.v;
+}

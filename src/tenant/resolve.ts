@@ -1,0 +1,25 @@
+import type { Tenant } from './schema.ts';
+
+/** The host name of a Host header, lower-cased, without port. */
+export function hostName(host: string | undefined | null): string {
+  if (!host) return '';
+  const h = host.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
+  return h.replace(/:\d+$/, '');
+}
+
+/**
+ * The tenant serving a host: one of its domains (or www. of one), `<id>.localhost`, or `<id>.<anything>`
+ * on a local host name; otherwise the default tenant so that every host shows a brand.
+ */
+export function resolveTenant<T extends Pick<Tenant, 'id' | 'domains'>>(tenants: readonly T[], host: string | null | undefined, defaultId?: string): T | undefined {
+  const name = hostName(host).replace(/^www\./, '');
+  const byDomain = tenants.find((t) => t.domains.includes(name));
+  if (byDomain) return byDomain;
+  const firstLabel = name.split('.')[0];
+  if (name.endsWith('.localhost') || name.endsWith('.local') || name.endsWith('.test')) {
+    const byId = tenants.find((t) => t.id === firstLabel);
+    if (byId) return byId;
+  }
+  return tenants.find((t) => t.id === defaultId) ?? tenants[0];
+}

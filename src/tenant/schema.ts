@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { LOCALES, type Locale } from '../lib/locales.ts';
+import { NICHES, LANDER_NAMES, type Niche } from '../lib/slugs.ts';
+import { PAYMENT_METHOD_IDS } from '../lib/payment-methods.ts';
+
+/**
+ * tenant.json: one brand. This schema is the only place that reads a tenant file or knows a
+ * default; `TenantInput` is what an operator writes, `Tenant` what the code uses.
+ */
+
+const color = z
+  .string()
+  .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex colour such as #7b2cbf');
+const country = z
+  .string()
+  .regex(/^[A-Z]{2}$/, 'must be an ISO 3166 country code in capitals such as NL');
+const locale = z.enum(LOCALES, { error: `must be one of ${LOCALES.join(', ')}` });
+const domain = z
+  .string()
+  .regex(/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'must be a lower-case host name such as example.com');
+
+const ThemeSchema = z
+  .object({
+    /** Main brand colour: buttons, links, top bar. */
+    primary: color.default('#6f2da8').describe('Main brand colour: buttons, links, top bar.'),
+    /** Lighter companion colour. */
+    secondary: color.default('#a66dd4').describe('Lighter companion colour.'),
+    success: color.default('#1e8a4c').describe('Success colour (green).'),
+    info: color.default('#0f7c91').describe('Info colour (cyan).'),
+    warning: color.default('#f5c400').describe('Warning colour (yellow).'),
+    danger: color.default('#c62839').describe('Danger colour (red).'),
+    /** Accent of unread messages; SPEC §9 makes it equal to secondary when not set. */
+    unread: color.optional().describe('Accent of unread messages; equals secondary when not set.'),
+  })
+  .strict()
+  .transform((t) => ({ ...t, unread: t.unread ?? t.secondary }));
+
+const LocalesSchema = z
+  .object({
+    /** Locales this brand is served in. */
+    available: z.array(locale).min(1).default(['nl']).describe('Locales this brand is served in.'),
+    /** Locale used when nothing else chooses one. */
+    default: locale.default('nl').describe('Locale used when nothing else chooses one.'),
+    /** Locale whose text fills a message missing in another catalogue. */
+    fallback: locale.default('nl').describe('Locale whose text fills a message missing in another catalogue.'),
+    /** Hide the language dropdown even when several locales are visible. */
+    hide_dropdown: z.boolean().default(false).describe('Hide the language dropdown even when several locales are visible.'),
+  })
+  .strict()
+  .refine((l) => l.available.includes(l.default), { message: 'default must be one of available', path: ['default'] })
+  .refine((l) => l.available.includes(l.fallback), { message: 'fallback must be one of available', path: ['fallback'] });
+
+const CompanySchema = z
+  .object({
+    /** The company's id, shared by brands of one operator (settings.company_id). */
+    id: z.number().int().positive().default(1).describe("The company's id (settings.company_id)."),
+    name: z.string().min(1).describe('Legal name of the operating company.'),
+    address: z.string().min(1).describe('Street and number.'),
+    /** Chamber of commerce number. */
+    kvk: z.string().min(1).describe('Chamber of commerce number.'),
+    city: z.string().min(1).describe('Postcode and city.'),
+    country: z.string().min(1).describe('Country name as printed.'),
+    tradenames: z.array(z.string().min(1)).default([]).describe('Trade names the company operates under.'),
+    vat_numbers: z.array(z.string().min(1)).default([]).describe('VAT numbers.'),
+    support_phone: z.string().optional().describe('Support phone; the brand support_phone when not set.'),
+    /** Percentage of the retention offer made when a member deletes the account. */
+    delete_discount: z.number().int().min(0).max(100).default(50).describe('Percentage of the retention offer when a member deletes the account.'),
+    /** Date the company was added; moves the terms version date forward (SPEC §9). */
+    added: z.iso.datetime({ offset: true }).or(z.iso.date()).default('2023-12-01T12:00:00Z').describe('Date the company was added (ISO 8601).'),
+  })
+  .strict();
+
+const PackageSchema = z
+  .object({
+    id: z.string().regex(/^[a-z0-9-]+$/, 'must be lower-case letters, digits and dashes').describe('Stable id of the credit package.'),
+    credits: z.number().int().positive().describe('Credits the bundle adds.'),
+    /** Price in cents of the currency. */
+    price: z.number().int().positive().describe('Price in cents.'),
+    currency: z.string().regex(/^[A-Z]{3}$/).default('EUR').describe('ISO 4217 currency code.'),
+    /** Shows the popular tag. */
+    popular: z.boolean().default(false).describe('Shows the popular tag.'),
+    /** Discount ribbon percentage, 0 for none. */
+    discount: z.number().int().min(0).max(90).default(0).describe('Discount ribbon percentage, 0 for none.'),
+  })
+  .strict();
+
+const MinimumCostsSchema = z
+  .object({
+    costs: z.number().int().nonnegative().describe('Minimum message costs in cents.'),
+    currency: z.string().regex(/^[A-Z]{3}$/).describe('ISO 4217 currency code.'),
+  })
+  .strict();
+
+/** Profile fields a brand may show (SPEC §3 descriptive fields). */
+export const PROFILE_FIELDS = [
+  'gender',
+  'sexuality',
+  'birth_date',
+  'region',
+  'city',
+  'hair_color',
+  'eye_color',
+  'body_type',
+  'relationship_status',
+  'tattoos',
+  'reason',
+  'about',
+  'interests',
+] as const;
+export const SEARCH_FIELDS = ['gender', 'country', 'region', 'age'] as const;
+
+const defaultPackages = [
+  { id: 'starter', credits: 50, price: 1499 },
+  { id: 'popular', credits: 125, price: 2999, popular: true, discount: 20 },
+  { id: 'value', credits: 300, price: 5999, discount: 33 },
+];
+
+export const TenantSchema = z
+  .object({
+    /** Brand name shown in the logo bar, titles and mails. */
+    name: z.string().min(1).max(60).describe('Brand name shown in the logo bar, titles and mails.'),
+    /** Host names of the brand; the first is the main domain (settings.domain). */
+    domains: z.array(domain).min(1).describe('Host names of the brand; the first is the main domain.'),
+    /** Language of the domain; its first two letters choose the locale when no cookie exists (SPEC §1). */
+    domain_language: z.string().regex(/^[a-z]{2}(?:-[A-Z]{2})?$/).optional().describe('Language of the domain; the default locale when not set.'),
+    /** Niche number 1-7; chooses the landing slug prefix (SPEC §2). */
+    niche: z.union(NICHES.map((n) => z.literal(n)) as unknown as [z.ZodLiteral<Niche>, z.ZodLiteral<Niche>]).default(1).describe('Niche number 1 to 7; chooses the landing slug prefix.'),
+    /** Title of the home page. */
+    index_title: z.string().optional().describe('Title of the home page; the brand name and the catalogue tagline when not set.'),
+    /** Meta description of the home page. */
+    description: z.string().optional().describe('Meta description of the home page; the catalogue text when not set.'),
+    /** Prefix of static file URLs, for a CDN; empty serves them from the brand's own host. */
+    cdn_prefix: z.string().default('').describe("Prefix of static file URLs for a CDN; empty serves them from the brand's own host."),
+    theme: ThemeSchema.default({} as never).describe('Theme colours (SPEC §9).'),
+    locales: LocalesSchema.default({} as never).describe('Locales of the brand.'),
+    /** Countries the brand serves; the first is assumed when the visitor's country is unknown. */
+    countries: z.array(country).min(1).default(['NL']).describe("Countries the brand serves; the first is assumed when the visitor's country is unknown."),
+    company: CompanySchema.describe('The operating company (SPEC §3 company info).'),
+    /** Sender name of mails. */
+    mail_name: z.string().optional().describe('Sender name of mails; the brand name when not set.'),
+    support_email: z.email().describe('Support e-mail address.'),
+    support_phone: z.string().default('').describe('Support phone number.'),
+    /** Icon shown on fictional profiles. */
+    fictional_icon: z.string().default('🎭').describe('Icon shown on fictional profiles.'),
+    /** Overrides of the catalogue's fictional-profile texts, in the brand's default locale. */
+    fictional_warning: z.string().optional().describe("Override of the catalogue's fictional-profile warning."),
+    fictional_singular: z.string().optional().describe('Override of the word for one fictional profile.'),
+    fictional_plural: z.string().optional().describe('Override of the word for several fictional profiles.'),
+    enable_site_entry_popup: z.boolean().default(true).describe('Show the entry (age) warning.'),
+    visible_profile_fields: z.array(z.enum(PROFILE_FIELDS)).default([...PROFILE_FIELDS]).describe('Profile fields the brand shows.'),
+    visible_profile_notes: z.boolean().default(false).describe('Show private notes on profiles.'),
+    search_fields: z.array(z.enum(SEARCH_FIELDS)).default([...SEARCH_FIELDS]).describe('Fields of the member search.'),
+    message_credits: z.number().int().nonnegative().default(5).describe('Credits one text message costs.'),
+    photo_credits: z.number().int().nonnegative().default(10).describe('Credits one photo message costs.'),
+    gift_credits: z.number().int().nonnegative().default(15).describe('Credits one gift costs.'),
+    signup_credits: z.number().int().nonnegative().default(10).describe('Credits granted once at signup.'),
+    /** Longest chat message, in characters. */
+    message_length: z.number().int().min(20).max(5000).default(1000).describe('Longest chat message, in characters.'),
+    /** Days within which a purchase may be refunded or cancelled. */
+    refund_days: z.number().int().nonnegative().default(14).describe('Days within which a purchase may be refunded or cancelled.'),
+    member_resell: z.boolean().default(false).describe('Show resell promotions of partner brands.'),
+    /** Who may sign up: all, with_trafficsource (only with tracking parameters), other (invite only). */
+    signups: z.enum(['all', 'with_trafficsource', 'other']).default('all').describe('Who may sign up: all, with_trafficsource or other (invite only).'),
+    logged_out_search: z.boolean().default(false).describe('Logged-out visitors may use the member search.'),
+    logged_out_search_trafficsource: z.boolean().default(false).describe('Logged-out visitors with a traffic source may use the member search.'),
+    /** Minimum message costs per country, in cents. */
+    minimum_message_costs: z.record(country, MinimumCostsSchema).default({ NL: { costs: 35, currency: 'EUR' } }).describe('Minimum message costs per country.'),
+    packages: z.array(PackageSchema).min(1).default(defaultPackages as never).describe('Credit packages offered.'),
+    payment_methods: z.array(z.enum(PAYMENT_METHOD_IDS)).min(1).default([...PAYMENT_METHOD_IDS]).describe('Payment methods offered, by id.'),
+    /** Landers this brand serves; all by default. */
+    landers: z.array(z.enum(['tinderswipe', ...LANDER_NAMES])).default(['tinderswipe', ...LANDER_NAMES]).describe('Landers this brand serves.'),
+  })
+  .strict()
+  .transform((t) => ({
+    ...t,
+    domain: t.domains[0]!,
+    domain_language: t.domain_language ?? t.locales.default,
+    mail_name: t.mail_name ?? t.name,
+    company: { ...t.company, support_phone: t.company.support_phone ?? t.support_phone },
+  }));
+
+export type TenantInput = z.input<typeof TenantSchema>;
+export type TenantConfig = z.output<typeof TenantSchema>;
+/** A resolved tenant: its folder id plus the resolved config. */
+export type Tenant = TenantConfig & { id: string };
+
+export const TENANT_ID = /^[a-z][a-z0-9-]{1,30}$/;
+
+/** Parses a tenant file's JSON, giving the resolved tenant or the issues as "path: message" lines. */
+export function parseTenant(id: string, json: unknown): { tenant: Tenant } | { errors: string[] } {
+  const errors: string[] = [];
+  if (!TENANT_ID.test(id)) errors.push(`id: "${id}" must start with a letter and hold 2 to 31 lower-case letters, digits or dashes`);
+  const result = TenantSchema.safeParse(json);
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      errors.push(`${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`);
+    }
+  }
+  if (errors.length || !result.success) return { errors };
+  return { tenant: { ...result.data, id } };
+}
+
+export type { Locale };

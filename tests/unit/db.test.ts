@@ -1,0 +1,371 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql, type Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createDb, type Db } from '../../src/server/db/index.ts';
+import { constraintViolation, nowIso } from '../../src/server/db/engine.ts';
+import { migrateDown, migrateToLatest, migrationNames } from '../../src/server/db/migrate.ts';
+import type { Database, NewUser } from '../../src/server/db/schema.ts';
+import { demoProfiles, seedDemo, type SeedTenant } from '../../src/server/db/seed.ts';
+import { ABOUT_TEXTS, CITIES } from '../../src/server/db/seed-data.ts';
+import { isInterestKey } from '../../src/server/data/interests.ts';
+import { regionsFor } from '../../src/server/data/regions.ts';
+
+/**
+ * One suite, two engines (DESIGN §3): SQLite always, PostgreSQL when DATABASE_URL is set, each
+ * PostgreSQL run in a fresh schema of its own that is dropped afterwards.
+ */
+
+const TABLES = ['credit_ledger', 'photos', 'profiles', 'sessions', 'tokens', 'users'];
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+const TENANTS: SeedTenant[] = [
+  { id: 'spetter', countries: ['NL', 'BE'], locales: { default: 'nl' }, niche: 1 },
+  { id: 'velvet', countries: ['GB', 'IE', 'DE', 'AT', 'CH', 'FR', 'BE', 'CA'], locales: { default: 'en' }, niche: 6 },
+  { id: 'rainbow', countries: ['DE', 'PL'], locales: { default: 'de' }, niche: 7 },
+];
+const SEED_NOW = new Date('2026-11-23T12:00:00.000Z');
+
+interface Opened {
+  handle: Db;
+  cleanup(): Promise<void>;
+}
+
+async function openSqlite(): Promise<Opened> {
+  const handle = createDb({ file: ':memory:' });
+  return { handle, cleanup: () => handle.close() };
+}
+
+async function openPostgres(): Promise<Opened> {
+  const url = process.env.DATABASE_URL as string;
+  const schema = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = createDb({ url });
+  await sql`create schema ${sql.id(schema)}`.execute(admin.db);
+  const handle = createDb({ url, schema });
+  return {
+    handle,
+    async cleanup() {
+      await handle.close();
+      await sql`drop schema ${sql.id(schema)} cascade`.execute(admin.db);
+      await admin.close();
+    },
+  };
+}
+
+function user(tenant: string, email: string, extra: Partial<NewUser> = {}): NewUser {
+  return { tenant_id: tenant, email, password_hash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA', language: 'nl', ...extra };
+}
+
+async function tableNames(db: Kysely<Database>, engine: Db['engine']): Promise<string[]> {
+  const tables = await db.introspection.getTables();
+  // PostgreSQL lists the tables of every schema; ours is the first one on the search_path.
+  const current =
+    engine === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
+  return tables
+    .filter((t) => engine !== 'postgres' || t.schema === current)
+    .map((t) => t.name)
+    .filter((n) => TABLES.includes(n))
+    .sort();
+}
+
+async function expectViolation(query: Promise<unknown>, kind: ReturnType<typeof constraintViolation>) {
+  const err = await query.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err, `expected a ${kind} violation`).not.toBeNull();
+  expect(constraintViolation(err)).toBe(kind);
+}
+
+const ENGINES = [
+  { name: 'sqlite', skip: false, open: openSqlite },
+  { name: 'postgres (set DATABASE_URL to run)', skip: !process.env.DATABASE_URL, open: openPostgres },
+];
+
+for (const engine of ENGINES) {
+  describe.skipIf(engine.skip)(engine.name, () => {
+    let opened: Opened;
+    let db: Kysely<Database>;
+
+    beforeAll(async () => {
+      opened = await engine.open();
+      db = opened.handle.db;
+    });
+    afterAll(async () => {
+      await opened?.cleanup();
+    });
+
+    test('migrates an empty database up, down to nothing, and up again', async () => {
+      expect(await tableNames(db, opened.handle.engine)).toEqual([]);
+      expect(await migrateToLatest(db)).toEqual(migrationNames());
+      expect(await tableNames(db, opened.handle.engine)).toEqual(TABLES);
+      expect(await migrateToLatest(db)).toEqual([]);
+
+      expect(await migrateDown(db, { to: 'zero' })).toEqual([...migrationNames()].reverse());
+      expect(await tableNames(db, opened.handle.engine)).toEqual([]);
+
+      expect(await migrateToLatest(db)).toEqual(migrationNames());
+      expect(await tableNames(db, opened.handle.engine)).toEqual(TABLES);
+    });
+
+    test('an insert returns the new id and the defaults read back', async () => {
+      const a = await db.insertInto('users').values(user('spetter', 'anna@example.com')).returning('id').executeTakeFirstOrThrow();
+      const b = await db
+        .insertInto('users')
+        .values(user('spetter', 'bob@example.com'))
+        .returning(['id', 'created_at'])
+        .executeTakeFirstOrThrow();
+      expect(typeof a.id).toBe('number');
+      expect(b.id).toBeGreaterThan(a.id);
+      expect(b.created_at).toMatch(ISO);
+
+      const row = await db.selectFrom('users').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow();
+      expect(row).toMatchObject({
+        id: a.id,
+        tenant_id: 'spetter',
+        email: 'anna@example.com',
+        status: 'not_confirmed',
+        credits: 0,
+        paid_user: 0,
+        invisible: 0,
+        notifications_disabled: '[]',
+        tracking: null,
+        failed_logins: 0,
+        deletion_requested_at: null,
+      });
+      expect(row.signup_date).toMatch(ISO);
+      expect(row.created_at).toMatch(ISO);
+
+      const { n } = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('tenant_id', '=', 'spetter')
+        .executeTakeFirstOrThrow();
+      expect(n).toBe(2);
+    });
+
+    test('one e-mail has one account per tenant and may have another on a second tenant', async () => {
+      await db.insertInto('users').values(user('spetter', 'twice@example.com')).execute();
+      await expectViolation(db.insertInto('users').values(user('spetter', 'twice@example.com')).execute(), 'unique');
+      const other = await db
+        .insertInto('users')
+        .values(user('velvet', 'twice@example.com', { language: 'en' }))
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      expect(other.id).toBeGreaterThan(0);
+    });
+
+    test('a credit balance never goes negative', async () => {
+      await expectViolation(db.insertInto('users').values(user('spetter', 'neg@example.com', { credits: -1 })).execute(), 'check');
+      const { id } = await db
+        .insertInto('users')
+        .values(user('spetter', 'spender@example.com', { credits: 3 }))
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await expectViolation(
+        db
+          .updateTable('users')
+          .set((eb) => ({ credits: eb('credits', '-', 5) }))
+          .where('id', '=', id)
+          .execute(),
+        'check',
+      );
+      const after = await db.selectFrom('users').select('credits').where('id', '=', id).executeTakeFirstOrThrow();
+      expect(after.credits).toBe(3);
+    });
+
+    test('a failed transaction leaves nothing behind and a successful one commits', async () => {
+      const { id } = await db
+        .insertInto('users')
+        .values(user('spetter', 'tx@example.com', { credits: 10 }))
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const spend = (delta: number) =>
+        db.transaction().execute(async (trx) => {
+          await trx.insertInto('credit_ledger').values({ tenant_id: 'spetter', user_id: id, delta, reason: 'message' }).execute();
+          await trx
+            .updateTable('users')
+            .set((eb) => ({ credits: eb('credits', '+', delta) }))
+            .where('id', '=', id)
+            .execute();
+        });
+
+      await expect(spend(-25)).rejects.toThrow();
+      const ledgerAfterFailure = await db.selectFrom('credit_ledger').selectAll().where('user_id', '=', id).execute();
+      expect(ledgerAfterFailure).toEqual([]);
+
+      await spend(-4);
+      const balance = await db.selectFrom('users').select('credits').where('id', '=', id).executeTakeFirstOrThrow();
+      expect(balance.credits).toBe(6);
+      const { total } = await db
+        .selectFrom('credit_ledger')
+        .select((eb) => eb.fn.sum<number>('delta').as('total'))
+        .where('user_id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(total).toBe(-4);
+
+      await expect(
+        db.transaction().execute(async (trx) => {
+          await trx.updateTable('users').set({ paid_user: 1 }).where('id', '=', id).execute();
+          throw new Error('payment provider said no');
+        }),
+      ).rejects.toThrow('payment provider said no');
+      const paid = await db.selectFrom('users').select('paid_user').where('id', '=', id).executeTakeFirstOrThrow();
+      expect(paid.paid_user).toBe(0);
+    });
+
+    test('deleting a user removes their sessions, tokens and profile; references are enforced', async () => {
+      const { id } = await db.insertInto('users').values(user('spetter', 'gone@example.com')).returning('id').executeTakeFirstOrThrow();
+      const expires = new Date(Date.now() + 86_400_000).toISOString();
+      await db.insertInto('sessions').values({ id: 's1', tenant_id: 'spetter', user_id: id, secret_hash: 'h', expires_at: expires }).execute();
+      await db
+        .insertInto('tokens')
+        .values({ id: 't1', tenant_id: 'spetter', user_id: id, kind: 'activate', secret_hash: 'h', expires_at: expires })
+        .execute();
+      const profile = await db
+        .insertInto('profiles')
+        .values({ tenant_id: 'spetter', user_id: id, name: 'Gone', gender: 'female', sexuality: 'hetero', birth_date: '1990-01-01', country: 'NL' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db.insertInto('photos').values({ profile_id: profile.id, filename: 'a.jpg', thumb_filename: 'a_t.jpg' }).execute();
+      await expectViolation(
+        db
+          .insertInto('profiles')
+          .values({ tenant_id: 'spetter', user_id: id, name: 'Again', gender: 'female', sexuality: 'hetero', birth_date: '1990-01-01', country: 'NL' })
+          .execute(),
+        'unique',
+      );
+      await expectViolation(
+        db.insertInto('sessions').values({ id: 's2', tenant_id: 'spetter', user_id: 999_999, secret_hash: 'h', expires_at: expires }).execute(),
+        'foreign_key',
+      );
+
+      await db.deleteFrom('users').where('id', '=', id).execute();
+      expect(await db.selectFrom('sessions').select('id').where('user_id', '=', id).execute()).toEqual([]);
+      expect(await db.selectFrom('tokens').select('id').where('user_id', '=', id).execute()).toEqual([]);
+      expect(await db.selectFrom('profiles').select('id').where('id', '=', profile.id).execute()).toEqual([]);
+      expect(await db.selectFrom('photos').select('id').where('profile_id', '=', profile.id).execute()).toEqual([]);
+    });
+
+    test('the demo seed fills each tenant once, the same way every time', async () => {
+      const first = await seedDemo(db, TENANTS, { now: SEED_NOW });
+      expect(first.profiles).toBe(120);
+      expect(await seedDemo(db, TENANTS, { now: SEED_NOW })).toEqual({ profiles: 0 });
+
+      for (const tenant of TENANTS) {
+        const rows = await db
+          .selectFrom('profiles')
+          .selectAll()
+          .where('tenant_id', '=', tenant.id)
+          .where('fictional', '=', 1)
+          .orderBy('id')
+          .execute();
+        expect(rows).toHaveLength(40);
+        const expected = demoProfiles(tenant, 40, SEED_NOW);
+        expect(rows.map(({ id: _id, ...rest }) => rest)).toEqual(expected.map((p) => ({ ...p })));
+      }
+    });
+
+    test('a tenant added later is seeded without touching the others', async () => {
+      const late: SeedTenant = { id: 'late', countries: ['FR'], locales: { default: 'fr' }, niche: 1 };
+      expect(await seedDemo(db, [...TENANTS, late], { now: SEED_NOW, perTenant: 5 })).toEqual({ profiles: 5 });
+    });
+  });
+}
+
+describe('sqlite file database', () => {
+  test('runs in WAL mode with foreign keys on, and refuses object parameters', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'db-test-'));
+    const handle = createDb({ file: join(dir, 'nested', 'app.db') });
+    try {
+      expect(handle.engine).toBe('sqlite');
+      const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(handle.db);
+      expect(mode.rows[0]?.journal_mode).toBe('wal');
+      const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(handle.db);
+      expect(fk.rows[0]?.foreign_keys).toBe(1);
+      await migrateToLatest(handle.db);
+      await expect(
+        handle.db
+          .insertInto('users')
+          .values(user('spetter', 'json@example.com', { tracking: { network: 'x' } as unknown as string }))
+          .execute(),
+      ).rejects.toThrow(/JSON\.stringify/);
+    } finally {
+      await handle.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('an explicit file wins over DATABASE_URL', async () => {
+    const saved = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = 'postgres://nobody@127.0.0.1:1/none';
+    try {
+      const handle = createDb({ file: ':memory:' });
+      expect(handle.engine).toBe('sqlite');
+      await handle.close();
+    } finally {
+      if (saved === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = saved;
+    }
+  });
+});
+
+describe('migrations and demo data', () => {
+  test('the migration list names every file of the migrations folder', () => {
+    const files = readdirSync(new URL('../../src/server/db/migrations/', import.meta.url))
+      .filter((f) => /^\d{4}-\d{2}-\d{2}-\d{4}-.+\.ts$/.test(f))
+      .map((f) => f.replace(/\.ts$/, ''))
+      .sort();
+    expect(migrationNames()).toEqual(files);
+  });
+
+  test('demo cities lie in regions named as the region list names them', () => {
+    for (const [country, cities] of Object.entries(CITIES)) {
+      const regions = new Set(regionsFor(country).map((r) => r.name));
+      for (const { city, region } of cities) expect(regions.has(region), `${city}, ${country}: ${region}`).toBe(true);
+    }
+  });
+
+  test('demo profiles fit the niche and the languages of the tenant', () => {
+    const now = SEED_NOW;
+    const ageOf = (birth: string) => {
+      const [y, m, d] = birth.split('-').map(Number) as [number, number, number];
+      const before = now.getUTCMonth() + 1 < m || (now.getUTCMonth() + 1 === m && now.getUTCDate() < d);
+      return now.getUTCFullYear() - y - (before ? 1 : 0);
+    };
+
+    const spetter = demoProfiles(TENANTS[0] as SeedTenant, 200, now);
+    expect(spetter.filter((p) => p.gender === 'female').length).toBeGreaterThan(150);
+    expect(new Set(spetter.map((p) => p.name)).size).toBe(200);
+    for (const p of spetter) {
+      expect(['NL', 'BE']).toContain(p.country);
+      expect(ageOf(p.birth_date)).toBeGreaterThanOrEqual(20);
+      expect(ageOf(p.birth_date)).toBeLessThanOrEqual(65);
+      if (p.about !== null) expect(ABOUT_TEXTS.nl).toContain(p.about);
+      const interests = JSON.parse(p.interests as string) as string[];
+      expect(interests.length).toBeGreaterThanOrEqual(3);
+      expect(interests.every(isInterestKey)).toBe(true);
+    }
+
+    const velvet = demoProfiles(TENANTS[1] as SeedTenant, 200, now);
+    for (const p of velvet) {
+      expect(ageOf(p.birth_date)).toBeGreaterThanOrEqual(35);
+      expect(ageOf(p.birth_date)).toBeLessThanOrEqual(60);
+    }
+
+    const gay = demoProfiles(TENANTS[2] as SeedTenant, 100, now);
+    expect(gay.every((p) => p.gender === 'male' && p.sexuality === 'gay')).toBe(true);
+    // PL has no city list: a real region, no city.
+    const polish = gay.filter((p) => p.country === 'PL');
+    expect(polish.length).toBeGreaterThan(0);
+    const polishRegions = regionsFor('PL').map((r) => r.name);
+    expect(polish.every((p) => p.region != null && polishRegions.includes(p.region) && p.city === null)).toBe(true);
+
+    expect(demoProfiles(TENANTS[0] as SeedTenant, 40, now)).toEqual(spetter.slice(0, 40));
+  });
+
+  test('timestamps are ISO text', () => {
+    expect(nowIso()).toMatch(ISO);
+  });
+});

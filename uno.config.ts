@@ -1,0 +1,28 @@
+import { defineConfig, presetWind4 } from 'unocss';
+import { BREAKPOINTS } from './src/lib/theme.ts';
+
+const px = (n: number) => `${n}px`;
+
+/** Utility CSS; the tenant's colours come in as CSS variables (src/lib/theme.ts). */
+export default defineConfig({
+  presets: [presetWind4({ preflights: { reset: true } })],
+  theme: {
+    breakpoint: { sm: px(BREAKPOINTS.sm), md: px(BREAKPOINTS.md), lg: px(BREAKPOINTS.lg), xl: px(BREAKPOINTS.xl) },
+    colors: {
+      primary: 'var(--c-primary)',
+      secondary: 'var(--c-secondary)',
+      success: 'var(--c-success)',
+      info: 'var(--c-info)',
+      warning: 'var(--c-warning)',
+      danger: 'var(--c-danger)',
+      unread: 'var(--c-unread)',
+    },
+  },
+  shortcuts: {
+    btn: 'inline-flex items-center justify-center gap-2 rounded-full px-5 py-2.5 font-semibold no-underline transition-colors cursor-pointer border-0 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-primary',
+    'btn-primary': 'btn bg-primary text-white hover:brightness-110',
+    'btn-light': 'btn bg-white text-primary border border-primary hover:bg-gray-50',
+    card: 'rounded-2xl bg-white shadow-sm border border-gray-200',
+    container: 'mx-auto w-full max-w-[1140px] px-4',
+  },
+});
