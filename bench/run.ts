@@ -29,9 +29,10 @@ const rss = () => process.memoryUsage().rss;
 function table(title: string, head: string[], rows: (string | number)[][]): void {
   const cells = [head, ...rows.map((r) => r.map(String))];
   const widths = head.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  const numeric = (s: string) => /^[-+]?[\d.,]+( ?[%x×])?$|^[-+]?[\d.]+x$/.test(s);
-  const line = (r: string[]) =>
-    r.map((c, i) => (numeric(c) && i > 0 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const numeric = (s: string) => /^[-+]?[\d.,]+x?$/.test(s) || s === '' || s === '-';
+  // A column is right-aligned (header included) when every body cell in it is a number.
+  const right = head.map((_, i) => i > 0 && cells.slice(1).every((r) => numeric(r[i] ?? '')));
+  const line = (r: string[]) => r.map((c, i) => (right[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
   console.log(`\n== ${title}`);
   console.log(line(head));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
@@ -77,10 +78,11 @@ try {
     settle();
     const after = rss();
     growth.push(after - before);
-    memRows.push([id, (before / MB).toFixed(1), (after / MB).toFixed(1), `+${((after - before) / MB).toFixed(1)}`, growth.length > 1 ? ratio(after - before, growth[0]) : '1.00x']);
+    memRows.push([id, (before / MB).toFixed(1), (after / MB).toFixed(1), `+${((after - before) / MB).toFixed(1)}`, growth.length > 1 ? ratio(after - before, growth[0]!) : '1.00x']);
   }
   memRows.push(['all', (base / MB).toFixed(1), (rss() / MB).toFixed(1), `+${((rss() - base) / MB).toFixed(1)}`, '']);
   table('Runtime RSS growth when each tenant handler is loaded (first SSR /pricing, after gc)', ['tenant', 'rss before MB', 'rss after MB', 'growth MB', 'vs first'], memRows);
+  console.log('(the first tenant also pays for modules its build shares with the others from node_modules)');
 
   // -------------------------------------------------------------------------------------------
   // 2. Page weight
@@ -117,7 +119,7 @@ try {
   function importsOf(url: string, code: string): string[] {
     const found = new Set<string>();
     for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'`](\.{1,2}\/[^"'`]+|\/[^"'`]+)["'`]/g)) {
-      found.add(new URL(m[1], `http://x${url}`).pathname);
+      found.add(new URL(m[1]!, `http://x${url}`).pathname);
     }
     return [...found];
   }
@@ -160,14 +162,14 @@ try {
       if (rel.includes('stylesheet')) css.add(href);
       if (rel.includes('modulepreload')) js.add(href);
     }
-    for (const m of res.text.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)) inlineCss += Buffer.byteLength(m[1]);
+    for (const m of res.text.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)) inlineCss += Buffer.byteLength(m[1]!);
     for (const m of res.text.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
       const src = attr(`<script ${m[1]}>`, 'src');
       const type = (attr(`<script ${m[1]}>`, 'type') ?? '').toLowerCase();
       if (type && !/^(module|text\/javascript|application\/javascript)$/.test(type)) continue; // JSON, ld+json…
       if (src) {
         if (sameOrigin(src)) js.add(src);
-      } else inlineJs += Buffer.byteLength(m[2]);
+      } else inlineJs += Buffer.byteLength(m[2]!);
     }
     // Islands: Astro loads their component and renderer modules at hydration time.
     for (const m of res.text.matchAll(/<astro-island\b[^>]*>/gi)) {
@@ -182,7 +184,7 @@ try {
     for (const a of jsAssets) if (await reachesReact(id, a.url)) framework.push(a.url);
     // Inline module scripts may import chunks too.
     for (const m of res.text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/gi)) {
-      for (const dep of importsOf('/', m[1])) if (await reachesReact(id, dep)) framework.push(`(inline script → ${dep})`);
+      for (const dep of importsOf('/', m[1]!)) if (await reachesReact(id, dep)) framework.push(`(inline script → ${dep})`);
     }
     return { tenant: id, page, path, html, css: cssAssets, inlineCss, js: jsAssets, inlineJs, framework };
   }
@@ -227,10 +229,12 @@ try {
       ];
     }),
   );
+  // A page known to hydrate a React island, to show the detector finds framework JS when present.
+  const control = await weigh(ids[0]!, 'control: /signup island', '/signup');
   table(
     'Framework JS (scripts that are or import React / React DOM chunks; a lander should have none)',
     ['tenant', 'page', 'framework JS'],
-    weights.map((w) => [w.tenant, w.page, w.framework.length === 0 ? 'none' : `${w.framework.length}: ${w.framework.join(', ')}`]),
+    [...weights, control].map((w) => [w.tenant, w.page, w.framework.length === 0 ? 'none' : `${w.framework.length}: ${w.framework.join(', ')}`]),
   );
   const landersWithFramework = weights.filter((w) => w.page.startsWith('lander') && w.framework.length > 0);
   console.log(landersWithFramework.length === 0 ? 'framework JS on landers: none' : `framework JS on landers: ${landersWithFramework.map((w) => `${w.tenant} ${w.path}`).join(', ')}`);
@@ -239,7 +243,7 @@ try {
   // 3. Throughput (loopback, keep-alive; client and runtime share this process and its event loop)
 
   const N = 300;
-  const tenant = ids[0];
+  const tenant = ids[0]!;
   function timedGet(agent: Agent, path: string): Promise<number> {
     return new Promise((resolve, reject) => {
       const t0 = performance.now();
@@ -252,7 +256,7 @@ try {
       req.end();
     });
   }
-  const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
   async function load(path: string, clients: number): Promise<(string | number)[]> {
     const agent = new Agent({ keepAlive: true, maxSockets: clients });

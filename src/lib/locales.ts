@@ -41,14 +41,15 @@ export function languageOf(locale: string): string {
 
 /**
  * The locales a visitor may choose from: the tenant's locales that the visitor's country is
- * offered. A tenant locale counts as offered when its language is offered (en covers en-US).
+ * offered. A tenant locale of the same language stands in for an offered locale the tenant lacks
+ * (en for the US's en-US), but not next to it: a Swiss visitor is offered en, not also en-US.
  * When the country is unknown or none of its locales is on the tenant, all tenant locales stay.
  */
 export function visibleLocales(tenantLocales: readonly Locale[], country: string | null | undefined): Locale[] {
   const offered = country ? LOCALES_BY_COUNTRY[country.toUpperCase()] : undefined;
   if (!offered) return [...tenantLocales];
-  const languages = new Set(offered.map(languageOf));
-  const visible = tenantLocales.filter((l) => offered.includes(l) || languages.has(languageOf(l)));
+  const standsIn = (l: Locale) => offered.some((o) => !tenantLocales.includes(o) && languageOf(o) === languageOf(l));
+  const visible = tenantLocales.filter((l) => offered.includes(l) || standsIn(l));
   return visible.length > 0 ? visible : [...tenantLocales];
 }
 
@@ -71,16 +72,15 @@ export interface LocaleChoice {
  */
 export function chooseLocale(choice: LocaleChoice): Locale {
   const { tenantLocales } = choice;
-  const pick = (value: string | null | undefined): Locale | undefined => {
+  const visible = visibleLocales(tenantLocales, choice.country);
+  // explicit: the visitor chose this locale (cookie, user record), so an exact tenant locale wins.
+  const pick = (value: string | null | undefined, explicit: boolean): Locale | undefined => {
     if (!value) return undefined;
-    if (isLocale(value) && tenantLocales.includes(value)) return value;
+    if (isLocale(value) && (explicit ? tenantLocales : visible).includes(value)) return value;
     const language = languageOf(value);
-    const visible = visibleLocales(tenantLocales, choice.country);
-    return (
-      visible.find((l) => languageOf(l) === language) ?? tenantLocales.find((l) => languageOf(l) === language)
-    );
+    return visible.find((l) => languageOf(l) === language) ?? tenantLocales.find((l) => languageOf(l) === language);
   };
-  return pick(choice.cookie) ?? pick(choice.userLanguage) ?? pick(choice.domainLanguage) ?? choice.defaultLocale;
+  return pick(choice.cookie, true) ?? pick(choice.userLanguage, true) ?? pick(choice.domainLanguage, false) ?? choice.defaultLocale;
 }
 
 /** The language dropdown shows only with more than one visible locale, unless configuration hides it (SPEC §2). */

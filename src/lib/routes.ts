@@ -100,6 +100,14 @@ export function loginRedirect(pathname: string, search = ''): string {
 
 /** A `next` parameter made safe: a same-site absolute path, else the members home. */
 export function safeNext(next: string | null | undefined, fallback = '/members'): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback;
-  return next;
+  // Browsers drop tabs and newlines from URLs and read \ as /: "/\t/evil.example" is "//evil.example".
+  if (!next || !next.startsWith('/') || /[\\\t\n\r]/.test(next) || next.startsWith('//')) return fallback;
+  const base = 'http://same.invalid';
+  let url: URL;
+  try {
+    url = new URL(next, base);
+  } catch {
+    return fallback;
+  }
+  return url.origin === base ? next : fallback;
 }

@@ -12,6 +12,7 @@ import { readCookie, serializeCookie } from '../lib/cookies.ts';
 import { handleApi } from './api/router.ts';
 import type { Services } from './services/index.ts';
 import { clientIp, countryFromHeaders, countryOfIp } from './data/geoip.ts';
+import { serveMedia } from './media.ts';
 
 export interface RuntimeOptions {
   port: number;
@@ -126,8 +127,8 @@ export function createRuntime(options: RuntimeOptions) {
   const production = options.production ?? false;
 
   function visitorOf(req: IncomingMessage, tenant: Tenant, userLanguage: string | null): Visitor {
-    const ip = clientIp(req.socket.remoteAddress, req.headers, options.trustProxy ?? false);
-    const country = countryFromHeaders(req.headers, options.trustProxy ?? false) ?? countryOfIp(ip);
+    const ip = clientIp(req.socket.remoteAddress, req.headers, options.trustProxy ?? false) ?? '';
+    const country = countryFromHeaders(req.headers, options.trustProxy ?? false) ?? countryOfIp(ip || undefined);
     const cookies = req.headers.cookie;
     const locales = visibleLocales(tenant.locales.available, country);
     const locale = chooseLocale({
@@ -163,7 +164,7 @@ export function createRuntime(options: RuntimeOptions) {
       return;
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const session = await options.services.sessions?.fromRequest(req, tenant);
+    const session = await options.services.sessions.fromRequest(req, tenant);
     const visitor = visitorOf(req, tenant, session?.user.language ?? null);
     // The visitor's country, readable by the scripts of prerendered pages (entry warning rules).
     if (visitor.country && readCookie(req.headers.cookie, 'country') !== visitor.country) {
@@ -189,6 +190,7 @@ export function createRuntime(options: RuntimeOptions) {
       return;
     }
     if (req.method !== 'POST') {
+      if (url.pathname.startsWith('/media/') && serveMedia(req, res, options.services.mediaDir, url.pathname)) return;
       if (url.pathname.startsWith('/_assets/')) {
         const asset = fileUnder(clientDir, url.pathname);
         if (asset) return sendFile(req, res, asset, 200, ASSET_CACHE);
@@ -212,7 +214,7 @@ export function createRuntime(options: RuntimeOptions) {
       user: session?.user ?? null,
       trafficSource: ['network', 'ref', 'sub1', 'sub2', 'sub3'].some((p) => url.searchParams.has(p)),
       nonce: randomBytes(12).toString('base64'),
-      saveLanguage: session ? (locale: Locale) => options.services.users!.saveLanguage(session.user.id, locale) : undefined,
+      saveLanguage: session ? async (locale: Locale) => void (await options.services.accounts.saveSettings(session.user.id, { language: locale })) : undefined,
       services: options.services,
     };
     res.setHeader('Cache-Control', 'private, no-cache');

@@ -12,6 +12,8 @@ export interface SiteUser {
   language: string | null;
   notifications_disabled: { type: string; reason: string }[];
   signup_date: string;
+  /** Invisible mode: the member is not shown in searches and online lists. */
+  invisible: boolean;
   profile: {
     id: number;
     name: string;

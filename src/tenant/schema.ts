@@ -47,8 +47,8 @@ const LocalesSchema = z
     hide_dropdown: z.boolean().default(false).describe('Hide the language dropdown even when several locales are visible.'),
   })
   .strict()
-  .refine((l) => l.available.includes(l.default), { message: 'default must be one of available', path: ['default'] })
-  .refine((l) => l.available.includes(l.fallback), { message: 'fallback must be one of available', path: ['fallback'] });
+  .refine((l) => l.available.includes(l.default), { message: 'must be one of locales.available', path: ['default'] })
+  .refine((l) => l.available.includes(l.fallback), { message: 'must be one of locales.available', path: ['fallback'] });
 
 const CompanySchema = z
   .object({
@@ -124,21 +124,21 @@ export const TenantSchema = z
     /** Language of the domain; its first two letters choose the locale when no cookie exists (SPEC §1). */
     domain_language: z.string().regex(/^[a-z]{2}(?:-[A-Z]{2})?$/).optional().describe('Language of the domain; the default locale when not set.'),
     /** Niche number 1-7; chooses the landing slug prefix (SPEC §2). */
-    niche: z.union(NICHES.map((n) => z.literal(n)) as unknown as [z.ZodLiteral<Niche>, z.ZodLiteral<Niche>]).default(1).describe('Niche number 1 to 7; chooses the landing slug prefix.'),
+    niche: z.union(NICHES.map((n) => z.literal(n)) as unknown as [z.ZodLiteral<Niche>, z.ZodLiteral<Niche>], { error: `must be a niche number from ${NICHES[0]} to ${NICHES.at(-1)}` }).default(1).describe('Niche number 1 to 7; chooses the landing slug prefix.'),
     /** Title of the home page. */
     index_title: z.string().optional().describe('Title of the home page; the brand name and the catalogue tagline when not set.'),
     /** Meta description of the home page. */
     description: z.string().optional().describe('Meta description of the home page; the catalogue text when not set.'),
     /** Prefix of static file URLs, for a CDN; empty serves them from the brand's own host. */
     cdn_prefix: z.string().default('').describe("Prefix of static file URLs for a CDN; empty serves them from the brand's own host."),
-    theme: ThemeSchema.default({} as never).describe('Theme colours (SPEC §9).'),
-    locales: LocalesSchema.default({} as never).describe('Locales of the brand.'),
+    theme: ThemeSchema.prefault({}).describe('Theme colours (SPEC §9).'),
+    locales: LocalesSchema.prefault({}).describe('Locales of the brand.'),
     /** Countries the brand serves; the first is assumed when the visitor's country is unknown. */
     countries: z.array(country).min(1).default(['NL']).describe("Countries the brand serves; the first is assumed when the visitor's country is unknown."),
     company: CompanySchema.describe('The operating company (SPEC §3 company info).'),
     /** Sender name of mails. */
     mail_name: z.string().optional().describe('Sender name of mails; the brand name when not set.'),
-    support_email: z.email().describe('Support e-mail address.'),
+    support_email: z.email({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an e-mail address such as support@example.com') }).describe('Support e-mail address.'),
     support_phone: z.string().default('').describe('Support phone number.'),
     /** Icon shown on fictional profiles. */
     fictional_icon: z.string().default('🎭').describe('Icon shown on fictional profiles.'),
@@ -165,8 +165,8 @@ export const TenantSchema = z
     logged_out_search_trafficsource: z.boolean().default(false).describe('Logged-out visitors with a traffic source may use the member search.'),
     /** Minimum message costs per country, in cents. */
     minimum_message_costs: z.record(country, MinimumCostsSchema).default({ NL: { costs: 35, currency: 'EUR' } }).describe('Minimum message costs per country.'),
-    packages: z.array(PackageSchema).min(1).default(defaultPackages as never).describe('Credit packages offered.'),
-    payment_methods: z.array(z.enum(PAYMENT_METHOD_IDS)).min(1).default([...PAYMENT_METHOD_IDS]).describe('Payment methods offered, by id.'),
+    packages: z.array(PackageSchema).min(1).prefault(defaultPackages).describe('Credit packages offered.'),
+    payment_methods: z.array(z.enum(PAYMENT_METHOD_IDS, { error: `must be one of ${PAYMENT_METHOD_IDS.join(', ')}` })).min(1).default([...PAYMENT_METHOD_IDS]).describe('Payment methods offered, by id.'),
     /** Landers this brand serves; all by default. */
     landers: z.array(z.enum(['tinderswipe', ...LANDER_NAMES])).default(['tinderswipe', ...LANDER_NAMES]).describe('Landers this brand serves.'),
   })
@@ -186,11 +186,30 @@ export type Tenant = TenantConfig & { id: string };
 
 export const TENANT_ID = /^[a-z][a-z0-9-]{1,30}$/;
 
+/**
+ * The words a person sees for zod's generic issues; messages written on a field above win.
+ * (A missing required field should say so, not "expected string, received undefined".)
+ */
+const tenantErrorMap: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code === 'invalid_type') {
+    if (issue.input === undefined) return 'is required';
+    const expected = String(issue.expected);
+    return `must be ${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}`;
+  }
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((k) => `"${k}"`).join(', ');
+    return `unknown ${issue.keys.length === 1 ? 'key' : 'keys'} ${keys}: check the spelling against src/tenant/schema.ts`;
+  }
+  if (issue.code === 'too_small' && issue.origin === 'string' && Number(issue.minimum) === 1) return 'must not be empty';
+  if (issue.code === 'too_small' && issue.origin === 'array' && Number(issue.minimum) === 1) return 'must hold at least one entry';
+  return undefined;
+};
+
 /** Parses a tenant file's JSON, giving the resolved tenant or the issues as "path: message" lines. */
 export function parseTenant(id: string, json: unknown): { tenant: Tenant } | { errors: string[] } {
   const errors: string[] = [];
   if (!TENANT_ID.test(id)) errors.push(`id: "${id}" must start with a letter and hold 2 to 31 lower-case letters, digits or dashes`);
-  const result = TenantSchema.safeParse(json);
+  const result = TenantSchema.safeParse(json, { error: tenantErrorMap });
   if (!result.success) {
     for (const issue of result.error.issues) {
       errors.push(`${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`);

@@ -34,11 +34,21 @@ export interface TestRuntime {
   close(): Promise<void>;
 }
 
+export interface TestRuntimeOptions {
+  seed?: boolean;
+  /** Tenant folders to serve (default: the checkout's tenants/); `sitegen new` tests pass a temporary copy. */
+  tenantsDir?: string;
+  /** Builds to serve (default: the checkout's dist/). */
+  distDir?: string;
+}
+
 /**
  * Starts a runtime on a free port with a fresh database: a temporary SQLite file, or a private
  * schema in the PostgreSQL of DATABASE_URL. Uses the builds in dist/ (globalSetup makes them).
  */
-export async function startTestRuntime(engine: EngineName = 'sqlite', opts: { seed?: boolean } = {}): Promise<TestRuntime> {
+export async function startTestRuntime(engine: EngineName = 'sqlite', opts: TestRuntimeOptions = {}): Promise<TestRuntime> {
+  const tenantsDir = opts.tenantsDir ?? TENANTS_DIR;
+  const distDir = opts.distDir ?? DIST_DIR;
   const dir = mkdtempSync(join(tmpdir(), 'sitegen-test-'));
   let schema: string | undefined;
   let db: Db;
@@ -55,12 +65,11 @@ export async function startTestRuntime(engine: EngineName = 'sqlite', opts: { se
     db = createDb({ file: join(dir, 'app.db') });
   }
   await migrateToLatest(db.db);
-  const tenants = loadAllTenants(TENANTS_DIR);
+  const tenants = loadAllTenants(tenantsDir);
   if (opts.seed ?? true) await seedDemo(db.db, tenants, { perTenant: 12 });
-  process.env.OUTBOX_DIR = join(dir, 'outbox');
   let runtime: ReturnType<typeof createRuntime> | undefined;
-  const services = createServices({ db: db.db, engine: db.engine, pushPublicKey: null, tenants: () => runtime?.registry.tenants() ?? [], outboxDir: join(dir, 'outbox') } as never);
-  runtime = createRuntime({ port: 0, host: '127.0.0.1', tenantsDir: TENANTS_DIR, distDir: DIST_DIR, services, log: () => {} });
+  const services = createServices({ db: db.db, engine: db.engine, pushPublicKey: null, tenants: () => runtime?.registry.tenants() ?? [], outboxDir: join(dir, 'outbox'), mediaDir: join(dir, 'media'), log: () => {} });
+  runtime = createRuntime({ port: 0, host: '127.0.0.1', tenantsDir, distDir, services, log: () => {} });
   const url = await runtime.listen();
   const port = Number(new URL(url).port);
   return {

@@ -102,9 +102,9 @@ describe('regions', () => {
   it('builds the regions payload', () => {
     const p = regionsPayload(['NL', 'ch', 'NL', 'XX']);
     expect(p.countries.map((c) => c.code)).toEqual(['NL', 'CH']);
-    expect(p.countries[0].label_key).toBe('region_label_province');
-    expect(p.countries[1].label_key).toBe('region_label_canton');
-    expect(p.countries[0].regions).toHaveLength(12);
+    expect(p.countries[0]!.label_key).toBe('region_label_province');
+    expect(p.countries[1]!.label_key).toBe('region_label_canton');
+    expect(p.countries[0]!.regions).toHaveLength(12);
   });
 });
 

@@ -74,7 +74,7 @@ export const publicRoutes: Record<string, ApiRoute> = {
     // SPEC §7: a beacon when the page becomes hidden; the member's last-seen time is kept by the session service.
     POST: async (ctx) => {
       await ctx.body().catch(() => undefined);
-      if (ctx.session) await ctx.services.sessions?.touch(ctx.session);
+      if (ctx.session) await ctx.services.sessions.touch(ctx.session);
       return { status: 204 };
     },
   },

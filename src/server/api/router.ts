@@ -7,11 +7,13 @@ import type { ApiContext, ApiResult, ApiRoute } from './context.ts';
 import type { Services, Session } from '../services/index.ts';
 import type { Visitor } from '../http.ts';
 import { publicRoutes } from './public.ts';
+import { accountRoutes } from './accounts.ts';
+import { photoRoutes } from './photos.ts';
 
 /** Largest JSON body the API reads (uploads are multipart and have their own limit). */
 export const JSON_BODY_LIMIT = 64 * 1024;
 
-const ROUTES: Record<string, ApiRoute> = { ...publicRoutes };
+const ROUTES: Record<string, ApiRoute> = { ...publicRoutes, ...accountRoutes, ...photoRoutes };
 
 /** Adds the routes of a feature; each path is /api/<name>.php as in API.md. */
 export function registerRoutes(routes: Record<string, ApiRoute>): void {

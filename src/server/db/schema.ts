@@ -82,6 +82,11 @@ export interface UsersTable {
   failed_logins: ColumnType<number, number | undefined, number>;
   locked_until: string | null;
   created_at: CreatedAt;
+  /** JSON {type: boolean} of the member's own e-mail choices; a type not named is on. */
+  email_preferences: ColumnType<string, string | undefined, string>;
+  push_enabled: ColumnType<Flag, Flag | undefined, Flag>;
+  /** Reason given when the member asked to delete the account. */
+  deletion_reason: string | null;
 }
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;

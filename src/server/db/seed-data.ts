@@ -328,15 +328,4 @@ export const DEMO_INTERESTS = [
   'theatre', 'travelling', 'vegetarian', 'video_games', 'wine',
 ] as const satisfies readonly InterestKey[];
 
-/**
- * Keys of the descriptive profile fields (SPEC §3 leaves their values open). The interface
- * translates a key; the seed only picks among them.
- */
-export const PROFILE_FIELD_KEYS = {
-  hair_color: ['blond', 'brown', 'black', 'red', 'grey'],
-  eye_color: ['blue', 'green', 'brown', 'grey', 'hazel'],
-  body_type: ['slim', 'average', 'athletic', 'curvy', 'full'],
-  relationship_status: ['single', 'divorced', 'widowed', 'relationship', 'married'],
-  tattoos: ['none', 'one', 'several'],
-  reason: ['dating', 'relationship', 'friendship', 'adventure', 'chat'],
-} as const;
+export { PROFILE_FIELD_KEYS } from '../../lib/profile-fields.ts';

@@ -1,9 +1,51 @@
+import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database, Engine } from '../db/index.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import type { Services } from './index.ts';
+import { createUserViews } from './user-view.ts';
+import { createSessionService } from './sessions.ts';
+import { createMailService } from './mail.ts';
+import { createAccountService } from './accounts.ts';
+import { createProfileService } from './profiles.ts';
+import { createNotificationService } from './notifications.ts';
+import { createPhotoService, defaultMediaDir } from './photos.ts';
+
+export interface ServiceDeps {
+  db: Kysely<Database>;
+  engine: Engine;
+  pushPublicKey: string | null;
+  tenants: () => Tenant[];
+  /** Where mails are written when no SMTP_URL is set (default data/outbox). */
+  outboxDir?: string;
+  mediaDir?: string;
+  production?: boolean;
+  log?: (line: string) => void;
+}
 
 /** Creates the services of one process over one database connection. */
-export function createServices(deps: { db: Kysely<Database>; engine: Engine; pushPublicKey: string | null; tenants: () => Tenant[] }): Services {
-  return { db: deps.db, engine: deps.engine, tenants: deps.tenants, pushPublicKey: deps.pushPublicKey };
+export function createServices(deps: ServiceDeps): Services {
+  const { db } = deps;
+  const views = createUserViews(db);
+  const sessionStore = createSessionService({ db, views, production: deps.production ?? false });
+  const mail = createMailService({
+    outboxDir: deps.outboxDir ?? process.env.OUTBOX_DIR ?? join(import.meta.dirname, '../../../data/outbox'),
+    smtpUrl: process.env.SMTP_URL,
+    log: deps.log,
+  });
+  const mediaDir = deps.mediaDir ?? defaultMediaDir();
+  return {
+    db,
+    engine: deps.engine,
+    tenants: deps.tenants,
+    pushPublicKey: deps.pushPublicKey,
+    mediaDir,
+    sessions: sessionStore,
+    sessionStore,
+    accounts: createAccountService({ db, mail, sessions: sessionStore, views }),
+    profiles: createProfileService({ db }),
+    notifications: createNotificationService({ db }),
+    photos: createPhotoService({ db, mediaDir }),
+    mail,
+  };
 }

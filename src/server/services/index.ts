@@ -3,7 +3,12 @@ import type { Kysely } from 'kysely';
 import type { Database, Engine } from '../db/index.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import type { SiteUser } from '../../site/context.ts';
-import type { Locale } from '../../lib/locales.ts';
+import type { AccountService } from './accounts.ts';
+import type { ProfileService } from './profiles.ts';
+import type { NotificationService } from './notifications.ts';
+import type { SessionServiceImpl } from './sessions.ts';
+import type { PhotoService } from './photos.ts';
+import type { MailService } from './mail.ts';
 
 /** A logged-in member on one request. */
 export interface Session {
@@ -18,13 +23,9 @@ export interface SessionService {
   touch(session: Session): Promise<void>;
 }
 
-export interface UserService {
-  saveLanguage(userId: number, locale: Locale): Promise<void>;
-}
-
 /**
  * The services of one runtime process: created once and shared by every tenant (DESIGN §2).
- * Features add their service here; API handlers and pages reach them through this object.
+ * API handlers and pages reach them through this object.
  */
 export interface Services {
   db: Kysely<Database>;
@@ -33,6 +34,13 @@ export interface Services {
   tenants(): Tenant[];
   /** VAPID public key for web push, from `sitegen keys`; null until generated. */
   pushPublicKey: string | null;
-  sessions?: SessionService;
-  users?: UserService;
+  /** Where photos are stored and served from (/media/…). */
+  mediaDir: string;
+  sessions: SessionService;
+  sessionStore: SessionServiceImpl;
+  accounts: AccountService;
+  profiles: ProfileService;
+  notifications: NotificationService;
+  photos: PhotoService;
+  mail: MailService;
 }

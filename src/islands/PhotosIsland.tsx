@@ -1,0 +1,187 @@
+import { useEffect, useRef, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { m } from '../paraglide/messages.js';
+import type { Locale } from '../lib/locales.ts';
+import type { SiteUser } from '../site/context.ts';
+import { ApiError } from '../stores/api.ts';
+import { $photos, $upload, deletePhoto, loadPhotos, photoLimit, PREMIUM_PHOTOS, setMainPhoto, uploadPhoto, type Photo } from '../stores/photos.ts';
+import { ConfirmDialog } from './profile/ConfirmDialog.tsx';
+import { Notice } from './profile/Notice.tsx';
+import { useSeedUser } from './profile/useSeedUser.ts';
+
+interface Props {
+  locale: Locale;
+  user: SiteUser | null;
+}
+
+type Problem = { message: string; premium: boolean };
+
+/** The member's own photos on /profile#photos: upload, choose the main image, delete (SPEC §2, §6). */
+export default function PhotosIsland({ locale, user: initialUser }: Props) {
+  const o = { locale };
+  const user = useSeedUser(initialUser);
+  const photos = useStore($photos);
+  const upload = useStore($upload);
+  const input = useRef<HTMLInputElement>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [done, setDone] = useState('');
+  const [busyId, setBusyId] = useState<number | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState<Photo | null>(null);
+
+  useEffect(() => {
+    loadPhotos().catch((e: unknown) => setProblem(describe(e)));
+  }, []);
+
+  const paid = user?.paid_user ?? false;
+  const max = photoLimit(paid);
+  const count = photos?.length ?? 0;
+
+  function describe(error: unknown): Problem {
+    if (!(error instanceof ApiError) || error.code === 'network' || !error.message) return { message: m.error_generic({}, o), premium: false };
+    return { message: error.message, premium: error.code === 'premium_only' };
+  }
+
+  async function run(action: () => Promise<unknown>, success = '') {
+    setProblem(null);
+    setDone('');
+    try {
+      await action();
+      setDone(success);
+    } catch (error) {
+      setProblem(describe(error));
+    }
+  }
+
+  async function onFile(file: File | undefined) {
+    if (!file) return;
+    await run(() => uploadPhoto(file), m.photos_uploaded({}, o));
+    if (input.current) input.current.value = '';
+  }
+
+  async function onMain(photo: Photo) {
+    setBusyId(photo.id);
+    await run(() => setMainPhoto(photo.id));
+    setBusyId(null);
+  }
+
+  async function onDelete() {
+    const photo = confirmDelete;
+    if (!photo) return;
+    setBusyId(photo.id);
+    await run(() => deletePhoto(photo.id));
+    setBusyId(null);
+    setConfirmDelete(null);
+  }
+
+  const uploading = upload !== null;
+  const percent = upload ? Math.round(upload.progress * 100) : 0;
+
+  return (
+    <div className="space-y-4" aria-busy={uploading || photos === null}>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm font-semibold text-gray-700" data-testid="photo-count">{m.photos_count({ count, max }, o)}</p>
+        <div>
+          <input
+            ref={input}
+            id="photo-upload"
+            type="file"
+            accept="image/*"
+            className="peer sr-only"
+            disabled={uploading}
+            aria-describedby="photo-upload-hint"
+            onChange={(e) => void onFile(e.currentTarget.files?.[0])}
+          />
+          <label
+            htmlFor="photo-upload"
+            className={`btn-primary peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-primary ${uploading ? 'pointer-events-none opacity-60' : ''}`}
+          >
+            <span aria-hidden="true">＋</span> {m.photos_upload({}, o)}
+          </label>
+        </div>
+      </div>
+      <p id="photo-upload-hint" className="text-xs text-gray-600">{m.photos_hint({}, o)}</p>
+
+      {uploading && (
+        <div>
+          <p className="mb-1 text-sm text-gray-700" role="status">
+            {percent < 100 ? m.photos_uploading({ percent }, o) : m.photos_processing({}, o)}
+          </p>
+          <div className="h-2 overflow-hidden rounded-full bg-gray-200" aria-hidden="true">
+            <div className="h-full rounded-full bg-primary transition-[width]" style={{ width: `${Math.max(percent, 5)}%` }} />
+          </div>
+        </div>
+      )}
+
+      {problem ? (
+        <Notice tone="error">
+          {problem.message}{' '}
+          {problem.premium && (
+            <>
+              {m.photos_premium_more({ max: PREMIUM_PHOTOS }, o)}{' '}
+              <a href="/premium" className="font-semibold">{m.nav_get_premium({}, o)}</a>
+            </>
+          )}
+        </Notice>
+      ) : (
+        <Notice tone="success">{done}</Notice>
+      )}
+
+      {photos === null ? (
+        <p className="text-gray-600">{m.profile_loading({}, o)}</p>
+      ) : photos.length === 0 ? (
+        <p className="rounded-xl border-2 border-dashed border-gray-300 px-4 py-8 text-center text-gray-600">{m.photos_empty({}, o)}</p>
+      ) : (
+        <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" aria-label={m.profile_section_photos({}, o)}>
+          {photos.map((photo, index) => (
+            <li key={photo.id} className={`overflow-hidden rounded-xl border-2 bg-white ${photo.main ? 'border-primary' : 'border-gray-200'}`}>
+              <div className="relative aspect-square bg-gray-100">
+                <img src={photo.thumb_url} alt={m.photos_photo({ number: index + 1 }, o)} className="h-full w-full object-cover" loading="lazy" />
+                {photo.main && (
+                  <span className="absolute left-2 top-2 rounded-full bg-primary px-2 py-0.5 text-xs font-bold text-white">{m.photos_main({}, o)}</span>
+                )}
+                {photo.status !== 'active' && (
+                  <span className="absolute bottom-2 left-2 rounded-full bg-white/90 px-2 py-0.5 text-xs font-semibold text-gray-800">
+                    {photo.status === 'rejected' ? m.photos_status_rejected({}, o) : m.photos_status_pending({}, o)}
+                  </span>
+                )}
+              </div>
+              <div className="flex flex-wrap gap-1 p-2">
+                {!photo.main && (
+                  <button
+                    type="button"
+                    className="flex-1 rounded-lg px-2 py-1.5 text-sm font-semibold text-primary hover:bg-primary/10 disabled:opacity-50"
+                    disabled={busyId !== null}
+                    onClick={() => void onMain(photo)}
+                    aria-label={`${m.photos_set_main({}, o)}: ${m.photos_photo({ number: index + 1 }, o)}`}
+                  >
+                    {m.photos_set_main({}, o)}
+                  </button>
+                )}
+                <button
+                  type="button"
+                  className="flex-1 rounded-lg px-2 py-1.5 text-sm font-semibold text-danger hover:bg-danger/10 disabled:opacity-50"
+                  disabled={busyId !== null}
+                  onClick={() => setConfirmDelete(photo)}
+                  aria-label={`${m.photos_delete({}, o)}: ${m.photos_photo({ number: index + 1 }, o)}`}
+                >
+                  {m.photos_delete({}, o)}
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <ConfirmDialog
+        open={confirmDelete !== null}
+        title={m.photos_delete_title({}, o)}
+        text={m.photos_delete_text({}, o)}
+        confirm={m.photos_delete({}, o)}
+        cancel={m.action_cancel({}, o)}
+        busy={busyId !== null}
+        onConfirm={() => void onDelete()}
+        onCancel={() => setConfirmDelete(null)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,378 @@
+import type { IncomingMessage } from 'node:http';
+import type { Kysely, Transaction } from 'kysely';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Database } from '../db/index.ts';
+import type { User } from '../db/schema.ts';
+import type { TokenKind, Tracking } from '../db/schema.ts';
+import { constraintViolation, nowIso } from '../db/engine.ts';
+import type { Tenant } from '../../tenant/schema.ts';
+import type { Locale } from '../../lib/locales.ts';
+import { AppError } from '../errors.ts';
+import { hashPassword, verifyPassword, burnPasswordCheck } from './passwords.ts';
+import { newToken, parseToken, secretMatches } from './secrets.ts';
+import { birthDateProblem, nameProblem, normalizeEmail, isValidEmail, MIN_AGE } from '../../lib/account-rules.ts';
+import type { MailService } from './mail.ts';
+import type { SessionServiceImpl } from './sessions.ts';
+import type { UserViews } from './user-view.ts';
+import type { SiteUser } from '../../site/context.ts';
+
+// Lockout and throttling, chosen here (SPEC §6: "temporarily blocked after too many failed logins").
+export const LOGIN_MAX_FAILURES = 5;
+/** Window of the per-IP login throttle. */
+export const LOGIN_WINDOW_MINUTES = 15;
+export const LOCK_MINUTES = 15;
+export const LOGIN_ATTEMPTS_PER_IP = 20;
+export const RESET_MAILS_PER_DAY = 3; // SPEC §8: "try again tomorrow"
+export const DELETION_WINDOW_DAYS = 14; // SPEC §4, §9
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** How long each kind of mail link works. */
+export const TOKEN_LIFETIME_MS: Record<TokenKind, number> = {
+  activate: 7 * DAY,
+  reset: HOUR,
+  mail_change: DAY,
+  reactivate: DELETION_WINDOW_DAYS * DAY,
+  unsubscribe: 100 * 365 * DAY,
+};
+
+export interface SignupInput {
+  email: string;
+  password: string;
+  name: string;
+  date_of_birth: string;
+  gender: 'male' | 'female';
+  sexuality: 'hetero' | 'gay' | 'lesbian' | 'bi';
+  country: string;
+  region?: string | null;
+  city?: string | null;
+  signup_message?: string | null;
+  tracking?: Tracking | null;
+}
+
+const fail = (code: string, status: number, field?: string, params?: Record<string, string | number>) =>
+  new AppError(code, status, { field, params });
+
+/** Whether signups are open for this request (SPEC §5). */
+export function signupsOpen(tenant: Tenant, tracking: Tracking | null | undefined): boolean {
+  if (tenant.signups === 'all') return true;
+  const hasSource = !!tracking && Object.values(tracking).some((v) => typeof v === 'string' && v.length > 0);
+  return tenant.signups === 'with_trafficsource' && hasSource;
+}
+
+export function createAccountService(deps: {
+  db: Kysely<Database>;
+  mail: MailService;
+  sessions: SessionServiceImpl;
+  views: UserViews;
+}) {
+  const { db, mail, sessions, views } = deps;
+  const ipLimiter = new RateLimiterMemory({ points: LOGIN_ATTEMPTS_PER_IP, duration: LOGIN_WINDOW_MINUTES * 60 });
+
+  function origin(tenant: Tenant, req: IncomingMessage): string {
+    // Links in mails point at the host the member used (the brand's domain in production).
+    const host = req.headers.host ?? tenant.domain;
+    const proto = (req.headers['x-forwarded-proto'] as string | undefined) === 'https' || process.env.NODE_ENV === 'production' ? 'https' : 'http';
+    return `${proto}://${host}`;
+  }
+
+  async function issueToken(trx: Kysely<Database> | Transaction<Database>, user: Pick<User, 'id' | 'tenant_id'>, kind: TokenKind, payload?: unknown): Promise<string> {
+    const token = newToken();
+    await trx
+      .insertInto('tokens')
+      .values({
+        id: token.id,
+        tenant_id: user.tenant_id,
+        user_id: user.id,
+        kind,
+        secret_hash: token.hash,
+        payload: payload === undefined ? null : JSON.stringify(payload),
+        expires_at: new Date(Date.now() + TOKEN_LIFETIME_MS[kind]).toISOString(),
+      })
+      .execute();
+    return token.value;
+  }
+
+  /** Uses a mail link once: the token's row when it is valid for this tenant and kind, else null. */
+  async function consumeToken(tenant: Tenant, kind: TokenKind, value: unknown) {
+    const parsed = parseToken(value);
+    if (!parsed) return null;
+    const row = await db.selectFrom('tokens').selectAll().where('id', '=', parsed.id).executeTakeFirst();
+    if (!row || row.kind !== kind || row.tenant_id !== tenant.id || row.used_at || Date.parse(row.expires_at) <= Date.now()) return null;
+    if (!secretMatches(parsed.secret, row.secret_hash)) return null;
+    const used = await db.updateTable('tokens').set({ used_at: nowIso() }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
+    return Number(used.numUpdatedRows) === 1 ? row : null;
+  }
+
+  async function userByEmail(tenant: Tenant, email: string) {
+    return db.selectFrom('users').selectAll().where('tenant_id', '=', tenant.id).where('email', '=', normalizeEmail(email)).executeTakeFirst();
+  }
+
+  async function requireUser(id: number): Promise<User> {
+    const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw new AppError('authentication_required', 401, { key: 'error_auth_required', extra: { authentication_required: true } });
+    return row;
+  }
+
+  async function sendActivation(tenant: Tenant, user: User, req: IncomingMessage): Promise<void> {
+    const token = await issueToken(db, user, 'activate');
+    await mail.send({ tenant, to: user.email, locale: user.language, kind: 'mail_activate', link: `${origin(tenant, req)}/api/activate.php?token=${token}` });
+  }
+
+  return {
+    /** SPEC §4 signup: validates, refuses existing accounts, creates user and profile, grants signup credits once. */
+    async signup(tenant: Tenant, locale: Locale, input: SignupInput, req: IncomingMessage): Promise<{ user: SiteUser; cookies: string[] }> {
+      if (!signupsOpen(tenant, input.tracking)) throw new AppError('signup_invite_only', 403);
+      const email = normalizeEmail(input.email);
+      if (!isValidEmail(email)) throw fail('signup_email_invalid', 400, 'email');
+      const nameIssue = nameProblem(input.name, email);
+      if (nameIssue) throw fail(nameIssue, 400, 'name');
+      const birthIssue = birthDateProblem(input.date_of_birth);
+      if (birthIssue) throw fail(birthIssue, 400, 'date_of_birth', { min_age: MIN_AGE });
+      if (!tenant.countries.includes(input.country)) throw fail('invalid_input', 400, 'country');
+      const existing = await userByEmail(tenant, email);
+      if (existing) {
+        throw existing.status === 'deletion_requested'
+          ? fail('signup_deleted', 409, 'email')
+          : fail('signup_exists', 409, 'email');
+      }
+      const password_hash = await hashPassword(input.password);
+      let user: User;
+      try {
+        user = await db.transaction().execute(async (trx) => {
+          const created = await trx
+            .insertInto('users')
+            .values({
+              tenant_id: tenant.id,
+              email,
+              password_hash,
+              status: 'not_confirmed',
+              credits: tenant.signup_credits,
+              language: locale,
+              tracking: input.tracking && Object.keys(input.tracking).length ? JSON.stringify(input.tracking) : null,
+            })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          await trx
+            .insertInto('profiles')
+            .values({
+              tenant_id: tenant.id,
+              user_id: created.id,
+              name: input.name.trim(),
+              gender: input.gender,
+              sexuality: input.sexuality,
+              birth_date: input.date_of_birth,
+              country: input.country,
+              region: input.region ?? null,
+              city: input.city ?? null,
+              about: input.signup_message?.trim() || null,
+              status: 'disabled',
+            })
+            .execute();
+          if (tenant.signup_credits > 0) {
+            await trx.insertInto('credit_ledger').values({ tenant_id: tenant.id, user_id: created.id, delta: tenant.signup_credits, reason: 'signup', ref: null }).execute();
+          }
+          return created;
+        });
+      } catch (error) {
+        // Two signups with one e-mail at once: the unique constraint decides.
+        if (constraintViolation(error) === 'unique') throw fail('signup_exists', 409, 'email');
+        throw error;
+      }
+      await sendActivation(tenant, user, req);
+      const cookies = await sessions.create(user, req);
+      return { user: await views.toSite(user), cookies };
+    },
+
+    async resendActivation(tenant: Tenant, userId: number, req: IncomingMessage): Promise<void> {
+      const user = await requireUser(userId);
+      if (user.status !== 'not_confirmed') throw new AppError('activate_already', 409);
+      await sendActivation(tenant, user, req);
+    },
+
+    /** Confirms the e-mail from the mail's link: status active, profile enabled. */
+    async activate(tenant: Tenant, token: unknown): Promise<SiteUser> {
+      const row = await consumeToken(tenant, 'activate', token);
+      if (!row) throw new AppError('activate_failed', 400);
+      const user = await requireUser(row.user_id);
+      if (user.status === 'not_confirmed') {
+        await db.transaction().execute(async (trx) => {
+          await trx.updateTable('users').set({ status: 'active' }).where('id', '=', user.id).execute();
+          await trx.updateTable('profiles').set({ status: 'active', updated_at: nowIso() }).where('user_id', '=', user.id).execute();
+        });
+      } else if (user.status !== 'active') {
+        throw new AppError('activate_failed', 400);
+      }
+      return views.toSite(await requireUser(user.id));
+    },
+
+    /** POST /api/user.php: checks the password, with the per-account lockout and per-IP throttle. */
+    async login(tenant: Tenant, emailInput: string, password: string, ip: string, req: IncomingMessage): Promise<{ user: SiteUser; cookies: string[] }> {
+      try {
+        await ipLimiter.consume(ip);
+      } catch (limit) {
+        if (limit instanceof RateLimiterRes) {
+          throw new AppError('too_many_requests', 429, { key: 'error_too_many', extra: { retry_after: Math.ceil(limit.msBeforeNext / 1000) } });
+        }
+        throw limit;
+      }
+      const user = await userByEmail(tenant, emailInput);
+      if (!user || user.status === 'deleted') {
+        await burnPasswordCheck(password);
+        throw new AppError('login_failed', 401);
+      }
+      const now = Date.now();
+      if (user.locked_until && Date.parse(user.locked_until) > now) {
+        const minutes = Math.ceil((Date.parse(user.locked_until) - now) / 60_000);
+        throw new AppError('login_locked', 429, { params: { minutes }, extra: { retry_after: minutes * 60 } });
+      }
+      if (!(await verifyPassword(password, user.password_hash))) {
+        // Consecutive failures count; the fifth locks the account (the counter starts again after).
+        const counted = await db
+          .updateTable('users')
+          .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1) }))
+          .where('id', '=', user.id)
+          .returning('failed_logins')
+          .executeTakeFirstOrThrow();
+        if (counted.failed_logins >= LOGIN_MAX_FAILURES) {
+          await db.updateTable('users').set({ failed_logins: 0, locked_until: new Date(now + LOCK_MINUTES * 60_000).toISOString() }).where('id', '=', user.id).execute();
+          throw new AppError('login_locked', 429, { params: { minutes: LOCK_MINUTES }, extra: { retry_after: LOCK_MINUTES * 60 } });
+        }
+        throw new AppError('login_failed', 401);
+      }
+      if (user.status === 'deletion_requested') throw new AppError('signup_deleted', 403);
+      await db.updateTable('users').set({ failed_logins: 0, locked_until: null }).where('id', '=', user.id).execute();
+      const cookies = await sessions.create(user, req);
+      return { user: await views.toSite(user), cookies };
+    },
+
+    /** Sends a reset link; refuses unknown addresses and more than 3 mails a day (SPEC §8). */
+    async requestReset(tenant: Tenant, emailInput: string, req: IncomingMessage): Promise<void> {
+      if (!isValidEmail(emailInput)) throw fail('signup_email_invalid', 400, 'email');
+      const user = await userByEmail(tenant, emailInput);
+      if (!user || user.status === 'deleted' || user.status === 'deletion_requested') throw fail('reset_not_found', 404, 'email');
+      const since = new Date(Date.now() - DAY).toISOString();
+      const sent = await db
+        .selectFrom('tokens')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', user.id)
+        .where('kind', '=', 'reset')
+        .where('created_at', '>', since)
+        .executeTakeFirstOrThrow();
+      if (Number(sent.n) >= RESET_MAILS_PER_DAY) throw new AppError('reset_too_many', 429, { extra: { retry_after: 86400 } });
+      const token = await issueToken(db, user, 'reset');
+      await mail.send({ tenant, to: user.email, locale: user.language, kind: 'mail_reset', link: `${origin(tenant, req)}/reset-password/do?token=${token}` });
+    },
+
+    /** Sets a new password from a reset link; every session of the member ends. */
+    async resetPassword(tenant: Tenant, token: unknown, password: string): Promise<void> {
+      const row = await consumeToken(tenant, 'reset', token);
+      if (!row) throw new AppError('reset_link_invalid', 400);
+      await db.updateTable('users').set({ password_hash: await hashPassword(password), failed_logins: 0, locked_until: null }).where('id', '=', row.user_id).execute();
+      await sessions.revokeAll(row.user_id);
+    },
+
+    /** Changes the password: the old one must be right; other sessions end, this one is rotated. */
+    async changePassword(userId: number, sessionId: string, oldPassword: string, password: string, req: IncomingMessage): Promise<string[]> {
+      const user = await requireUser(userId);
+      if (!(await verifyPassword(oldPassword, user.password_hash))) throw fail('password_old_wrong', 400, 'old_password');
+      await db.updateTable('users').set({ password_hash: await hashPassword(password) }).where('id', '=', userId).execute();
+      await sessions.revokeAll(userId);
+      void sessionId;
+      return sessions.create(user, req);
+    },
+
+    /** Starts an e-mail change: a confirmation link goes to the new address. */
+    async requestMailChange(tenant: Tenant, userId: number, newEmail: string, password: string, req: IncomingMessage): Promise<void> {
+      const user = await requireUser(userId);
+      const email = normalizeEmail(newEmail);
+      if (!isValidEmail(email) || email === user.email) throw fail('mail_new_invalid', 400, 'email');
+      if (await userByEmail(tenant, email)) throw fail('mail_in_use', 409, 'email');
+      if (!(await verifyPassword(password, user.password_hash))) throw fail('password_old_wrong', 400, 'password');
+      const token = await issueToken(db, user, 'mail_change', { email });
+      await mail.send({ tenant, to: email, locale: user.language, kind: 'mail_change', link: `${origin(tenant, req)}/mail-change/do?token=${token}` });
+    },
+
+    async confirmMailChange(tenant: Tenant, token: unknown): Promise<void> {
+      const row = await consumeToken(tenant, 'mail_change', token);
+      if (!row) throw new AppError('reset_link_invalid', 400);
+      const { email } = JSON.parse(row.payload ?? '{}') as { email?: string };
+      if (!email) throw new AppError('reset_link_invalid', 400);
+      try {
+        await db.transaction().execute(async (trx) => {
+          await trx.updateTable('users').set({ email }).where('id', '=', row.user_id).execute();
+          // Proving the new address confirms it, like the activation link does.
+          await trx.updateTable('users').set({ status: 'active' }).where('id', '=', row.user_id).where('status', '=', 'not_confirmed').execute();
+        });
+      } catch (error) {
+        if (constraintViolation(error) === 'unique') throw fail('mail_in_use', 409, 'email');
+        throw error;
+      }
+    },
+
+    /** PUT /api/user.php: language (SPEC §1) and invisible mode. */
+    async saveSettings(userId: number, settings: { language?: Locale; invisible?: boolean }): Promise<SiteUser> {
+      const set: { language?: string; invisible?: 0 | 1 } = {};
+      if (settings.language) set.language = settings.language;
+      if (settings.invisible !== undefined) set.invisible = settings.invisible ? 1 : 0;
+      if (Object.keys(set).length) await db.updateTable('users').set(set).where('id', '=', userId).execute();
+      return views.toSite(await requireUser(userId));
+    },
+
+    /** Asks to delete the account: logged out everywhere, reactivation by mail link for 14 days. */
+    async requestDeletion(tenant: Tenant, userId: number, reason: string, password: string, req: IncomingMessage): Promise<void> {
+      const user = await requireUser(userId);
+      if (!(await verifyPassword(password, user.password_hash))) throw fail('password_old_wrong', 400, 'password');
+      const token = await db.transaction().execute(async (trx) => {
+        await trx.updateTable('users').set({ status: 'deletion_requested', deletion_requested_at: nowIso(), deletion_reason: reason }).where('id', '=', userId).execute();
+        await trx.updateTable('profiles').set({ status: 'disabled', updated_at: nowIso() }).where('user_id', '=', userId).execute();
+        return issueToken(trx, user, 'reactivate', { previous_status: user.status });
+      });
+      await sessions.revokeAll(userId);
+      await mail.send({ tenant, to: user.email, locale: user.language, kind: 'mail_reactivate', link: `${origin(tenant, req)}/account-deleted?token=${token}` });
+    },
+
+    /** Undoes a deletion request within the window and logs the member in. */
+    async reactivate(tenant: Tenant, token: unknown, req: IncomingMessage): Promise<{ user: SiteUser; cookies: string[] }> {
+      const row = await consumeToken(tenant, 'reactivate', token);
+      if (!row) throw new AppError('reactivate_failed', 400);
+      const user = await requireUser(row.user_id);
+      if (user.status !== 'deletion_requested') throw new AppError('reactivate_failed', 400);
+      const { previous_status } = JSON.parse(row.payload ?? '{}') as { previous_status?: 'active' | 'not_confirmed' };
+      const status = previous_status === 'not_confirmed' ? 'not_confirmed' : 'active';
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('users').set({ status, deletion_requested_at: null, deletion_reason: null }).where('id', '=', user.id).execute();
+        await trx.updateTable('profiles').set({ status: status === 'active' ? 'active' : 'disabled', updated_at: nowIso() }).where('user_id', '=', user.id).execute();
+      });
+      const fresh = await requireUser(user.id);
+      return { user: await views.toSite(fresh), cookies: await sessions.create(fresh, req) };
+    },
+
+    /**
+     * Removes for good the accounts whose deletion window has passed: personal data, profile,
+     * photos (rows and files through `erasePhotos`), sessions and tokens. The credit ledger keeps
+     * its rows for the accounts (DESIGN §3: append-only) but loses the link to a person.
+     */
+    async purgeExpired(erasePhotos: (profileId: number) => Promise<void>, now = new Date()): Promise<number> {
+      const cutoff = new Date(now.getTime() - DELETION_WINDOW_DAYS * DAY).toISOString();
+      const due = await db.selectFrom('users').select(['id']).where('status', '=', 'deletion_requested').where('deletion_requested_at', '<=', cutoff).execute();
+      for (const { id } of due) {
+        const profile = await db.selectFrom('profiles').select('id').where('user_id', '=', id).executeTakeFirst();
+        if (profile) await erasePhotos(profile.id);
+        await db.transaction().execute(async (trx) => {
+          await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
+          await trx.deleteFrom('tokens').where('user_id', '=', id).execute();
+          await trx.deleteFrom('profiles').where('user_id', '=', id).execute();
+          await trx
+            .updateTable('users')
+            .set({ status: 'deleted', email: `deleted-${id}@invalid`, password_hash: '!', tracking: null, notifications_disabled: '[]', email_preferences: '{}', deletion_reason: null })
+            .where('id', '=', id)
+            .execute();
+        });
+      }
+      return due.length;
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

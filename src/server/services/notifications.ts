@@ -1,0 +1,88 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/index.ts';
+import type { EmailNotificationType, NotificationDisabled } from '../db/schema.ts';
+import { newToken, parseToken, secretMatches } from './secrets.ts';
+import { TOKEN_LIFETIME_MS } from './accounts.ts';
+import type { Tenant } from '../../tenant/schema.ts';
+
+/** The e-mail notification types of SPEC §3. */
+export const EMAIL_TYPES: readonly EmailNotificationType[] = [
+  'new_conversations',
+  'new_messages',
+  'like',
+  'unread_message_reminders',
+  'promotions',
+  'weekly_updates',
+  'news',
+  'reminders',
+];
+
+export interface NotificationSettings {
+  email: Record<EmailNotificationType, boolean>;
+  push: boolean;
+  /** Types switched off by a spam report, bounce or list-unsubscribe (SPEC §3), with the reason. */
+  disabled: NotificationDisabled[];
+}
+
+export function createNotificationService(deps: { db: Kysely<Database> }) {
+  const { db } = deps;
+
+  async function read(userId: number): Promise<NotificationSettings> {
+    const row = await db.selectFrom('users').select(['email_preferences', 'push_enabled', 'notifications_disabled']).where('id', '=', userId).executeTakeFirstOrThrow();
+    const prefs = JSON.parse(row.email_preferences) as Partial<Record<EmailNotificationType, boolean>>;
+    const disabled = JSON.parse(row.notifications_disabled) as NotificationDisabled[];
+    const email = Object.fromEntries(EMAIL_TYPES.map((t) => [t, prefs[t] !== false && !disabled.some((d) => d.type === t)])) as Record<EmailNotificationType, boolean>;
+    return { email, push: row.push_enabled === 1, disabled };
+  }
+
+  return {
+    get: read,
+
+    /** Saves the member's choices; `reenable` lifts the switches made by spam reports, bounces and unsubscribes. */
+    async update(userId: number, changes: { email?: Partial<Record<EmailNotificationType, boolean>>; push?: boolean; reenable?: boolean }): Promise<NotificationSettings> {
+      const row = await db.selectFrom('users').select(['email_preferences', 'notifications_disabled']).where('id', '=', userId).executeTakeFirstOrThrow();
+      const prefs = { ...(JSON.parse(row.email_preferences) as Record<string, boolean>), ...changes.email };
+      let disabled = JSON.parse(row.notifications_disabled) as NotificationDisabled[];
+      if (changes.reenable) {
+        disabled = [];
+        for (const t of EMAIL_TYPES) prefs[t] = true;
+      } else if (changes.email) {
+        // Switching a type on is the member's own word: it lifts that type's automatic switch-off.
+        disabled = disabled.filter((d) => changes.email![d.type] !== true);
+      }
+      await db
+        .updateTable('users')
+        .set({
+          email_preferences: JSON.stringify(prefs),
+          notifications_disabled: JSON.stringify(disabled),
+          ...(changes.push !== undefined ? { push_enabled: changes.push ? 1 : 0 } : {}),
+        })
+        .where('id', '=', userId)
+        .execute();
+      return read(userId);
+    },
+
+    /** A lasting one-click unsubscribe link for the mails a member may opt out of. */
+    async unsubscribeToken(user: { id: number; tenant_id: string }): Promise<string> {
+      const token = newToken();
+      await db
+        .insertInto('tokens')
+        .values({ id: token.id, tenant_id: user.tenant_id, user_id: user.id, kind: 'unsubscribe', secret_hash: token.hash, payload: null, expires_at: new Date(Date.now() + TOKEN_LIFETIME_MS.unsubscribe).toISOString() })
+        .execute();
+      return token.value;
+    },
+
+    /** RFC 8058 one-click unsubscribe: every e-mail type off, reason listunsubscribe. False for a bad link. */
+    async unsubscribe(tenant: Tenant, value: unknown): Promise<boolean> {
+      const parsed = parseToken(value);
+      if (!parsed) return false;
+      const row = await db.selectFrom('tokens').selectAll().where('id', '=', parsed.id).executeTakeFirst();
+      if (!row || row.kind !== 'unsubscribe' || row.tenant_id !== tenant.id || !secretMatches(parsed.secret, row.secret_hash)) return false;
+      const disabled: NotificationDisabled[] = EMAIL_TYPES.map((type) => ({ type, reason: 'listunsubscribe' }));
+      await db.updateTable('users').set({ notifications_disabled: JSON.stringify(disabled) }).where('id', '=', row.user_id).execute();
+      return true;
+    },
+  };
+}
+
+export type NotificationService = ReturnType<typeof createNotificationService>;

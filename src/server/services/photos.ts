@@ -1,0 +1,357 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Kysely } from 'kysely';
+import sharp from 'sharp';
+import { fileTypeFromBuffer } from 'file-type';
+import { engineOf, type Engine } from '../db/engine.ts';
+import type { Database, Photo, PhotoStatus } from '../db/schema.ts';
+import { AppError, notFound } from '../errors.ts';
+
+/** Photos a free member may have. SPEC §9 */
+export const FREE_PHOTOS = 3; // SPEC §9
+/** Photos a premium member may have. SPEC §9 */
+export const PREMIUM_PHOTOS = 25; // SPEC §9
+/** Largest upload (API.md "Conventions"). */
+export const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
+/** Largest decoded image; guards against decompression bombs (API.md). */
+export const MAX_PHOTO_PIXELS = 40_000_000;
+/** Smallest width and height accepted (API.md). */
+export const MIN_PHOTO_SIDE = 200;
+/** Long side of the stored photo, never enlarged (API.md). */
+export const PHOTO_LONG_SIDE = 1200;
+/** Side of the square thumbnail (API.md). */
+export const THUMB_SIDE = 400;
+
+const PHOTO_QUALITY = 82;
+/** Types recognised by their magic bytes; anything else is refused whatever it claims to be. */
+const ALLOWED_MIME = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif']);
+/** What `photos.filename` holds: `<tenant>/<32 hex>.webp` or `...-t.webp`; also what /media/ serves. */
+const STORED_NAME = /^[a-z0-9-]+\/[a-f0-9]+(?:-t)?\.webp$/;
+const TENANT_ID = /^[a-z0-9-]+$/;
+
+/** One photo as the member's own photo list shows it (GET /api/photos.php). */
+export interface PhotoView {
+  id: number;
+  url: string;
+  thumb_url: string;
+  main: boolean;
+  status: PhotoStatus;
+}
+
+/** SPEC §3 `profile.main_image`: urls of the photo and its thumbnail; `match` is the thumbnail. */
+export interface MainImage {
+  filename: string;
+  thumb_filename: string;
+  status: PhotoStatus;
+  match: string;
+}
+
+/** Who uploads: the member's id, membership and brand. */
+export interface PhotoUploader {
+  id: number;
+  paid_user: boolean;
+  tenant_id: string;
+}
+
+export interface PhotoUpload {
+  bytes: Buffer;
+  /** The Content-Type the client claimed; informative only, the magic bytes decide. */
+  declaredType?: string;
+}
+
+export interface PhotoService {
+  /** The profile's photos, main first, then by position. */
+  list(profileId: number): Promise<PhotoView[]>;
+  /**
+   * Checks, re-encodes and stores a photo for the member's own profile, then answers the new list.
+   * Refusals (AppError): 403 premium_only, 400 photo_limit, 400 photo_type, 413 photo_too_large,
+   * 400 photo_dimensions, 404 not_found when the profile is not the member's.
+   */
+  upload(user: PhotoUploader, profileId: number, file: PhotoUpload): Promise<PhotoView[]>;
+  /** Makes a photo of the profile its main photo; 404 when it is not the profile's. */
+  setMain(profileId: number, photoId: number): Promise<PhotoView[]>;
+  /** Deletes a photo of the profile and its files; the next photo becomes main if needed. 404 when not the profile's. */
+  remove(profileId: number, photoId: number): Promise<PhotoView[]>;
+  /** The main photo as SPEC §3 main_image, or null when the profile has none. */
+  mainImage(profileId: number): Promise<MainImage | null>;
+  /** Deletes every photo of the profile and its files (final account removal). */
+  eraseAll(profileId: number): Promise<void>;
+}
+
+export interface PhotoServiceOptions {
+  db: Kysely<Database>;
+  /** Folder the files are written to, one sub-folder per tenant. Default MEDIA_DIR, else data/media. */
+  mediaDir?: string;
+  /**
+   * Status of a new photo. Nothing in SPEC or API.md moderates uploads, so photos are active at
+   * once; a moderated deployment would pass 'pending'.
+   */
+  initialStatus?: PhotoStatus;
+}
+
+/** Default media folder: MEDIA_DIR, else data/media at the repository root. */
+export function defaultMediaDir(): string {
+  return process.env.MEDIA_DIR ?? join(repoRoot(), 'data', 'media');
+}
+
+/** The public url of a stored file name (`<tenant>/<name>.webp`). */
+export function mediaUrl(filename: string): string {
+  return `/media/${filename}`;
+}
+
+/** The refusals of an upload, each with its catalogue key. */
+export const photoError = {
+  premiumOnly: () => new AppError('premium_only', 403, { key: 'premium_only' }),
+  limit: (max: number) => new AppError('photo_limit', 400, { key: 'photo_limit', params: { max }, field: 'photo' }),
+  type: () => new AppError('photo_type', 400, { key: 'photo_type', field: 'photo' }),
+  tooLarge: () => new AppError('photo_too_large', 413, { key: 'photo_too_large', field: 'photo' }),
+  dimensions: () => new AppError('photo_dimensions', 400, { key: 'photo_dimensions', field: 'photo' }),
+};
+
+export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
+  const { db } = opts;
+  const mediaDir = opts.mediaDir ?? defaultMediaDir();
+  const initialStatus: PhotoStatus = opts.initialStatus ?? 'active';
+  const engine: Engine = engineOf(db);
+
+  const view = (p: Photo): PhotoView => ({
+    id: p.id,
+    url: mediaUrl(p.filename),
+    thumb_url: mediaUrl(p.thumb_filename),
+    main: p.is_main === 1,
+    status: p.status,
+  });
+
+  async function list(profileId: number): Promise<PhotoView[]> {
+    const rows = await db
+      .selectFrom('photos')
+      .selectAll()
+      .where('profile_id', '=', profileId)
+      .orderBy('is_main', 'desc')
+      .orderBy('position', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
+    return rows.map(view);
+  }
+
+  /** Removes stored files; a file already gone is fine, a name that is not ours is never touched. */
+  async function deleteFiles(names: string[]): Promise<void> {
+    await Promise.all(
+      names
+        .filter((n) => STORED_NAME.test(n))
+        .map((n) =>
+          unlink(join(mediaDir, n)).catch((err: NodeJS.ErrnoException) => {
+            if (err.code !== 'ENOENT') console.error(`photos: could not delete ${n}:`, err);
+          }),
+        ),
+    );
+  }
+
+  const limitOf = (paid: boolean) => (paid ? PREMIUM_PHOTOS : FREE_PHOTOS);
+  const refuseOverLimit = (paid: boolean, count: number) => {
+    if (count < limitOf(paid)) return;
+    throw paid ? photoError.limit(PREMIUM_PHOTOS) : photoError.premiumOnly();
+  };
+
+  async function countPhotos(q: Kysely<Database>, profileId: number): Promise<number> {
+    const { n } = await q
+      .selectFrom('photos')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('profile_id', '=', profileId)
+      .executeTakeFirstOrThrow();
+    return Number(n);
+  }
+
+  async function upload(user: PhotoUploader, profileId: number, file: PhotoUpload): Promise<PhotoView[]> {
+    if (!TENANT_ID.test(user.tenant_id)) throw new Error(`photos: unusable tenant id ${JSON.stringify(user.tenant_id)}`);
+
+    // Cheap refusals first, before any decoding: the limit (checked again under the lock), size, type.
+    const owner = await db
+      .selectFrom('profiles')
+      .innerJoin('users', 'users.id', 'profiles.user_id')
+      .select(['users.paid_user'])
+      .where('profiles.id', '=', profileId)
+      .where('profiles.user_id', '=', user.id)
+      .where('profiles.tenant_id', '=', user.tenant_id)
+      .executeTakeFirst();
+    if (!owner) throw notFound();
+    refuseOverLimit(user.paid_user || owner.paid_user === 1, await countPhotos(db, profileId));
+
+    if (file.bytes.length > MAX_PHOTO_BYTES) throw photoError.tooLarge();
+    const type = await fileTypeFromBuffer(file.bytes);
+    if (!type || !ALLOWED_MIME.has(type.mime)) throw photoError.type();
+
+    const { photo, thumb } = await reencode(file.bytes);
+
+    const tenantDir = join(mediaDir, user.tenant_id);
+    await mkdir(tenantDir, { recursive: true });
+    const base = randomBytes(16).toString('hex');
+    const filename = `${user.tenant_id}/${base}.webp`;
+    const thumbFilename = `${user.tenant_id}/${base}-t.webp`;
+    // Files first, row second: a row never points at a missing file. 'wx' never overwrites.
+    try {
+      await writeFile(join(mediaDir, filename), photo, { flag: 'wx' });
+      await writeFile(join(mediaDir, thumbFilename), thumb, { flag: 'wx' });
+    } catch (err) {
+      await deleteFiles([filename, thumbFilename]);
+      throw err;
+    }
+
+    try {
+      await db.transaction().execute(async (trx) => {
+        // The user row is the lock that serializes a member's uploads on PostgreSQL; SQLite
+        // transactions already run one at a time (begin immediate on one connection).
+        const locked = await trx
+          .selectFrom('users')
+          .select(['id', 'paid_user'])
+          .where('id', '=', user.id)
+          .$if(engine === 'postgres', (qb) => qb.forUpdate())
+          .executeTakeFirst();
+        if (!locked) throw notFound();
+        const stats = await trx
+          .selectFrom('photos')
+          .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max<number | null>('position').as('last')])
+          .where('profile_id', '=', profileId)
+          .executeTakeFirstOrThrow();
+        const count = Number(stats.n);
+        // Premium when the caller says so or the locked row does (a purchase may have just landed).
+        refuseOverLimit(user.paid_user || locked.paid_user === 1, count);
+        await trx
+          .insertInto('photos')
+          .values({
+            profile_id: profileId,
+            filename,
+            thumb_filename: thumbFilename,
+            status: initialStatus,
+            is_main: count === 0 ? 1 : 0,
+            position: stats.last === null ? 0 : Number(stats.last) + 1,
+          })
+          .execute();
+      });
+    } catch (err) {
+      await deleteFiles([filename, thumbFilename]);
+      throw err;
+    }
+    return list(profileId);
+  }
+
+  async function setMain(profileId: number, photoId: number): Promise<PhotoView[]> {
+    await db.transaction().execute(async (trx) => {
+      const photo = await trx
+        .selectFrom('photos')
+        .select('id')
+        .where('id', '=', photoId)
+        .where('profile_id', '=', profileId)
+        .executeTakeFirst();
+      if (!photo) throw notFound();
+      await trx.updateTable('photos').set({ is_main: 0 }).where('profile_id', '=', profileId).where('id', '!=', photoId).execute();
+      await trx.updateTable('photos').set({ is_main: 1 }).where('id', '=', photoId).execute();
+    });
+    return list(profileId);
+  }
+
+  async function remove(profileId: number, photoId: number): Promise<PhotoView[]> {
+    const removed = await db.transaction().execute(async (trx) => {
+      const photo = await trx
+        .selectFrom('photos')
+        .selectAll()
+        .where('id', '=', photoId)
+        .where('profile_id', '=', profileId)
+        .executeTakeFirst();
+      if (!photo) throw notFound();
+      await trx.deleteFrom('photos').where('id', '=', photoId).execute();
+      if (photo.is_main === 1) {
+        const next = await trx
+          .selectFrom('photos')
+          .select('id')
+          .where('profile_id', '=', profileId)
+          .orderBy('position', 'asc')
+          .orderBy('id', 'asc')
+          .limit(1)
+          .executeTakeFirst();
+        if (next) await trx.updateTable('photos').set({ is_main: 1 }).where('id', '=', next.id).execute();
+      }
+      return photo;
+    });
+    // Files go after the commit: a failed delete must not leave a row without its files.
+    await deleteFiles([removed.filename, removed.thumb_filename]);
+    return list(profileId);
+  }
+
+  async function mainImage(profileId: number): Promise<MainImage | null> {
+    const photo = await db
+      .selectFrom('photos')
+      .selectAll()
+      .where('profile_id', '=', profileId)
+      .where('is_main', '=', 1)
+      .orderBy('id', 'asc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!photo) return null;
+    const thumbUrl = mediaUrl(photo.thumb_filename);
+    return { filename: mediaUrl(photo.filename), thumb_filename: thumbUrl, status: photo.status, match: thumbUrl };
+  }
+
+  async function eraseAll(profileId: number): Promise<void> {
+    const rows = await db.transaction().execute(async (trx) => {
+      const photos = await trx.selectFrom('photos').select(['filename', 'thumb_filename']).where('profile_id', '=', profileId).execute();
+      await trx.deleteFrom('photos').where('profile_id', '=', profileId).execute();
+      return photos;
+    });
+    await deleteFiles(rows.flatMap((r) => [r.filename, r.thumb_filename]));
+  }
+
+  return { list, upload, setMain, remove, mainImage, eraseAll };
+}
+
+/**
+ * Decodes the upload and writes it anew as WebP: EXIF orientation applied, the long side at most
+ * 1200 px, and a 400×400 thumbnail. sharp writes no metadata unless asked, so EXIF (GPS, camera)
+ * and XMP of the upload are gone (DESIGN §7). Undecodable input is refused as photo_type.
+ */
+async function reencode(bytes: Buffer): Promise<{ photo: Buffer; thumb: Buffer }> {
+  const input = () => sharp(bytes, { limitInputPixels: MAX_PHOTO_PIXELS, failOn: 'error' });
+  let width: number | undefined;
+  let height: number | undefined;
+  try {
+    // Only the header is read here; without the pixel limit so an oversized image is told apart
+    // from a broken one. Decoding below runs with the limit.
+    ({ width, height } = await sharp(bytes, { limitInputPixels: false, failOn: 'error' }).metadata());
+  } catch {
+    throw photoError.type();
+  }
+  if (!width || !height) throw photoError.type();
+  if (width * height > MAX_PHOTO_PIXELS) throw photoError.tooLarge();
+  if (width < MIN_PHOTO_SIDE || height < MIN_PHOTO_SIDE) throw photoError.dimensions();
+  try {
+    const [photo, thumb] = await Promise.all([
+      input()
+        .rotate()
+        .resize({ width: PHOTO_LONG_SIDE, height: PHOTO_LONG_SIDE, fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: PHOTO_QUALITY })
+        .toBuffer(),
+      input()
+        .rotate()
+        .resize({ width: THUMB_SIDE, height: THUMB_SIDE, fit: 'cover' })
+        .webp({ quality: PHOTO_QUALITY })
+        .toBuffer(),
+    ]);
+    return { photo, thumb };
+  } catch {
+    throw photoError.type();
+  }
+}
+
+/** The folder holding package.json above this file, also once bundled under dist/. */
+function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return process.cwd();
+    dir = parent;
+  }
+}

@@ -1,0 +1,167 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/index.ts';
+import type { Profile } from '../db/schema.ts';
+import { nowIso } from '../db/engine.ts';
+import type { Tenant } from '../../tenant/schema.ts';
+import { AppError } from '../errors.ts';
+import { birthDateProblem, nameProblem, ageOn, MIN_AGE } from '../../lib/account-rules.ts';
+import { isInterestKey } from '../data/interests.ts';
+import { findRegion } from '../data/regions.ts';
+import { mainImage } from './user-view.ts';
+import type { OptionField } from '../../lib/profile-fields.ts';
+
+/** The fields a member may change on the own profile (PUT /api/profile.php). */
+export interface ProfileChanges {
+  name?: string;
+  gender?: 'male' | 'female';
+  sexuality?: 'hetero' | 'gay' | 'lesbian' | 'bi';
+  birth_date?: string;
+  country?: string;
+  region?: string | null;
+  city?: string | null;
+  hair_color?: string | null;
+  eye_color?: string | null;
+  body_type?: string | null;
+  relationship_status?: string | null;
+  tattoos?: string | null;
+  reason?: string | null;
+  about?: string | null;
+  interests?: string[];
+}
+
+/** Which tenant field (visible_profile_fields) governs each profile column. */
+const FIELD_OF: Record<keyof ProfileChanges, string> = {
+  name: 'name',
+  gender: 'gender',
+  sexuality: 'sexuality',
+  birth_date: 'birth_date',
+  country: 'region',
+  region: 'region',
+  city: 'city',
+  hair_color: 'hair_color',
+  eye_color: 'eye_color',
+  body_type: 'body_type',
+  relationship_status: 'relationship_status',
+  tattoos: 'tattoos',
+  reason: 'reason',
+  about: 'about',
+  interests: 'interests',
+};
+
+export function profileView(p: Profile) {
+  return {
+    id: p.id,
+    name: p.name,
+    gender: p.gender,
+    sexuality: p.sexuality,
+    birth_date: p.birth_date,
+    age: ageOn(p.birth_date, new Date()),
+    country: p.country,
+    region: p.region,
+    city: p.city,
+    hair_color: p.hair_color,
+    eye_color: p.eye_color,
+    body_type: p.body_type,
+    relationship_status: p.relationship_status,
+    tattoos: p.tattoos,
+    reason: p.reason,
+    about: p.about,
+    interests: JSON.parse(p.interests) as string[],
+    status: p.status,
+  };
+}
+
+export function createProfileService(deps: { db: Kysely<Database> }) {
+  const { db } = deps;
+
+  async function own(userId: number): Promise<Profile> {
+    const profile = await db.selectFrom('profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
+    if (!profile) throw new AppError('not_found', 404, { key: 'error_not_found_api' });
+    return profile;
+  }
+
+  return {
+    async get(userId: number) {
+      const profile = await own(userId);
+      return { ...profileView(profile), main_image: await mainImage(db, profile.id) };
+    },
+
+    /** Saves the changed fields after the SPEC §5 rules; a field the brand hides cannot be set. */
+    async update(tenant: Tenant, userId: number, email: string, changes: ProfileChanges) {
+      const profile = await own(userId);
+      const visible = new Set<string>(tenant.visible_profile_fields);
+      for (const key of Object.keys(changes) as (keyof ProfileChanges)[]) {
+        if (key !== 'name' && !visible.has(FIELD_OF[key])) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: key });
+      }
+      if (changes.name !== undefined) {
+        const problem = nameProblem(changes.name, email);
+        if (problem) throw new AppError(problem, 400, { field: 'name' });
+      }
+      if (changes.birth_date !== undefined) {
+        const problem = birthDateProblem(changes.birth_date);
+        if (problem) throw new AppError(problem, 400, { field: 'birth_date', params: { min_age: MIN_AGE } });
+      }
+      const country = changes.country ?? profile.country;
+      if (changes.country !== undefined && !tenant.countries.includes(changes.country)) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: 'country' });
+      let region = changes.region;
+      if (region) {
+        const found = findRegion(country, region);
+        if (!found) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: 'region' });
+        region = found.name;
+      } else if (changes.country !== undefined && changes.country !== profile.country && region === undefined) {
+        region = null; // a region of the old country means nothing in the new one
+      }
+      if (changes.interests && !changes.interests.every(isInterestKey)) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: 'interests' });
+      const { interests, ...rest } = changes;
+      await db
+        .updateTable('profiles')
+        .set({
+          ...rest,
+          ...(rest.name !== undefined ? { name: rest.name.trim() } : {}),
+          ...(rest.about !== undefined ? { about: rest.about?.trim() || null } : {}),
+          ...(rest.city !== undefined ? { city: rest.city?.trim() || null } : {}),
+          ...(region !== undefined ? { region } : {}),
+          ...(interests ? { interests: JSON.stringify([...new Set(interests)]) } : {}),
+          updated_at: nowIso(),
+        })
+        .where('id', '=', profile.id)
+        .execute();
+      return this.get(userId);
+    },
+
+    /** Suggested members after signup: active profiles of the brand the member is looking for. */
+    async signupMatches(tenant: Tenant, userId: number, limit = 12) {
+      const me = await own(userId);
+      const wanted: ('male' | 'female')[] =
+        me.sexuality === 'bi' ? ['male', 'female'] : me.sexuality === 'hetero' ? [me.gender === 'male' ? 'female' : 'male'] : [me.gender];
+      const rows = await db
+        .selectFrom('profiles')
+        .selectAll()
+        .where('tenant_id', '=', tenant.id)
+        .where('status', '=', 'active')
+        .where('id', '!=', me.id)
+        .where('gender', 'in', wanted)
+        .orderBy((eb) => eb.case().when('country', '=', me.country).then(0).else(1).end())
+        .orderBy((eb) => eb.case().when('region', '=', me.region ?? '').then(0).else(1).end())
+        .orderBy('last_seen_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return Promise.all(
+        rows.map(async (p) => ({
+          id: p.id,
+          name: p.name,
+          age: ageOn(p.birth_date, new Date()),
+          city: p.city,
+          region: p.region,
+          country: p.country,
+          fictional: p.fictional === 1,
+          main_image: await mainImage(db, p.id),
+        })),
+      );
+    },
+  };
+}
+
+export type ProfileService = ReturnType<typeof createProfileService>;
+export type { OptionField };

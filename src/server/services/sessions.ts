@@ -1,0 +1,106 @@
+import type { IncomingMessage } from 'node:http';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/index.ts';
+import type { Tenant } from '../../tenant/schema.ts';
+import { readCookie, serializeCookie } from '../../lib/cookies.ts';
+import { newToken, parseToken, secretMatches } from './secrets.ts';
+import type { Session } from './index.ts';
+import type { UserViews } from './user-view.ts';
+
+export const SESSION_DAYS = 30; // SPEC §9: auth cookie lasts 30 days
+const SESSION_MS = SESSION_DAYS * 86_400_000;
+/** A session's expiry moves forward when it is used and at least a day has passed. */
+const EXTEND_AFTER_MS = 86_400_000;
+/** last_used_at is written at most this often, not on every request. */
+const TOUCH_EVERY_MS = 60_000;
+
+/** The readable companion of the session cookie: tells prerendered pages a member is logged in. */
+export const SIGNED_IN_COOKIE = 'signed_in';
+
+export function sessionCookieName(production: boolean): string {
+  // __Host- cookies need Secure, so only in production (DESIGN §6).
+  return production ? '__Host-session' : 'session';
+}
+
+export function createSessionService(deps: { db: Kysely<Database>; views: UserViews; production: boolean }) {
+  const { db, views, production } = deps;
+  const cookieName = sessionCookieName(production);
+
+  function cookies(value: string | null): string[] {
+    const maxAgeSeconds = value === null ? 0 : SESSION_MS / 1000;
+    return [
+      serializeCookie(cookieName, value ?? '', { maxAgeSeconds, httpOnly: true, secure: production, sameSite: 'Lax' }),
+      serializeCookie(SIGNED_IN_COOKIE, value === null ? '' : '1', { maxAgeSeconds, secure: production, sameSite: 'Lax' }),
+    ];
+  }
+
+  return {
+    cookieName,
+
+    /** Creates a session for a user and returns the Set-Cookie values. */
+    async create(user: { id: number; tenant_id: string }, req: IncomingMessage): Promise<string[]> {
+      const token = newToken();
+      const now = new Date();
+      await db
+        .insertInto('sessions')
+        .values({
+          id: token.id,
+          tenant_id: user.tenant_id,
+          user_id: user.id,
+          secret_hash: token.hash,
+          expires_at: new Date(now.getTime() + SESSION_MS).toISOString(),
+          last_used_at: now.toISOString(),
+          ip: req.socket.remoteAddress ?? null,
+          user_agent: (req.headers['user-agent'] ?? '').slice(0, 300) || null,
+        })
+        .execute();
+      return cookies(token.value);
+    },
+
+    /** The Set-Cookie values that end the session in the browser. */
+    clearCookies(): string[] {
+      return cookies(null);
+    },
+
+    async revoke(sessionId: string): Promise<void> {
+      await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+    },
+
+    /** Revokes every session of a user except, when given, one (password change keeps the current one). */
+    async revokeAll(userId: number, except?: string): Promise<void> {
+      let q = db.deleteFrom('sessions').where('user_id', '=', userId);
+      if (except) q = q.where('id', '!=', except);
+      await q.execute();
+    },
+
+    async fromRequest(req: IncomingMessage, tenant: Tenant): Promise<Session | null> {
+      const token = parseToken(readCookie(req.headers.cookie, cookieName));
+      if (!token) return null;
+      const row = await db.selectFrom('sessions').selectAll().where('id', '=', token.id).executeTakeFirst();
+      if (!row || row.tenant_id !== tenant.id || !secretMatches(token.secret, row.secret_hash)) return null;
+      const now = Date.now();
+      if (Date.parse(row.expires_at) <= now) {
+        await db.deleteFrom('sessions').where('id', '=', row.id).execute();
+        return null;
+      }
+      const user = await views.userById(row.user_id);
+      if (!user || user.row.status === 'deletion_requested' || user.row.status === 'deleted') return null;
+      if (now - Date.parse(row.last_used_at) > TOUCH_EVERY_MS) {
+        const extend = now - (Date.parse(row.expires_at) - SESSION_MS) > EXTEND_AFTER_MS;
+        await db
+          .updateTable('sessions')
+          .set({ last_used_at: new Date(now).toISOString(), ...(extend ? { expires_at: new Date(now + SESSION_MS).toISOString() } : {}) })
+          .where('id', '=', row.id)
+          .execute();
+      }
+      return { id: row.id, user: user.site };
+    },
+
+    async touch(session: Session): Promise<void> {
+      if (!session.user.profile) return;
+      await db.updateTable('profiles').set({ last_seen_at: new Date().toISOString() }).where('id', '=', session.user.profile.id).execute();
+    },
+  };
+}
+
+export type SessionServiceImpl = ReturnType<typeof createSessionService>;

@@ -1,0 +1,52 @@
+import { ofetch, FetchError } from 'ofetch';
+
+/** SPEC §7: the HTTP client retries 5 times with exponential delay (only where a retry is safe). */
+export const HTTP_RETRIES = 5;
+
+/** The error an API call gives: the catalogue message in the member's language, and the field it is about. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly field: string | undefined;
+  readonly body: unknown;
+  constructor(status: number, code: string, message: string, field: string | undefined, body: unknown) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.field = field;
+    this.body = body;
+  }
+}
+
+const client = ofetch.create({
+  baseURL: '/api',
+  credentials: 'same-origin',
+  retry: HTTP_RETRIES,
+  retryDelay: (ctx) => 250 * 2 ** (HTTP_RETRIES - (typeof ctx.options.retry === 'number' ? ctx.options.retry : 0)),
+  // Only network failures and overload are retried: a 4xx is an answer.
+  retryStatusCodes: [408, 425, 502, 503, 504],
+  headers: { 'X-Request-Type': 'client' },
+});
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * Calls /api/<path>. GET is retried; state-changing calls are sent once, so a lost answer never
+ * doubles a payment or a message. Throws ApiError with the server's message.
+ */
+export async function api<T>(method: Method, path: string, body?: unknown, query?: Record<string, string | number | undefined>): Promise<T> {
+  try {
+    return await client<T>(path, {
+      method,
+      query,
+      retry: method === 'GET' ? HTTP_RETRIES : 0,
+      ...(body instanceof FormData ? { body } : body !== undefined ? { body: body as Record<string, unknown> } : {}),
+    });
+  } catch (error) {
+    if (error instanceof FetchError && error.data && typeof error.data === 'object' && 'error' in error.data) {
+      const e = (error.data as { error: { code: string; message: string; field?: string } }).error;
+      throw new ApiError(error.status ?? 0, e.code, e.message, e.field, error.data);
+    }
+    throw new ApiError(error instanceof FetchError ? (error.status ?? 0) : 0, 'network', (error as Error).message, undefined, undefined);
+  }
+}

@@ -1,0 +1,76 @@
+import { atom } from 'nanostores';
+import { api } from './api.ts';
+import { loadUser } from './user.ts';
+
+/** The e-mail notification types of SPEC §3, in SPEC order. */
+export const EMAIL_NOTIFICATION_TYPES = [
+  'new_conversations',
+  'new_messages',
+  'like',
+  'unread_message_reminders',
+  'promotions',
+  'weekly_updates',
+  'news',
+  'reminders',
+] as const;
+export type EmailNotificationType = (typeof EMAIL_NOTIFICATION_TYPES)[number];
+
+/** Why e-mails were switched off (SPEC §3). */
+export type DisabledReason = 'fbl' | 'bounce' | 'listunsubscribe';
+
+/** GET /api/notifications.php. */
+export interface NotificationSettings {
+  email: Record<EmailNotificationType, boolean>;
+  push: boolean;
+  disabled: { type: string; reason: DisabledReason | string }[];
+}
+
+export const $notifications = atom<NotificationSettings | null>(null);
+
+export async function loadNotifications(): Promise<NotificationSettings> {
+  const settings = await api<NotificationSettings>('GET', '/notifications.php');
+  $notifications.set(settings);
+  return settings;
+}
+
+async function save(body: { email?: Partial<Record<EmailNotificationType, boolean>>; push?: boolean; reenable?: true }): Promise<NotificationSettings> {
+  const settings = await api<NotificationSettings>('PUT', '/notifications.php', body);
+  $notifications.set(settings);
+  return settings;
+}
+
+/** Switches one e-mail type; the switch moves at once and moves back when the server refuses. */
+export async function setEmailNotification(type: EmailNotificationType, on: boolean): Promise<NotificationSettings> {
+  const before = $notifications.get();
+  if (before) $notifications.set({ ...before, email: { ...before.email, [type]: on } });
+  try {
+    return await save({ email: { [type]: on } });
+  } catch (error) {
+    if (before) $notifications.set(before);
+    throw error;
+  }
+}
+
+/** Saves the push preference only; subscribing the browser is a later concern. */
+export async function setPushNotifications(on: boolean): Promise<NotificationSettings> {
+  const before = $notifications.get();
+  if (before) $notifications.set({ ...before, push: on });
+  try {
+    return await save({ push: on });
+  } catch (error) {
+    if (before) $notifications.set(before);
+    throw error;
+  }
+}
+
+/** Turns e-mails back on after fbl, bounce or list-unsubscribe; the user's notifications_disabled follows. */
+export async function reenableEmails(): Promise<NotificationSettings> {
+  const settings = await save({ reenable: true });
+  void loadUser().catch(() => undefined);
+  return settings;
+}
+
+/** The browser can receive push messages (SPEC §4 push: unknown or capable). */
+export function pushSupported(): boolean {
+  return typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
+}

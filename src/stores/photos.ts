@@ -1,0 +1,70 @@
+import { atom } from 'nanostores';
+import { api, ApiError } from './api.ts';
+import { loadUser } from './user.ts';
+
+export const FREE_PHOTOS = 3; // SPEC §9: free members may upload 3 photos
+export const PREMIUM_PHOTOS = 25; // SPEC §9: premium members may upload 25 photos
+
+/** One of the member's own photos (GET /api/photos.php). */
+export type Photo = { id: number; url: string; thumb_url: string; main: boolean; status: string };
+
+export const $photos = atom<Photo[] | null>(null);
+/** The upload under way: the share of bytes sent (0..1), or null when none is. */
+export const $upload = atom<{ progress: number } | null>(null);
+
+/** How many photos a member may have (SPEC §6). */
+export function photoLimit(paidUser: boolean): number {
+  return paidUser ? PREMIUM_PHOTOS : FREE_PHOTOS;
+}
+
+function settle(photos: Photo[]): Photo[] {
+  $photos.set(photos);
+  // The main image lives on the user too (top bar thumbnail, profile-photo alert).
+  void loadUser().catch(() => undefined);
+  return photos;
+}
+
+export async function loadPhotos(): Promise<Photo[]> {
+  const { photos } = await api<{ photos: Photo[] }>('GET', '/photos.php');
+  $photos.set(photos);
+  return photos;
+}
+
+/**
+ * Uploads one photo (POST /api/photos.php, multipart field `photo`). XMLHttpRequest rather than
+ * fetch because only it reports upload progress; errors are the same ApiError as api() throws.
+ */
+export function uploadPhoto(file: File): Promise<Photo[]> {
+  const form = new FormData();
+  form.append('photo', file);
+  $upload.set({ progress: 0 });
+  return new Promise<{ photos: Photo[] }>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/photos.php');
+    xhr.responseType = 'json';
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) $upload.set({ progress: e.loaded / e.total });
+    };
+    xhr.onload = () => {
+      const body = xhr.response as { photos?: Photo[]; error?: { code: string; message: string; field?: string } } | null;
+      if (xhr.status >= 200 && xhr.status < 300 && body?.photos) return resolve({ photos: body.photos });
+      const e = body?.error;
+      reject(new ApiError(xhr.status, e?.code ?? 'unknown', e?.message ?? xhr.statusText, e?.field, body));
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'network', 'network error', undefined, undefined));
+    xhr.send(form);
+  })
+    .then(({ photos }) => settle(photos))
+    .finally(() => $upload.set(null));
+}
+
+/** Makes a photo the main image (PUT /api/photos.php {id, main: true}). */
+export async function setMainPhoto(id: number): Promise<Photo[]> {
+  const { photos } = await api<{ photos: Photo[] }>('PUT', '/photos.php', { id, main: true });
+  return settle(photos);
+}
+
+export async function deletePhoto(id: number): Promise<Photo[]> {
+  const { photos } = await api<{ photos: Photo[] }>('DELETE', '/photos.php', { id });
+  return settle(photos);
+}
