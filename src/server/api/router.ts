@@ -89,10 +89,11 @@ export async function handleApi({ req, res, url, visitor, services, session }: A
   const locale = visitor.locale;
   const fail = (error: AppError) => {
     const text = message(error.messageKey, locale, error.params, visitor.tenant.locales.fallback);
+    const { retry_after, ...extra } = error.extra;
     send(res, error.status, {
       error: { code: error.code, message: text, ...(error.field ? { field: error.field } : {}) },
-      ...error.extra,
-    }, error.status === 429 && error.extra.retry_after ? { 'Retry-After': String(error.extra.retry_after) } : {});
+      ...extra,
+    }, retry_after ? { 'Retry-After': String(retry_after) } : {});
   };
   if (!route) return fail(new AppError('not_found', 404, { key: 'error_not_found_api' }));
   const handler = route[(method === 'HEAD' ? 'GET' : method) as keyof ApiRoute];

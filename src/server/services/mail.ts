@@ -21,6 +21,33 @@ export interface MailMessage {
   unsubscribe?: string;
 }
 
+/** RFC 2047 encoded word for a header value that is not plain ASCII. */
+function encodeWord(value: string): string {
+  return /^[\x20-\x7e]*$/.test(value) ? value : `=?UTF-8?B?${Buffer.from(value).toString('base64')}?=`;
+}
+
+/**
+ * The MIME message, built here rather than by nodemailer's composer so that the text stays
+ * 8bit UTF-8: links in the outbox files read as they are, not quoted-printable-wrapped.
+ */
+function mime(m: { from: string; to: string; replyTo: string; subject: string; domain: string; text: string; html: string; unsubscribe?: string }): string {
+  const boundary = `=_${randomBytes(12).toString('hex')}`;
+  const headers = [
+    `From: ${m.from}`,
+    `To: ${m.to}`,
+    `Reply-To: ${m.replyTo}`,
+    `Subject: ${encodeWord(m.subject)}`,
+    `Date: ${new Date().toUTCString()}`,
+    `Message-ID: <${randomBytes(12).toString('hex')}@${m.domain}>`,
+    'MIME-Version: 1.0',
+    ...(m.unsubscribe ? [`List-Unsubscribe: <${m.unsubscribe}>`, 'List-Unsubscribe-Post: List-Unsubscribe=One-Click'] : []),
+    `Content-Type: multipart/alternative; boundary="${boundary}"`,
+  ];
+  const part = (type: string, body: string) =>
+    `--${boundary}\r\nContent-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n${body.replace(/\r?\n/g, '\r\n')}\r\n`;
+  return `${headers.join('\r\n')}\r\n\r\n${part('text/plain', m.text)}${part('text/html', m.html)}--${boundary}--\r\n`;
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -40,25 +67,28 @@ export function createMailService(opts: { outboxDir: string; smtpUrl?: string; l
       const t = (suffix: string) => message(`${mail.kind}_${suffix}`, locale, params, fallback);
       const footer = message('mail_footer', locale, { brand: tenant.name, company_name: tenant.company.name, support_email: tenant.support_email }, fallback);
       const text = `${t('intro')}\n\n${t('action')}:\n${mail.link}\n\n${footer}\n`;
-      const html = `<!doctype html><html lang="${locale}"><body style="font-family:system-ui,Arial,sans-serif;color:#1d1a22">
+      const html = `<!doctype html>\n<html lang="${locale}"><body style="font-family:system-ui,Arial,sans-serif;color:#1d1a22">
 <p style="font-size:20px;font-weight:700;color:${tenant.theme.primary}">${escapeHtml(tenant.name)}</p>
 <p>${escapeHtml(t('intro'))}</p>
 <p><a href="${escapeHtml(mail.link)}" style="display:inline-block;background:${tenant.theme.primary};color:#fff;padding:12px 20px;border-radius:999px;text-decoration:none;font-weight:600">${escapeHtml(t('action'))}</a></p>
 <p style="font-size:12px;color:#555">${escapeHtml(mail.link)}</p>
 <p style="font-size:12px;color:#555">${escapeHtml(footer)}</p></body></html>`;
-      const info = await transport.sendMail({
-        from: { name: tenant.mail_name, address: `no-reply@${tenant.domain}` },
-        replyTo: tenant.support_email,
+      const from = `no-reply@${tenant.domain}`;
+      const raw = mime({
+        from: `${encodeWord(tenant.mail_name)} <${from}>`,
         to: mail.to,
+        replyTo: tenant.support_email,
         subject: t('subject'),
+        domain: tenant.domain,
         text,
         html,
-        ...(mail.unsubscribe ? { list: { unsubscribe: { url: mail.unsubscribe, comment: 'unsubscribe' } }, headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } } : {}),
+        unsubscribe: mail.unsubscribe,
       });
+      await transport.sendMail({ envelope: { from, to: [mail.to] }, raw });
       if (!opts.smtpUrl) {
         mkdirSync(opts.outboxDir, { recursive: true });
         const file = join(opts.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.kind}-${randomBytes(3).toString('hex')}.eml`);
-        writeFileSync(file, (info as unknown as { message: Buffer }).message);
+        writeFileSync(file, raw);
         log(`mail: ${mail.kind} to ${mail.to}: ${mail.link}`);
       }
     },

@@ -1,0 +1,235 @@
+/**
+ * The sitegen CLI as an operator runs it: `check` on good and broken tenant files, `new` writing a
+ * valid brand, and a brand launched with `new` served by a runtime that was already running.
+ */
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseTenant } from '../../src/tenant/schema.ts';
+import { hostFetch, startTestRuntime, REPO, TENANTS_DIR, DIST_DIR, type TestRuntime } from '../support/runtime.ts';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `sitegen <args>` on Node 24 (process.execPath under vitest started through npx). */
+function sitegen(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(REPO, 'cli', 'main.ts'), ...args], {
+      cwd: REPO,
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const temps: string[] = [];
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+}
+/** A copy of the shipped tenants (with tenants/_defaults) an operator may break. */
+function tenantsCopy(): string {
+  const dir = join(tempDir('sitegen-tenants-'), 'tenants');
+  cpSync(TENANTS_DIR, dir, { recursive: true });
+  return dir;
+}
+function editTenant(dir: string, id: string, change: (json: Record<string, any>) => void): void {
+  const file = join(dir, id, 'tenant.json');
+  const json = JSON.parse(readFileSync(file, 'utf8'));
+  change(json);
+  writeFileSync(file, JSON.stringify(json, null, 2));
+}
+
+afterAll(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('sitegen check', () => {
+  test('passes on the shipped tenants', async () => {
+    const run = await sitegen(['check'], { TENANTS_DIR });
+    expect(run.stderr).not.toMatch(/tenant\.json:/);
+    expect(run.stdout).toContain('2 tenants are valid');
+    expect(run.code).toBe(0);
+  });
+
+  test('prints file, field path and message for each mistake and exits non-zero', async () => {
+    const dir = tenantsCopy();
+    editTenant(dir, 'velvet', (t) => {
+      t.theme.primary = 'wine';
+      t.niche = 9;
+      t.locales.default = 'it';
+    });
+    editTenant(dir, 'spetter', (t) => {
+      delete t.company.name;
+      t.colour = '#fff';
+    });
+    const run = await sitegen(['check'], { TENANTS_DIR: dir });
+    expect(run.code).not.toBe(0);
+    const lines = run.stderr.split('\n');
+    expect(lines).toContain('tenants/velvet/tenant.json: theme.primary: must be a hex colour such as #7b2cbf');
+    expect(lines).toContain('tenants/velvet/tenant.json: niche: must be a niche number from 1 to 7');
+    expect(lines).toContain('tenants/velvet/tenant.json: locales.default: must be one of locales.available');
+    expect(lines).toContain('tenants/spetter/tenant.json: company.name: is required');
+    expect(lines).toContain('tenants/spetter/tenant.json: (root): unknown key "colour": check the spelling against src/tenant/schema.ts');
+    expect(run.stdout).not.toContain('valid');
+  });
+
+  test('reports a file that is not JSON', async () => {
+    const dir = tenantsCopy();
+    writeFileSync(join(dir, 'velvet', 'tenant.json'), '{ "name": "Velvet", }');
+    const run = await sitegen(['check'], { TENANTS_DIR: dir });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/^tenants\/velvet\/tenant\.json: \(file\): .+/m);
+  });
+
+  test('refuses a domain claimed by two tenants', async () => {
+    const dir = tenantsCopy();
+    editTenant(dir, 'velvet', (t) => {
+      t.domains = ['velvetnights.com', 'spetter.nl'];
+    });
+    const run = await sitegen(['check'], { TENANTS_DIR: dir });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('tenants/velvet/tenant.json: domains.1: spetter.nl is already the domain of tenant spetter');
+  });
+
+  test('checks the lander variants marketers edit', async () => {
+    const dir = tenantsCopy();
+    writeFileSync(join(dir, 'velvet', 'landers', 'broken.en.md'), '---\nlander: nosuchlander\nheadline: Hi\n---\nBody\n');
+    const run = await sitegen(['check'], { TENANTS_DIR: dir });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/^tenants\/velvet\/landers\/broken\.en\.md: lander: .+/m);
+    expect(run.stderr).toMatch(/^tenants\/velvet\/landers\/broken\.en\.md: cta: .+/m);
+  });
+});
+
+describe('sitegen new --no-build', () => {
+  test('writes a valid tenant file with the given options into TENANTS_DIR', async () => {
+    const dir = tenantsCopy();
+    const run = await sitegen(
+      ['new', 'flirty', '--domain', 'Flirty.test', '--niche', '3', '--locales', 'de,en', '--countries', 'de,at', '--primary', '#123456', '--no-build'],
+      { TENANTS_DIR: dir },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('wrote tenants/flirty/tenant.json');
+    const file = join(dir, 'flirty', 'tenant.json');
+    const parsed = parseTenant('flirty', JSON.parse(readFileSync(file, 'utf8')));
+    if (!('tenant' in parsed)) throw new Error(parsed.errors.join('\n'));
+    const t = parsed.tenant;
+    expect(t.domains).toEqual(['flirty.test', 'www.flirty.test']);
+    expect(t.niche).toBe(3);
+    expect(t.locales).toMatchObject({ available: ['de', 'en'], default: 'de', fallback: 'de' });
+    expect(t.countries).toEqual(['DE', 'AT']);
+    expect(t.theme.primary).toBe('#123456');
+    expect(t.support_email).toBe('support@flirty.test');
+    expect(t.name).toBe('Flirty');
+    // Nothing was built, and the shipped tenants were not touched.
+    expect(existsSync(join(DIST_DIR, 'flirty'))).toBe(false);
+    expect(existsSync(join(TENANTS_DIR, 'flirty'))).toBe(false);
+    // The new file passes `sitegen check` with the others.
+    const check = await sitegen(['check'], { TENANTS_DIR: dir });
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain('3 tenants are valid');
+  });
+
+  test('refuses bad options with the message of the schema and writes nothing', async () => {
+    const dir = tenantsCopy();
+    const run = await sitegen(['new', 'flirty', '--domain', 'flirty.test', '--primary', 'purple', '--no-build'], { TENANTS_DIR: dir });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('tenants/flirty/tenant.json: theme.primary: must be a hex colour such as #7b2cbf');
+    expect(existsSync(join(dir, 'flirty'))).toBe(false);
+
+    const locale = await sitegen(['new', 'flirty', '--domain', 'flirty.test', '--locales', 'nl,xx', '--no-build'], { TENANTS_DIR: dir });
+    expect(locale.code).not.toBe(0);
+    expect(locale.stderr).toContain('tenants/flirty/tenant.json: locales.available.1: must be one of');
+
+    const niche = await sitegen(['new', 'flirty', '--domain', 'flirty.test', '--niche', '9', '--no-build'], { TENANTS_DIR: dir });
+    expect(niche.code).not.toBe(0);
+    expect(niche.stderr).toMatch(/niche.*must be one of 1, 2, 3, 4, 5, 6, 7/);
+    expect(existsSync(join(dir, 'flirty'))).toBe(false);
+  });
+
+  test('does not overwrite an existing brand', async () => {
+    const dir = tenantsCopy();
+    const before = readFileSync(join(dir, 'velvet', 'tenant.json'), 'utf8');
+    const run = await sitegen(['new', 'velvet', '--domain', 'other.test', '--no-build'], { TENANTS_DIR: dir });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('tenants/velvet/tenant.json');
+    expect(readFileSync(join(dir, 'velvet', 'tenant.json'), 'utf8')).toBe(before);
+  });
+
+  test('refuses a domain another brand already has', async () => {
+    const dir = tenantsCopy();
+    const run = await sitegen(['new', 'copycat', '--domain', 'spetter.nl', '--no-build'], { TENANTS_DIR: dir });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('spetter.nl is already the domain of tenant spetter');
+  });
+});
+
+describe('sitegen new (with build) while the runtime runs', () => {
+  let rt: TestRuntime | undefined;
+  afterEach(async () => {
+    await rt?.close();
+    rt = undefined;
+  });
+
+  test('the running runtime serves the new brand at <id>.localhost without a restart', { timeout: 240_000 }, async () => {
+    const tenantsDir = tenantsCopy();
+    const distDir = join(tempDir('sitegen-dist-'), 'dist');
+    mkdirSync(distDir);
+    // The other brands keep their builds; the runtime serves them before and after.
+    for (const id of ['spetter', 'velvet']) symlinkSync(join(DIST_DIR, id), join(distDir, id), 'dir');
+    rt = await startTestRuntime('sqlite', { tenantsDir, distDir, seed: false });
+
+    const before = await hostFetch(rt, 'launchy', '/');
+    expect(before.status).toBe(200);
+    expect(before.text).not.toContain('Launchy');
+    expect((await hostFetch(rt, 'launchy', '/api/settings.php')).json().settings.domain).not.toBe('launchy.test');
+
+    const run = await sitegen(['new', 'launchy', '--domain', 'launchy.test', '--niche', '2', '--locales', 'en', '--primary', '#0b7a75'], {
+      TENANTS_DIR: tenantsDir,
+      DIST_DIR: distDir,
+      PORT: String(rt.port),
+    });
+    expect(run.stderr).not.toMatch(/error/i);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`http://launchy.localhost:${rt.port}/`);
+    expect(existsSync(join(distDir, 'launchy', 'server', 'entry.mjs'))).toBe(true);
+
+    // The runtime looks at tenants/ and dist/ again at most once a second.
+    let home = await hostFetch(rt, 'launchy', '/');
+    for (let i = 0; i < 30 && !home.text.includes('Launchy'); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      home = await hostFetch(rt, 'launchy', '/');
+    }
+    expect(home.status).toBe(200);
+    expect(home.text).toContain('<title');
+    expect(home.text).toMatch(/<title[^>]*>[^<]*Launchy/);
+    expect(home.text).toContain('--c-primary:#0b7a75');
+    expect(home.text).toContain('lang="en"');
+
+    const settings = (await hostFetch(rt, 'launchy', '/api/settings.php')).json().settings;
+    expect(settings).toMatchObject({ name: 'Launchy', domain: 'launchy.test', niche: 2 });
+    // Its niche slug page and a member route answer too.
+    expect((await hostFetch(rt, 'launchy', '/she-eng')).status).toBe(200);
+    expect((await hostFetch(rt, 'launchy', '/chats')).status).toBe(302);
+
+    // The brands that were already served still are.
+    const spetter = await hostFetch(rt, 'spetter', '/');
+    expect(spetter.status).toBe(200);
+    expect(spetter.text).toContain('Spetter');
+    expect((await hostFetch(rt, 'velvet', '/api/settings.php')).json().settings.domain).toBe('velvetnights.com');
+  });
+});
