@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
 import { REPO_ROOT, TENANTS_DIR, DIST_DIR } from './paths.ts';
 
 /** Sources every tenant build reads; a build older than any of them is stale. */
@@ -45,12 +45,27 @@ function runAstroBuild(id: string, outDir: string): Promise<void> {
 }
 
 /**
+ * The server chunks of a build import packages by name (astro, react, @oslojs/…), which Node looks
+ * up in the node_modules folders above the chunk. A DIST_DIR outside the checkout gets a link to
+ * the checkout's node_modules so that its builds prerender and run there too.
+ */
+function linkNodeModules(): void {
+  const where = relative(REPO_ROOT, DIST_DIR);
+  if (!where.startsWith('..') && !isAbsolute(where)) return;
+  const link = join(DIST_DIR, 'node_modules');
+  if (existsSync(link)) return;
+  mkdirSync(DIST_DIR, { recursive: true });
+  symlinkSync(join(REPO_ROOT, 'node_modules'), link, 'dir');
+}
+
+/**
  * One Astro build per tenant, one after another (they share the Paraglide output folder).
  * Each builds into a fresh folder that replaces dist/<id> only when complete, so a running
  * runtime keeps serving the old build until the new one is whole.
  */
 export async function buildTenants(ids: string[]): Promise<{ id: string; seconds: number }[]> {
   const timings: { id: string; seconds: number }[] = [];
+  if (ids.length) linkNodeModules();
   for (const id of ids) {
     const started = performance.now();
     const sources = sourcesMtime(id);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { listTenantIds, loadTenant } from '../src/tenant/load.ts';
 import { parseTenant, TENANT_ID, type TenantInput } from '../src/tenant/schema.ts';
@@ -47,8 +47,25 @@ export function createTenantFile(dir: string, id: string, opts: NewOptions): { f
   };
   const parsed = parseTenant(id, input);
   if ('errors' in parsed) return { errors: parsed.errors.map((e) => `${shown}: ${e}`) };
+  // A domain another brand has would let the Host choose neither (sitegen check refuses it too).
+  for (const other of existing) {
+    let domains: string[];
+    try {
+      domains = loadTenant(other, dir).domains;
+    } catch {
+      continue;
+    }
+    const i = parsed.tenant.domains.findIndex((d) => domains.includes(d));
+    if (i !== -1) return { errors: [`${shown}: domains.${i}: ${parsed.tenant.domains[i]} is already the domain of tenant ${other}`] };
+  }
+  const before = new Set(checkAll(dir));
   mkdirSync(join(dir, id), { recursive: true });
   writeFileSync(file, `${JSON.stringify(input, null, 2)}\n`);
-  const problems = checkAll(dir).filter((p) => p.startsWith(`tenants/${id}/`));
-  return problems.length ? { errors: problems } : { file: shown, domain };
+  // Whatever problem the new file brings, to itself or to another brand, undoes it.
+  const problems = checkAll(dir).filter((p) => !before.has(p));
+  if (problems.length) {
+    rmSync(join(dir, id), { recursive: true, force: true });
+    return { errors: problems };
+  }
+  return { file: shown, domain };
 }

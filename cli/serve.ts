@@ -9,6 +9,9 @@ import { loadAllTenants, listTenantIds } from '../src/tenant/load.ts';
 import { REPO_ROOT, TENANTS_DIR, DIST_DIR, DATA_DIR } from './paths.ts';
 import { buildTenants, isStale } from './build.ts';
 
+/** How often accounts past their reactivation window are looked for. */
+const PURGE_EVERY_MS = 3_600_000;
+
 export interface ServeOptions {
   port: number;
   host: string;
@@ -28,7 +31,15 @@ export async function startServer(opts: ServeOptions) {
   const vapidFile = join(DATA_DIR, 'vapid.json');
   const pushPublicKey = existsSync(vapidFile) ? (JSON.parse(readFileSync(vapidFile, 'utf8')) as { publicKey: string }).publicKey : null;
   let runtime: ReturnType<typeof createRuntime> | undefined;
-  const services = createServices({ db: database.db, engine: database.engine, pushPublicKey, tenants: () => runtime?.registry.tenants() ?? [] });
+  const services = createServices({ db: database.db, engine: database.engine, pushPublicKey, tenants: () => runtime?.registry.tenants() ?? [], production: process.env.NODE_ENV === 'production' });
+  // Accounts past their 14-day reactivation window are removed for good, at start and every hour.
+  const purge = () =>
+    services.accounts
+      .purgeExpired((profileId) => services.photos.eraseAll(profileId))
+      .then((n) => n && console.log(`sitegen: removed ${n} deleted account${n === 1 ? '' : 's'} for good`))
+      .catch((error: unknown) => console.error(`sitegen: purge failed: ${(error as Error).message}`));
+  void purge();
+  setInterval(purge, PURGE_EVERY_MS).unref();
   runtime = createRuntime({
     port: opts.port,
     host: opts.host,

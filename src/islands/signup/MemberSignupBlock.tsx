@@ -20,7 +20,7 @@ export default function MemberSignupBlock({ locale, memberId }: { locale: Locale
   const title = member ? m.member_signup_title({ name: member.name }, o) : m.member_signup_generic_title({}, o);
   const text = member ? m.member_signup_text({ name: member.name }, o) : m.member_signup_generic_text({}, o);
   return (
-    <section className="card mx-auto flex max-w-3xl flex-col items-center gap-6 p-6 text-center md:flex-row md:p-8 md:text-left" aria-labelledby="member-signup-title" aria-busy={!loaded || undefined}>
+    <section className="card mx-auto flex w-full max-w-3xl text-[#1d1a22] flex-col items-center gap-6 p-6 text-center md:flex-row md:p-8 md:text-left" aria-labelledby="member-signup-title" aria-busy={!loaded || undefined}>
       {member && (
         <div className="w-48 shrink-0 md:w-56">
           <MemberCard locale={locale} member={member} />

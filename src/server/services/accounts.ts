@@ -65,6 +65,8 @@ export function createAccountService(deps: {
   mail: MailService;
   sessions: SessionServiceImpl;
   views: UserViews;
+  /** A lasting one-click unsubscribe token for a member (notifications service). */
+  unsubscribeToken: (user: { id: number; tenant_id: string }) => Promise<string>;
 }) {
   const { db, mail, sessions, views } = deps;
   const ipLimiter = new RateLimiterMemory({ points: LOGIN_ATTEMPTS_PER_IP, duration: LOGIN_WINDOW_MINUTES * 60 });
@@ -116,7 +118,8 @@ export function createAccountService(deps: {
 
   async function sendActivation(tenant: Tenant, user: User, req: IncomingMessage): Promise<void> {
     const token = await issueToken(db, user, 'activate');
-    await mail.send({ tenant, to: user.email, locale: user.language, kind: 'mail_activate', link: `${origin(tenant, req)}/api/activate.php?token=${token}` });
+    const unsubscribe = `${origin(tenant, req)}/api/unsubscribe.php?token=${await deps.unsubscribeToken(user)}`;
+    await mail.send({ tenant, to: user.email, locale: user.language, kind: 'mail_activate', link: `${origin(tenant, req)}/api/activate.php?token=${token}`, unsubscribe });
   }
 
   return {

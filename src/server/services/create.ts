@@ -34,6 +34,7 @@ export function createServices(deps: ServiceDeps): Services {
     log: deps.log,
   });
   const mediaDir = deps.mediaDir ?? defaultMediaDir();
+  const notifications = createNotificationService({ db });
   return {
     db,
     engine: deps.engine,
@@ -42,9 +43,9 @@ export function createServices(deps: ServiceDeps): Services {
     mediaDir,
     sessions: sessionStore,
     sessionStore,
-    accounts: createAccountService({ db, mail, sessions: sessionStore, views }),
+    accounts: createAccountService({ db, mail, sessions: sessionStore, views, unsubscribeToken: (user) => notifications.unsubscribeToken(user) }),
     profiles: createProfileService({ db }),
-    notifications: createNotificationService({ db }),
+    notifications,
     photos: createPhotoService({ db, mediaDir }),
     mail,
   };

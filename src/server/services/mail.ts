@@ -66,13 +66,16 @@ export function createMailService(opts: { outboxDir: string; smtpUrl?: string; l
       const params = { brand: tenant.name, ...mail.params };
       const t = (suffix: string) => message(`${mail.kind}_${suffix}`, locale, params, fallback);
       const footer = message('mail_footer', locale, { brand: tenant.name, company_name: tenant.company.name, support_email: tenant.support_email }, fallback);
-      const text = `${t('intro')}\n\n${t('action')}:\n${mail.link}\n\n${footer}\n`;
+      const unsubscribeLine = mail.unsubscribe ? `\n${message('mail_unsubscribe', locale, {}, fallback)}: ${mail.unsubscribe}\n` : '';
+      const text = `${t('intro')}\n\n${t('action')}:\n${mail.link}\n\n${footer}\n${unsubscribeLine}`;
       const html = `<!doctype html>\n<html lang="${locale}"><body style="font-family:system-ui,Arial,sans-serif;color:#1d1a22">
 <p style="font-size:20px;font-weight:700;color:${tenant.theme.primary}">${escapeHtml(tenant.name)}</p>
 <p>${escapeHtml(t('intro'))}</p>
 <p><a href="${escapeHtml(mail.link)}" style="display:inline-block;background:${tenant.theme.primary};color:#fff;padding:12px 20px;border-radius:999px;text-decoration:none;font-weight:600">${escapeHtml(t('action'))}</a></p>
 <p style="font-size:12px;color:#555">${escapeHtml(mail.link)}</p>
-<p style="font-size:12px;color:#555">${escapeHtml(footer)}</p></body></html>`;
+<p style="font-size:12px;color:#555">${escapeHtml(footer)}</p>
+${mail.unsubscribe ? `<p style="font-size:12px"><a href="${escapeHtml(mail.unsubscribe)}">${escapeHtml(message('mail_unsubscribe', locale, {}, fallback))}</a></p>` : ''}
+</body></html>`;
       const from = `no-reply@${tenant.domain}`;
       const raw = mime({
         from: `${encodeWord(tenant.mail_name)} <${from}>`,
