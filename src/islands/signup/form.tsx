@@ -48,7 +48,7 @@ export function FieldError({ id, message }: { id: string; message?: string }) {
 }
 
 /** The aria attributes that tie a control to its error and hint. */
-export function describedBy(id: string, error?: string, hint?: string): Record<string, string | undefined> {
+export function describedBy(id: string, error?: string, hint?: string): { 'aria-invalid': 'true' | undefined; 'aria-describedby': string | undefined } {
   const ids = [error ? errorId(id) : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
   return { 'aria-invalid': error ? 'true' : undefined, 'aria-describedby': ids || undefined };
 }

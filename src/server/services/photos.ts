@@ -1,3 +1,4 @@
+import { mainImage as readMainImage, mediaUrl, type MainImage } from './main-image.ts';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
@@ -42,12 +43,6 @@ export interface PhotoView {
 }
 
 /** SPEC §3 `profile.main_image`: urls of the photo and its thumbnail; `match` is the thumbnail. */
-export interface MainImage {
-  filename: string;
-  thumb_filename: string;
-  status: PhotoStatus;
-  match: string;
-}
 
 /** Who uploads: the member's id, membership and brand. */
 export interface PhotoUploader {
@@ -97,10 +92,6 @@ export function defaultMediaDir(): string {
   return process.env.MEDIA_DIR ?? join(repoRoot(), 'data', 'media');
 }
 
-/** The public url of a stored file name (`<tenant>/<name>.webp`). */
-export function mediaUrl(filename: string): string {
-  return `/media/${filename}`;
-}
 
 /** The refusals of an upload, each with its catalogue key. */
 export const photoError = {
@@ -282,17 +273,7 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
   }
 
   async function mainImage(profileId: number): Promise<MainImage | null> {
-    const photo = await db
-      .selectFrom('photos')
-      .selectAll()
-      .where('profile_id', '=', profileId)
-      .where('is_main', '=', 1)
-      .orderBy('id', 'asc')
-      .limit(1)
-      .executeTakeFirst();
-    if (!photo) return null;
-    const thumbUrl = mediaUrl(photo.thumb_filename);
-    return { filename: mediaUrl(photo.filename), thumb_filename: thumbUrl, status: photo.status, match: thumbUrl };
+    return readMainImage(db, profileId);
   }
 
   async function eraseAll(profileId: number): Promise<void> {
@@ -355,3 +336,5 @@ function repoRoot(): string {
     dir = parent;
   }
 }
+
+export { mediaUrl, type MainImage };

@@ -3,20 +3,11 @@ import type { Database } from '../db/index.ts';
 import type { User } from '../db/schema.ts';
 import type { NotificationDisabled } from '../db/schema.ts';
 import type { SiteUser } from '../../site/context.ts';
+import { mainImage } from './main-image.ts';
+
+export { mainImage };
 
 export type SiteProfile = NonNullable<SiteUser['profile']>;
-
-/** The photo of a profile shown as its main image (SPEC §3 main_image), or null. */
-export async function mainImage(db: Kysely<Database>, profileId: number): Promise<SiteProfile['main_image']> {
-  const photo = await db
-    .selectFrom('photos')
-    .select(['filename', 'thumb_filename', 'status'])
-    .where('profile_id', '=', profileId)
-    .where('is_main', '=', 1)
-    .executeTakeFirst();
-  if (!photo) return null;
-  return { filename: photo.filename, thumb_filename: photo.thumb_filename, status: photo.status, match: photo.thumb_filename };
-}
 
 /** The user of SPEC §3 as the API and pages see it (GET /api/user.php); never the password hash. */
 export function createUserViews(db: Kysely<Database>) {
