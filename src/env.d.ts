@@ -16,6 +16,8 @@ declare global {
       /** Tracking parameters were present (a traffic source), for logged-out search. */
       trafficSource: boolean;
       nonce: string;
+      /** Unread messages and new likes of the member (title prefix, badges); zero for visitors. */
+      counts?: { unread: number; newLikes: number };
       /** Saves a language choice on the logged-in user (SPEC §1); absent for visitors. */
       saveLanguage?: (locale: Locale) => Promise<void>;
     }

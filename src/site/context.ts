@@ -35,4 +35,6 @@ export interface PageContext {
   layout: LayoutName;
   /** Prerendered pages know nothing of the visitor; their scripts decide in the browser. */
   prerendered: boolean;
+  /** Unread messages and new likes of the member, for the title prefix (SPEC §2). */
+  counts: { unread: number; newLikes: number };
 }

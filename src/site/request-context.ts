@@ -4,7 +4,7 @@ import { ROUTES } from '../lib/routes.ts';
 
 /** The context of a server-rendered page, from what the runtime put in locals. */
 export function requestContext(astro: Pick<AstroGlobal, 'locals'>, routeName: string): PageContext {
-  const { tenant, locale, locales, country, user } = astro.locals;
+  const { tenant, locale, locales, country, user, counts } = astro.locals;
   const layout = ROUTES.find((r) => r.name === routeName)?.layout ?? 'default';
-  return { tenant, locale, locales, country, user, routeName, layout, prerendered: false };
+  return { tenant, locale, locales, country, user, routeName, layout, prerendered: false, counts: counts ?? { unread: 0, newLikes: 0 } };
 }

@@ -15,5 +15,6 @@ export function staticContext(locale: string, routeName: string, layout: LayoutN
     routeName,
     layout,
     prerendered: true,
+    counts: { unread: 0, newLikes: 0 },
   };
 }

@@ -97,6 +97,8 @@ export interface HostResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** The body as received (still compressed when the answer says Content-Encoding). */
+  body: Buffer;
   json<T = any>(): T;
 }
 
@@ -117,8 +119,9 @@ export function hostFetch(
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) });
+          const body = Buffer.concat(chunks);
+          const text = body.toString('utf8');
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body, json: () => JSON.parse(text) });
         });
         res.on('error', reject);
       },
