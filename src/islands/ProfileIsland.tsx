@@ -62,10 +62,11 @@ export default function ProfileIsland({ locale, user: initialUser, locales, visi
         <h2 id="profile-title" className={HEADING}>{m.profile_section_profile({}, o)}</h2>
         {ready ? <ProfileForm locale={locale} profile={profile} options={options} interests={interests} visible={visibleFields} /> : placeholder}
       </section>
-      {(showRegion || showCity) && (
+      {/* The server ties the country to the region field: without it there is no location to set. */}
+      {showRegion && (
         <section id="location" aria-labelledby="location-title" className={SECTION}>
           <h2 id="location-title" className={HEADING}>{m.profile_section_location({}, o)}</h2>
-          {ready ? <LocationForm locale={locale} profile={profile} countries={regions} showRegion={showRegion} showCity={showCity} /> : placeholder}
+          {ready ? <LocationForm locale={locale} profile={profile} countries={regions} showCity={showCity} /> : placeholder}
         </section>
       )}
       {user && (

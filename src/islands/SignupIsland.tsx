@@ -58,7 +58,11 @@ export default function SignupIsland({ locale, brand }: Props) {
   // SPEC §2: once signup is in progress the modal cannot be closed by backdrop or Escape.
   useEffect(() => {
     const modal = document.getElementById('signup-modal');
-    if (modal) modal.dataset.inProgress = String(signupInProgress(step, form));
+    if (!modal) return;
+    modal.dataset.inProgress = String(signupInProgress(step, form));
+    // Once the account exists the modal's login link has no use.
+    const loginLink = modal.querySelector<HTMLElement>('[data-signup-login]');
+    if (loginLink) loginLink.hidden = step === 'complete' || step === 'activate';
   }, [step, form.gender, form.sexuality]);
 
   useEffect(() => {
@@ -192,7 +196,7 @@ export default function SignupIsland({ locale, brand }: Props) {
             </FormAlert>
           </div>
         )}
-        <div className="mt-6 flex items-center gap-3">
+        <div className={`mt-6 flex gap-3 ${last ? 'flex-col-reverse sm:flex-row sm:items-center' : 'items-center'}`}>
           {step > 0 && (
             <button type="button" className="btn-light shrink-0" onClick={() => show((step - 1) as SignupStep)} disabled={busy}>
               <span aria-hidden="true">←</span>

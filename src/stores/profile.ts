@@ -96,16 +96,13 @@ export async function saveProfile(changes: ProfileChanges): Promise<Profile> {
 // ---- Location settings: the geolocation button (SPEC §2, §4, §9) ----
 
 export type Geocode = { country: string; region: string | null; region_name: string | null; city: string };
+/** What pressing the geolocation button came to (SPEC §4 geolocation permission and geocode). */
 export type GeolocationState =
-  | { state: 'idle' }
-  | { state: 'locating' }
   | { state: 'found'; geocode: Geocode }
   | { state: 'error'; reason: 'unsupported' | 'denied' | 'unavailable' | 'not_found' };
 
 export const GEOLOCATION_CACHE_MS = 60 * 60 * 1000; // SPEC §9: geolocation cache 1 hour
 const GEOLOCATION_CACHE_KEY = 'geolocation';
-
-export const $geolocation = atom<GeolocationState>({ state: 'idle' });
 
 type CachedGeocode = { geocode: Geocode | false; at: number };
 
@@ -131,20 +128,15 @@ function currentPosition(): Promise<GeolocationPosition> {
  * answer is kept in localStorage with its timestamp for an hour, so pressing again asks nobody.
  */
 export async function locate(): Promise<GeolocationState> {
-  const finish = (state: GeolocationState) => {
-    $geolocation.set(state);
-    return state;
-  };
   const cached = cachedGeocode();
-  if (cached !== undefined) return finish(cached ? { state: 'found', geocode: cached } : { state: 'error', reason: 'not_found' });
-  if (!('geolocation' in navigator)) return finish({ state: 'error', reason: 'unsupported' });
-  $geolocation.set({ state: 'locating' });
+  if (cached !== undefined) return cached ? { state: 'found', geocode: cached } : { state: 'error', reason: 'not_found' };
+  if (!('geolocation' in navigator)) return { state: 'error', reason: 'unsupported' };
   let position: GeolocationPosition;
   try {
     position = await currentPosition();
   } catch (error) {
     const denied = (error as GeolocationPositionError).code === 1; // PERMISSION_DENIED
-    return finish({ state: 'error', reason: denied ? 'denied' : 'unavailable' });
+    return { state: 'error', reason: denied ? 'denied' : 'unavailable' };
   }
   let geocode: Geocode | false;
   try {
@@ -154,12 +146,12 @@ export async function locate(): Promise<GeolocationState> {
     }));
   } catch {
     // SPEC §7: on failure the geocode is set to false.
-    return finish({ state: 'error', reason: 'unavailable' });
+    return { state: 'error', reason: 'unavailable' };
   }
   try {
     localStorage.setItem(GEOLOCATION_CACHE_KEY, JSON.stringify({ geocode, at: Date.now() } satisfies CachedGeocode));
   } catch {
     // Private mode: no cache, still a result.
   }
-  return finish(geocode ? { state: 'found', geocode } : { state: 'error', reason: 'not_found' });
+  return geocode ? { state: 'found', geocode } : { state: 'error', reason: 'not_found' };
 }

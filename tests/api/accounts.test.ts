@@ -110,8 +110,6 @@ describe.each(engines())('accounts API on %s', (engine) => {
       const { date_of_birth: _dob, ...body } = signupBody();
       const res = await new Client(rt(), 'spetter').post('/api/signup.php', body);
       expect(res.status).toBe(400);
-      // BUG (src/server/api/accounts.ts:50): a missing date_of_birth gets "Ongeldige geboortedatum.";
-      // docs/API.md: "Birth date: required, 'Vul uw geboortedatum in (18+ jaar)'".
       expect(apiError(res)).toEqual({ code: 'birth_date_required', message: 'Vul uw geboortedatum in (18+ jaar)', field: 'date_of_birth' });
       expect(await snapshot(rt())).toEqual(before);
     });
@@ -119,8 +117,6 @@ describe.each(engines())('accounts API on %s', (engine) => {
     test('refuses a country the brand does not serve with a 400 and changes nothing', async () => {
       const before = await snapshot(rt());
       const res = await new Client(rt(), 'spetter').post('/api/signup.php', signupBody({ country: 'DE', region: null }));
-      // BUG (src/server/services/accounts.ts:132): code 'invalid_input' has no catalogue message, so
-      // the error handler throws and the runtime answers 500 "Error".
       expect(res.status).toBe(400);
       expect(apiError(res)).toEqual({ code: 'invalid_input', message: 'De gegevens zijn niet geldig.', field: 'country' });
       expect(await snapshot(rt())).toEqual(before);
@@ -129,8 +125,6 @@ describe.each(engines())('accounts API on %s', (engine) => {
     test('refuses a region that is not one of the country and changes nothing', async () => {
       const before = await snapshot(rt());
       const res = await new Client(rt(), 'spetter').post('/api/signup.php', signupBody({ country: 'NL', region: 'Bayern' }));
-      // BUG (src/server/services/accounts.ts:166): signup stores any region text unchecked, while
-      // PUT /api/profile.php validates it against the country (findRegion).
       expect(res.status).toBe(400);
       expect(apiError(res)).toMatchObject({ code: 'invalid_input', field: 'region' });
       expect(await snapshot(rt())).toEqual(before);
@@ -521,8 +515,6 @@ describe.each(engines())('accounts API on %s', (engine) => {
       await new Client(rt(), 'spetter').post('/api/reset-password.php', { email });
       const second = takeMail(rt(), email, 'mail_reset');
       expect((await new Client(rt(), 'spetter').post('/api/reset-password.php', { token: second.token, password: NEW_PASSWORD })).status).toBe(200);
-      // BUG (src/server/services/accounts.ts:268-273): resetPassword marks only the used token; the
-      // earlier link (e.g. in a mailbox someone else reads) still sets a password afterwards.
       const stale = await new Client(rt(), 'spetter').post('/api/reset-password.php', { token: first.token, password: 'overgenomen-wachtwoord' });
       expect(stale.status).toBe(400);
       expect(apiError(stale)).toEqual({ code: 'reset_link_invalid', message: 'Link verlopen of invalide, vraag een nieuwe e-mail aan' });

@@ -50,6 +50,9 @@ function pageCsp(r: HostResponse): string {
 function inlineScripts(html: string): string[] {
   return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
 }
+function inlineStyles(html: string): string[] {
+  return [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((m) => m[1]!);
+}
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
 describe.each(engines())('platform API on %s', (engine) => {
@@ -331,16 +334,23 @@ describe.each(engines())('platform API on %s', (engine) => {
       },
     );
 
-    test.each(['/', '/pages/faq', '/landers/tinderswipe', '/milf-eng', '/nope', '/login', '/pricing'])(
-      'the page %s runs under a CSP whose script hashes cover every inline script',
+    test.each(['/', '/pages/faq', '/landers/tinderswipe', '/milf-eng', '/nope', '/login', '/pricing', '/members'])(
+      'the page %s runs under a CSP whose hashes cover every inline script and style (the brand colours too)',
       async (path) => {
-        const r = await hostFetch(rt, 'velvet', path);
-        const csp = pageCsp(r);
-        expect(csp).toMatch(/script-src [^;]*'sha256-/);
-        expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
-        const scripts = inlineScripts(r.text);
-        expect(scripts.length).toBeGreaterThan(0);
-        for (const script of scripts) expect(csp, script.slice(0, 80)).toContain(sha256(script));
+        for (const id of ['spetter', 'velvet']) {
+          const r = await hostFetch(rt, id, path);
+          if (r.status === 302) continue;
+          const csp = pageCsp(r);
+          expect(csp).toMatch(/script-src [^;]*'sha256-/);
+          expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+          expect(csp).not.toMatch(/style-src [^;]*'unsafe-inline'/);
+          const scripts = inlineScripts(r.text);
+          expect(scripts.length).toBeGreaterThan(0);
+          for (const script of scripts) expect(csp, `${id}${path}: ${script.slice(0, 80)}`).toContain(sha256(script));
+          const styles = inlineStyles(r.text);
+          expect(styles.some((style) => style.includes('--c-primary:'))).toBe(true);
+          for (const style of styles) expect(csp, `${id}${path}: ${style.slice(0, 80)}`).toContain(sha256(style));
+        }
       },
     );
 

@@ -40,10 +40,12 @@ export function setCookies(res: HostResponse): SetCookie[] {
  */
 export class Client {
   readonly jar = new Map<string, string>();
-  constructor(
-    readonly rt: TestRuntime,
-    readonly tenant: string,
-  ) {}
+  readonly rt: TestRuntime;
+  readonly tenant: string;
+  constructor(rt: TestRuntime, tenant: string) {
+    this.rt = rt;
+    this.tenant = tenant;
+  }
 
   get session(): string | undefined {
     return this.jar.get('session');

@@ -14,7 +14,7 @@ import {
 } from '../../stores/profile.ts';
 import { Field } from './Field.tsx';
 import { Notice } from './Notice.tsx';
-import { BirthDateSelects } from './BirthDateSelects.tsx';
+import DateOfBirthPicker from '../DateOfBirthPicker.tsx';
 import { InterestToggles } from './InterestToggles.tsx';
 
 /** The list fields of this form, in the order SPEC §3 names them. */
@@ -91,7 +91,7 @@ export function ProfileForm({ locale, profile, options, interests, visible }: Pr
       const field = error instanceof ApiError ? error.field : undefined;
       if (field && field in values && field !== 'interests') {
         setErrors({ [field]: message });
-        document.getElementById(`profile-${field}`)?.focus();
+        document.getElementById(field === 'birth_date' ? 'profile-birth_date-day' : `profile-${field}`)?.focus();
       } else {
         setStatus({ tone: 'error', text: message });
       }
@@ -107,10 +107,10 @@ export function ProfileForm({ locale, profile, options, interests, visible }: Pr
           {(p) => <input {...p} type="text" autoComplete="nickname" maxLength={100} value={values.name} onChange={(e) => set('name', e.currentTarget.value)} />}
         </Field>
         {shows('birth_date') && (
-          <BirthDateSelects
+          <DateOfBirthPicker
             id="profile-birth_date"
             locale={locale}
-            label={m.field_birth_date({}, o)}
+            legend={m.field_birth_date({}, o)}
             value={values.birth_date}
             error={errors.birth_date}
             onChange={(v) => set('birth_date', v)}

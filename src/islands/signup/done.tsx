@@ -48,7 +48,7 @@ export function ActivationStep({ locale, email }: { locale: Locale; email: strin
       </div>
       <p className="text-gray-800">
         {before}
-        <strong className="break-all">{email}</strong>
+        <strong className="[overflow-wrap:anywhere]">{email}</strong>
         {after}
       </p>
       <p className="text-sm text-gray-600">{m.signup_activate_spam({}, { locale })}</p>

@@ -38,7 +38,8 @@ const SignupBody = z.object({
   email: z.string().max(254),
   password,
   name: z.string().max(100),
-  date_of_birth: z.string().max(10),
+  // Absent counts as empty, which the service answers with "fill in your birth date".
+  date_of_birth: z.string().max(10).default(''),
   gender: z.enum(GENDERS),
   sexuality: z.enum(SEXUALITIES),
   country: z.string().regex(/^[A-Z]{2}$/),
@@ -257,15 +258,33 @@ export const accountRoutes: Record<string, ApiRoute> = {
     },
   },
   'unsubscribe.php': {
-    // One-click unsubscribe (RFC 8058): mail programs POST; a person clicking the link GETs.
+    // One-click unsubscribe (RFC 8058): mail programs POST. A person's click GETs a confirmation
+    // page first, so link scanners that open every link change nothing.
     POST: async (ctx) => {
       const ok = await ctx.services.notifications.unsubscribe(ctx.tenant, ctx.query.get('token'));
+      if ((ctx.req.headers.accept ?? '').includes('text/html')) return unsubscribePage(ctx, ok ? 'done' : 'invalid');
       if (!ok) throw new AppError('reset_link_invalid', 400);
       return { ok: true };
     },
-    GET: async (ctx) => {
-      const ok = await ctx.services.notifications.unsubscribe(ctx.tenant, ctx.query.get('token'));
-      return { status: 303, headers: { Location: ok ? '/notifications?unsubscribed=1' : '/notifications' } };
-    },
+    GET: (ctx) => unsubscribePage(ctx, 'confirm'),
   },
 };
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The small page of the unsubscribe link: a confirmation form, then the outcome. */
+function unsubscribePage(ctx: ApiContext, state: 'confirm' | 'done' | 'invalid') {
+  const t = (key: string) => escapeHtml(message(key, ctx.locale, { brand: ctx.tenant.name }, ctx.tenant.locales.fallback));
+  const token = escapeHtml(ctx.query.get('token') ?? '');
+  const body =
+    state === 'confirm'
+      ? `<p>${t('unsubscribe_question')}</p><form method="post" action="/api/unsubscribe.php?token=${token}"><button type="submit">${t('unsubscribe_confirm')}</button></form>`
+      : `<p>${t(state === 'done' ? 'unsubscribe_done' : 'reset_link_invalid')}</p><p><a href="/">${t('error_back_home')}</a></p>`;
+  const html = `<!doctype html><html lang="${ctx.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${t('unsubscribe_title')}</title></head>
+<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1d1a22">
+<h1 style="color:${ctx.tenant.theme.primary}">${escapeHtml(ctx.tenant.name)}</h1><h2>${t('unsubscribe_title')}</h2>${body}
+<style>button{background:${ctx.tenant.theme.primary};color:#fff;border:0;border-radius:999px;padding:.7rem 1.4rem;font-weight:600;cursor:pointer}</style></body></html>`;
+  return { status: 200, body: html, headers: { 'Content-Type': 'text/html; charset=utf-8' } };
+}

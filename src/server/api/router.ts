@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '../errors.ts';
-import { message } from '../i18n.ts';
+import { hasMessage, message } from '../i18n.ts';
 import { readCookie } from '../../lib/cookies.ts';
 import { hostName } from '../../tenant/resolve.ts';
 import type { ApiContext, ApiResult, ApiRoute } from './context.ts';
@@ -67,6 +67,11 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
     res.end();
     return;
   }
+  // A handler that sets its own Content-Type (an HTML page) sends its body as it is.
+  if (typeof body === 'string' && res.hasHeader('Content-Type')) {
+    res.end(body);
+    return;
+  }
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.end(JSON.stringify(body));
 }
@@ -88,7 +93,9 @@ export async function handleApi({ req, res, url, visitor, services, session }: A
   const method = (req.method ?? 'GET').toUpperCase();
   const locale = visitor.locale;
   const fail = (error: AppError) => {
-    const text = message(error.messageKey, locale, error.params, visitor.tenant.locales.fallback);
+    // A refusal whose key the catalogue lacks still answers with its status and a generic text.
+    const key = hasMessage(error.messageKey) ? error.messageKey : error.status < 500 ? 'error_bad_request' : 'error_generic';
+    const text = message(key, locale, error.params, visitor.tenant.locales.fallback);
     const { retry_after, ...extra } = error.extra;
     send(res, error.status, {
       error: { code: error.code, message: text, ...(error.field ? { field: error.field } : {}) },

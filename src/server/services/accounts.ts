@@ -10,6 +10,7 @@ import type { Locale } from '../../lib/locales.ts';
 import { AppError } from '../errors.ts';
 import { hashPassword, verifyPassword, burnPasswordCheck } from './passwords.ts';
 import { newToken, parseToken, secretMatches } from './secrets.ts';
+import { findRegion } from '../data/regions.ts';
 import { birthDateProblem, nameProblem, normalizeEmail, isValidEmail, MIN_AGE } from '../../lib/account-rules.ts';
 import type { MailService } from './mail.ts';
 import type { SessionServiceImpl } from './sessions.ts';
@@ -106,6 +107,11 @@ export function createAccountService(deps: {
     return Number(used.numUpdatedRows) === 1 ? row : null;
   }
 
+  /** Ends every unused link of a kind for a user: a password or address change makes older links stale. */
+  async function retireTokens(userId: number, kind: TokenKind): Promise<void> {
+    await db.updateTable('tokens').set({ used_at: nowIso() }).where('user_id', '=', userId).where('kind', '=', kind).where('used_at', 'is', null).execute();
+  }
+
   async function userByEmail(tenant: Tenant, email: string) {
     return db.selectFrom('users').selectAll().where('tenant_id', '=', tenant.id).where('email', '=', normalizeEmail(email)).executeTakeFirst();
   }
@@ -132,7 +138,9 @@ export function createAccountService(deps: {
       if (nameIssue) throw fail(nameIssue, 400, 'name');
       const birthIssue = birthDateProblem(input.date_of_birth);
       if (birthIssue) throw fail(birthIssue, 400, 'date_of_birth', { min_age: MIN_AGE });
-      if (!tenant.countries.includes(input.country)) throw fail('invalid_input', 400, 'country');
+      if (!tenant.countries.includes(input.country)) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: 'country' });
+      const region = input.region ? findRegion(input.country, input.region) : null;
+      if (input.region && !region) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: 'region' });
       const existing = await userByEmail(tenant, email);
       if (existing) {
         throw existing.status === 'deletion_requested'
@@ -166,8 +174,8 @@ export function createAccountService(deps: {
               sexuality: input.sexuality,
               birth_date: input.date_of_birth,
               country: input.country,
-              region: input.region ?? null,
-              city: input.city ?? null,
+              region: region?.name ?? null,
+              city: input.city?.trim() || null,
               about: input.signup_message?.trim() || null,
               status: 'disabled',
             })
@@ -272,6 +280,7 @@ export function createAccountService(deps: {
       const row = await consumeToken(tenant, 'reset', token);
       if (!row) throw new AppError('reset_link_invalid', 400);
       await db.updateTable('users').set({ password_hash: await hashPassword(password), failed_logins: 0, locked_until: null }).where('id', '=', row.user_id).execute();
+      await retireTokens(row.user_id, 'reset');
       await sessions.revokeAll(row.user_id);
     },
 
@@ -280,6 +289,7 @@ export function createAccountService(deps: {
       const user = await requireUser(userId);
       if (!(await verifyPassword(oldPassword, user.password_hash))) throw fail('password_old_wrong', 400, 'old_password');
       await db.updateTable('users').set({ password_hash: await hashPassword(password) }).where('id', '=', userId).execute();
+      await retireTokens(userId, 'reset');
       await sessions.revokeAll(userId);
       void sessionId;
       return sessions.create(user, req);
@@ -311,6 +321,8 @@ export function createAccountService(deps: {
         if (constraintViolation(error) === 'unique') throw fail('mail_in_use', 409, 'email');
         throw error;
       }
+      await retireTokens(row.user_id, 'mail_change');
+      await retireTokens(row.user_id, 'reset');
     },
 
     /** PUT /api/user.php: language (SPEC §1) and invisible mode. */

@@ -45,7 +45,6 @@ export function createNotificationService(deps: { db: Kysely<Database> }) {
       let disabled = JSON.parse(row.notifications_disabled) as NotificationDisabled[];
       if (changes.reenable) {
         disabled = [];
-        for (const t of EMAIL_TYPES) prefs[t] = true;
       } else if (changes.email) {
         // Switching a type on is the member's own word: it lifts that type's automatic switch-off.
         disabled = disabled.filter((d) => changes.email![d.type] !== true);

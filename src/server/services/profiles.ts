@@ -103,7 +103,7 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
       }
       const country = changes.country ?? profile.country;
       if (changes.country !== undefined && !tenant.countries.includes(changes.country)) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: 'country' });
-      let region = changes.region;
+      let region = changes.region === '' ? null : changes.region;
       if (region) {
         const found = findRegion(country, region);
         if (!found) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: 'region' });

@@ -1,0 +1,94 @@
+/**
+ * Accessibility of the public pages and their layouts, for each brand at phone (375 px) and
+ * desktop (1280 px) width: no serious or critical axe-core violation, a visible keyboard focus,
+ * and an entry warning that holds focus like a modal dialog.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { test, expect, brandUrl, confirmEntryWarning } from '../support/e2e.ts';
+import { say } from '../support/site.ts';
+
+const BRANDS = [
+  { id: 'spetter', locale: 'nl' },
+  { id: 'velvet', locale: 'en' },
+] as const;
+const WIDTHS = [375, 1280] as const;
+// Default layout (home, login, a static page, pricing, 404) and the lander layout.
+const PAGES = [
+  { name: 'home', path: '/' },
+  { name: 'login', path: '/login' },
+  { name: 'static page', path: '/pages/terms' },
+  { name: 'lander', path: '/landers/tinderswipe' },
+  { name: '404 page', path: '/this-page-does-not-exist' },
+  { name: 'pricing', path: '/pricing' },
+] as const;
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.slice(0, 5).map((n) => `    ${n.target.join(' ')} ${n.failureSummary?.split('\n').slice(1, 3).join(' ') ?? ''}`).join('\n')}`);
+}
+
+const insideDialog = (page: Page) => page.evaluate(() => Boolean(document.activeElement?.closest('dialog[open]')));
+
+for (const brand of BRANDS) {
+  for (const width of WIDTHS) {
+    test.describe(`${brand.id} at ${width} px`, () => {
+      test.use({ viewport: { width, height: width < 500 ? 740 : 900 } });
+
+      for (const { name, path } of PAGES) {
+        test(`the ${name} has no serious or critical axe violation and a visible keyboard focus`, async ({ page }) => {
+          await page.goto(brandUrl(brand.id, path));
+          await confirmEntryWarning(page);
+          await expect(page.locator('main')).toBeVisible();
+          expect(await seriousViolations(page)).toEqual([]);
+
+          // The first Tab reaches a link, and the browser draws a focus outline around it.
+          await page.keyboard.press('Tab');
+          const focused = await page.evaluate(() => {
+            const el = document.activeElement as HTMLElement | null;
+            if (!el || el === document.body) return null;
+            const style = getComputedStyle(el);
+            const box = el.getBoundingClientRect();
+            return {
+              tag: el.tagName,
+              outlineStyle: style.outlineStyle,
+              outlineWidth: parseFloat(style.outlineWidth),
+              boxShadow: style.boxShadow,
+              onScreen: box.bottom > 0 && box.right > 0 && box.top < innerHeight && box.left < innerWidth && box.width > 0,
+            };
+          });
+          expect(focused).not.toBeNull();
+          expect(focused!.tag).toBe('A');
+          expect(focused!.outlineStyle).not.toBe('none');
+          expect(focused!.outlineWidth).toBeGreaterThanOrEqual(2);
+          expect(focused!.onScreen).toBe(true);
+        });
+      }
+
+      test('the entry warning is an accessible dialog that traps focus', async ({ page }) => {
+        await page.goto(brandUrl(brand.id, '/'));
+        const dialog = page.getByRole('dialog', { name: say(brand.locale, 'entry_title') });
+        await expect(dialog).toBeVisible();
+        expect(await seriousViolations(page)).toEqual([]);
+        expect(await insideDialog(page)).toBe(true);
+        const seen = new Set<string>();
+        for (let i = 0; i < 6; i++) {
+          await page.keyboard.press('Tab');
+          expect(await insideDialog(page), `Tab ${i + 1} left the dialog`).toBe(true);
+          seen.add(await page.evaluate(() => document.activeElement?.textContent?.trim() ?? ''));
+          const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+          expect(outline).not.toBe('none');
+        }
+        // Tab cycles: it came round to the confirm button again.
+        expect(seen.has(say(brand.locale, 'entry_confirm'))).toBe(true);
+        expect(seen.size).toBeGreaterThanOrEqual(2);
+        for (let i = 0; i < 4; i++) {
+          await page.keyboard.press('Shift+Tab');
+          expect(await insideDialog(page), `Shift+Tab ${i + 1} left the dialog`).toBe(true);
+        }
+      });
+    });
+  }
+}

@@ -1,0 +1,196 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { test, expect, brandUrl, confirmEntryWarning } from '../support/e2e.ts';
+
+/** Signup, activation, login and password reset in Dutch on the demo brand (issue 4). */
+
+const PASSWORD = 'zomer-in-amsterdam';
+
+function uniqueEmail(label: string): string {
+  return `${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+}
+
+/** The text of the newest mail in the runtime's outbox sent to an address, undone of quoted-printable soft breaks. */
+function mailTo(address: string): string | undefined {
+  const dir = process.env.E2E_OUTBOX;
+  if (!dir) throw new Error('E2E_OUTBOX is not set: run the browser tests through playwright.config.ts');
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().reverse();
+  } catch {
+    return undefined;
+  }
+  for (const file of files) {
+    const text = readFileSync(join(dir, file), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/gi, '=');
+    if (new RegExp(`^To:.*${address.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'mi').test(text)) return text;
+  }
+  return undefined;
+}
+
+/** Opens a page of the brand and waits until its islands are interactive (Astro drops `ssr` once hydrated). */
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(brandUrl('spetter', path));
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+}
+
+/** Walks the signup modal from step 0 up to and including the login details. */
+async function fillSignupUpToAccount(page: Page, email: string): Promise<void> {
+  await open(page, '/signup');
+  await confirmEntryWarning(page);
+  const modal = page.getByRole('dialog');
+  await expect(modal.getByRole('heading', { name: 'Meld je gratis aan bij Spetter' })).toBeVisible();
+
+  // Step 0: who you are. Nothing chosen yet: the step says what is missing.
+  await expect(modal.getByText('Stap 1 van 5')).toBeVisible();
+  await modal.getByRole('button', { name: 'Volgende' }).click();
+  await expect(modal.getByText('Kies of je een man of een vrouw bent.')).toBeVisible();
+  await modal.getByRole('radio', { name: 'Vrouw' }).check();
+  await modal.getByRole('radio', { name: 'Hetero' }).check();
+  await modal.getByRole('button', { name: 'Volgende' }).click();
+
+  // Step 1: the date-of-birth picker.
+  await expect(modal.getByText('Stap 2 van 5')).toBeVisible();
+  await modal.getByRole('combobox', { name: 'Dag' }).selectOption('14');
+  await modal.getByRole('combobox', { name: 'Maand' }).selectOption({ label: 'maart' });
+  await modal.getByRole('combobox', { name: 'Jaar' }).selectOption('1990');
+  await modal.getByRole('button', { name: 'Volgende' }).click();
+
+  // Step 2: location, the region under the name the Netherlands gives it.
+  await expect(modal.getByText('Stap 3 van 5')).toBeVisible();
+  await modal.getByRole('combobox', { name: 'Land' }).selectOption({ label: 'Nederland' });
+  await modal.getByRole('combobox', { name: 'Provincie' }).selectOption({ label: 'Noord-Holland' });
+  await modal.getByRole('textbox', { name: /Woonplaats/ }).fill('Amsterdam');
+  await modal.getByRole('button', { name: 'Volgende' }).click();
+
+  // Step 3: e-mail and password.
+  await expect(modal.getByText('Stap 4 van 5')).toBeVisible();
+  await modal.getByRole('textbox', { name: 'E-mailadres' }).fill(email);
+  await modal.getByLabel('Wachtwoord', { exact: true }).fill(PASSWORD);
+  await modal.getByRole('button', { name: 'Volgende' }).click();
+  await expect(modal.getByText('Stap 5 van 5')).toBeVisible();
+}
+
+test('a visitor signs up in Dutch through every step and activates the account from the mail', async ({ page }) => {
+  const email = uniqueEmail('signup');
+  const name = `Sanne${Math.floor(Math.random() * 1e5)}`;
+  await fillSignupUpToAccount(page, email);
+  const modal = page.getByRole('dialog');
+
+  // Step 4: the name rules are checked at once, and consent is required.
+  await modal.getByRole('textbox', { name: 'Profielnaam' }).fill('@sanne');
+  await modal.getByRole('button', { name: 'Gratis account aanmaken' }).click();
+  await expect(modal.getByText('Je profielnaam mag niet beginnen met een @')).toBeVisible();
+  await expect(modal.getByRole('textbox', { name: 'Profielnaam' })).toHaveAttribute('aria-invalid', 'true');
+  await expect(modal.getByText('Ga akkoord met de algemene voorwaarden en het privacybeleid om je aan te melden.')).toBeVisible();
+  await modal.getByRole('textbox', { name: 'Profielnaam' }).fill('sanne@example.nl');
+  await modal.getByRole('button', { name: 'Gratis account aanmaken' }).click();
+  await expect(modal.getByText('Je profielnaam moet anders zijn dan je e-mailadres')).toBeVisible();
+
+  await modal.getByRole('textbox', { name: 'Profielnaam' }).fill(name);
+  await modal.getByRole('textbox', { name: /Een eerste zin over jezelf/ }).fill('Spontaan en altijd in voor een goed gesprek.');
+  await modal.getByRole('checkbox', { name: /ga akkoord met de algemene voorwaarden/ }).check();
+  await modal.getByRole('button', { name: 'Gratis account aanmaken' }).click();
+
+  // The complete step, then the e-mail activation step.
+  await expect(modal.getByRole('heading', { name: `Welkom, ${name}!` })).toBeVisible();
+  await expect(modal.getByText(/gratis credits gekregen/)).toBeVisible();
+  await modal.getByRole('button', { name: 'Verder' }).click();
+  await expect(modal.getByRole('heading', { name: 'Bevestig je e-mailadres' })).toBeVisible();
+  await expect(modal.getByText(email)).toBeVisible();
+  await expect(modal.getByRole('link', { name: 'Ga verder met je profiel' })).toHaveAttribute('href', '/complete-signup');
+  await modal.getByRole('button', { name: 'Mail opnieuw versturen' }).click();
+  await expect(modal.getByText('We hebben de e-mail opnieuw verstuurd.')).toBeVisible();
+
+  // The activation mail's link leads to /activate/done.
+  await expect.poll(() => mailTo(email), { timeout: 10_000 }).toContain('/api/activate.php?token=');
+  const link = /https?:\/\/[^\s"<>]+\/api\/activate\.php\?token=[^\s"<>]+/.exec(mailTo(email)!)![0];
+  const { pathname, search } = new URL(link);
+  await page.goto(brandUrl('spetter', pathname + search));
+  await expect(page).toHaveURL(/\/activate\/done$/);
+  await expect(page.getByRole('heading', { name: 'Account geactiveerd' })).toBeVisible();
+  const cards = page.getByRole('main');
+  await expect(cards.getByRole('link', { name: /^Maak je profiel af/ })).toHaveAttribute('href', '/profile');
+  await expect(cards.getByRole('link', { name: /^Word premium/ })).toHaveAttribute('href', '/premium');
+  await expect(cards.getByRole('link', { name: /^Zoek leden/ })).toHaveAttribute('href', '/members');
+  await expect(cards.getByRole('link', { name: /^Alle leden/ })).toHaveAttribute('href', '/members?all=1');
+
+  // Logged out, the member logs in again and lands where the login was asked for.
+  await page.context().clearCookies();
+  await open(page, '/login?next=%2Fsignup-matches');
+  await page.getByRole('textbox', { name: 'E-mailadres' }).fill(email);
+  await page.getByLabel('Wachtwoord', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Inloggen', exact: true }).click();
+  await expect(page).toHaveURL(/\/signup-matches$/);
+  await expect(page.getByRole('heading', { name: 'Leden voor jou' })).toBeVisible();
+
+  // The same link a second time is used up.
+  await page.goto(brandUrl('spetter', pathname + search));
+  await expect(page).toHaveURL(/\/activate\/error$/);
+  await expect(page.getByRole('heading', { name: 'Activeren mislukt' })).toBeVisible();
+});
+
+test('once signup has begun the signup modal cannot be closed with Escape', async ({ page }) => {
+  await open(page, '/signup');
+  await confirmEntryWarning(page);
+  const modal = page.getByRole('dialog');
+  await expect(modal.getByRole('button', { name: 'Sluiten' })).toBeVisible();
+  await modal.getByRole('radio', { name: 'Man' }).check();
+  await expect(modal.getByRole('button', { name: 'Sluiten' })).toBeHidden();
+  await page.keyboard.press('Escape');
+  await expect(modal).toBeVisible();
+});
+
+test('signing up again with a taken e-mail points to login and password reset', async ({ page }) => {
+  const email = uniqueEmail('twice');
+  await fillSignupUpToAccount(page, email);
+  const modal = page.getByRole('dialog');
+  await modal.getByRole('textbox', { name: 'Profielnaam' }).fill(`Eerste${Math.floor(Math.random() * 1e5)}`);
+  await modal.getByRole('checkbox', { name: /ga akkoord/ }).check();
+  await modal.getByRole('button', { name: 'Gratis account aanmaken' }).click();
+  await expect(modal.getByRole('heading', { name: /Welkom/ })).toBeVisible();
+
+  await page.context().clearCookies();
+  await page.evaluate(() => sessionStorage.clear());
+  await fillSignupUpToAccount(page, email);
+  await modal.getByRole('textbox', { name: 'Profielnaam' }).fill(`Tweede${Math.floor(Math.random() * 1e5)}`);
+  await modal.getByRole('checkbox', { name: /ga akkoord/ }).check();
+  await modal.getByRole('button', { name: 'Gratis account aanmaken' }).click();
+  const alert = modal.getByRole('alert');
+  await expect(alert).toContainText('Er is al een account met dit e-mailadres');
+  await expect(alert.getByRole('link', { name: 'Inloggen' })).toHaveAttribute('href', '/login');
+  await expect(alert.getByRole('link', { name: 'Wachtwoord vergeten?' })).toHaveAttribute('href', '/reset-password');
+  await expect(modal.getByText('Stap 4 van 5')).toBeVisible();
+});
+
+test('logging in with a wrong password shows "Login mislukt, probeer opnieuw"', async ({ page }) => {
+  await open(page, '/login');
+  await confirmEntryWarning(page);
+  await page.getByRole('textbox', { name: 'E-mailadres' }).fill(uniqueEmail('nobody'));
+  await page.getByLabel('Wachtwoord', { exact: true }).fill('verkeerd-wachtwoord');
+  await page.getByRole('button', { name: 'Inloggen', exact: true }).click();
+  await expect(page.getByRole('alert')).toHaveText('Login mislukt, probeer opnieuw');
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('link', { name: 'Wachtwoord vergeten?' })).toHaveAttribute('href', '/reset-password');
+});
+
+test('a password reset for an unknown e-mail shows "E-mailadres niet gevonden"', async ({ page }) => {
+  await open(page, '/reset-password');
+  await confirmEntryWarning(page);
+  await page.getByRole('textbox', { name: 'E-mailadres' }).fill(uniqueEmail('unknown'));
+  await page.getByRole('button', { name: 'Stuur de link' }).click();
+  await expect(page.getByText('E-mailadres niet gevonden')).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'E-mailadres' })).toHaveAttribute('aria-invalid', 'true');
+});
+
+test('a new password must be typed twice the same, and a forged link asks for a new mail', async ({ page }) => {
+  await open(page, '/reset-password/do?token=forged.token');
+  await page.getByLabel('Nieuw wachtwoord', { exact: true }).fill('nieuw-wachtwoord-1');
+  await page.getByLabel('Herhaal nieuw wachtwoord').fill('nieuw-wachtwoord-2');
+  await page.getByRole('button', { name: 'Wachtwoord opslaan' }).click();
+  await expect(page.getByText('De opgegeven wachtwoorden zijn niet gelijk.')).toBeVisible();
+  await page.getByLabel('Herhaal nieuw wachtwoord').fill('nieuw-wachtwoord-1');
+  await page.getByRole('button', { name: 'Wachtwoord opslaan' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Link verlopen of invalide, vraag een nieuwe e-mail aan');
+  await expect(page.getByRole('link', { name: 'Vraag een nieuwe link aan' })).toHaveAttribute('href', '/reset-password');
+});
