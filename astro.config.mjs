@@ -31,6 +31,9 @@ export default defineConfig({
         "object-src 'none'",
         "base-uri 'self'",
         "form-action 'self'",
+        // Effective where Astro sends the policy as a header (server-rendered pages); the runtime
+        // sends it as a header for prerendered ones, where a meta tag could not carry it.
+        "frame-ancestors 'none'",
       ],
       styleDirective: { resources: ["'self'", { resource: "'unsafe-inline'", kind: 'attribute' }] },
     },

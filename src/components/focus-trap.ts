@@ -1,7 +1,8 @@
 /**
- * Keeps Tab and Shift+Tab inside an open modal dialog. showModal() makes the page behind inert,
- * but the browser still lets focus leave the dialog for its own toolbar and the document body;
- * a dialog the visitor must answer keeps it, cycling from the last control to the first.
+ * Keeps Tab and Shift+Tab inside the open modal dialog (the entry warning, the signup modal, any
+ * island's dialog). showModal() makes the page behind inert, but the browser still lets focus
+ * leave the dialog for its own toolbar and the document body; a modal keeps it, cycling from the
+ * last control to the first. Installed once per page by the Base layout.
  */
 const FOCUSABLE = [
   'a[href]',
@@ -9,21 +10,25 @@ const FOCUSABLE = [
   'input:not([disabled]):not([type="hidden"])',
   'select:not([disabled])',
   'textarea:not([disabled])',
+  'summary',
   '[tabindex]:not([tabindex="-1"])',
 ].join(',');
 
 function focusables(dialog: HTMLDialogElement): HTMLElement[] {
-  return [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => !el.closest('[hidden]') && el.getClientRects().length > 0);
+  return [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => !el.closest('[hidden], [inert]') && el.getClientRects().length > 0);
 }
 
-export function trapFocus(dialog: HTMLDialogElement): void {
-  dialog.addEventListener('keydown', (event) => {
-    if (event.key !== 'Tab' || !dialog.open) return;
+export function trapFocusInModals(doc: Document = document): void {
+  doc.addEventListener('keydown', (event) => {
+    if (event.key !== 'Tab') return;
+    // The last modal opened is on top.
+    const dialog = [...doc.querySelectorAll<HTMLDialogElement>('dialog[open]')].filter((d) => d.matches(':modal')).at(-1);
+    if (!dialog) return;
     const items = focusables(dialog);
     if (items.length === 0) return;
     const first = items[0]!;
     const last = items[items.length - 1]!;
-    const active = document.activeElement;
+    const active = doc.activeElement;
     const inside = active instanceof Node && dialog.contains(active);
     if (event.shiftKey ? active === first || !inside : active === last || !inside) {
       event.preventDefault();

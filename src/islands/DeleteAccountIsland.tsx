@@ -144,7 +144,7 @@ export default function DeleteAccountIsland({ locale, user: initialUser }: Props
             )}
             <p id="delete-solution" className="text-lg font-semibold">{reason.solution.label}</p>
             {isInvisibleSolution(reason.solution.href) ? (
-              user && <InvisibleSetting locale={locale} invisible={user.invisible} />
+              user && <InvisibleSetting locale={locale} invisible={user.invisible} bare />
             ) : (
               reason.solution.href && (
                 <a href={reason.solution.href} className="btn-primary mt-4" aria-describedby="delete-solution">

@@ -64,6 +64,11 @@ export default function NotificationsIsland({ locale, user: initialUser }: Props
     loadNotifications().catch(() => setFailed(true));
   }, []);
 
+  useEffect(() => {
+    // The disabled-notifications banner links to #disabled, which exists once the settings are in.
+    if (settings && location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
+  }, [settings !== null]);
+
   async function run(action: () => Promise<unknown>, success: string) {
     setBusy(true);
     setStatus(null);

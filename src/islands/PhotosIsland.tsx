@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
 import { m } from '../paraglide/messages.js';
 import type { Locale } from '../lib/locales.ts';
@@ -95,7 +95,10 @@ export default function PhotosIsland({ locale, user: initialUser }: Props) {
             htmlFor="photo-upload"
             className={`btn-primary peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-primary ${uploading ? 'pointer-events-none opacity-60' : ''}`}
           >
-            <span aria-hidden="true">＋</span> {m.photos_upload({}, o)}
+            <svg aria-hidden="true" width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round">
+              <path d="M12 5v14M5 12h14" />
+            </svg>
+            {m.photos_upload({}, o)}
           </label>
         </div>
       </div>
@@ -114,12 +117,12 @@ export default function PhotosIsland({ locale, user: initialUser }: Props) {
 
       {problem ? (
         <Notice tone="error">
-          {problem.message}{' '}
+          <p>{problem.message}</p>
           {problem.premium && (
-            <>
+            <p className="mt-1">
               {m.photos_premium_more({ max: PREMIUM_PHOTOS }, o)}{' '}
               <a href="/premium" className="font-semibold">{m.nav_get_premium({}, o)}</a>
-            </>
+            </p>
           )}
         </Notice>
       ) : (
@@ -133,39 +136,36 @@ export default function PhotosIsland({ locale, user: initialUser }: Props) {
       ) : (
         <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" aria-label={m.profile_section_photos({}, o)}>
           {photos.map((photo, index) => (
-            <li key={photo.id} className={`overflow-hidden rounded-xl border-2 bg-white ${photo.main ? 'border-primary' : 'border-gray-200'}`}>
-              <div className="relative aspect-square bg-gray-100">
-                <img src={photo.thumb_url} alt={m.photos_photo({ number: index + 1 }, o)} className="h-full w-full object-cover" loading="lazy" />
-                {photo.main && (
-                  <span className="absolute left-2 top-2 rounded-full bg-primary px-2 py-0.5 text-xs font-bold text-white">{m.photos_main({}, o)}</span>
-                )}
-                {photo.status !== 'active' && (
-                  <span className="absolute bottom-2 left-2 rounded-full bg-white/90 px-2 py-0.5 text-xs font-semibold text-gray-800">
-                    {photo.status === 'rejected' ? m.photos_status_rejected({}, o) : m.photos_status_pending({}, o)}
-                  </span>
-                )}
-              </div>
-              <div className="flex flex-wrap gap-1 p-2">
+            <li key={photo.id} className={`group relative aspect-square overflow-hidden rounded-xl bg-gray-100 ${photo.main ? 'outline-3 outline-solid outline-offset-2 outline-primary' : ''}`}>
+              <img src={photo.thumb_url} alt={m.photos_photo({ number: index + 1 }, o)} className="h-full w-full object-cover" loading="lazy" />
+              {photo.main && (
+                <span className="absolute left-2 top-2 rounded-full bg-primary px-2.5 py-0.5 text-xs font-bold text-white shadow">{m.photos_main({}, o)}</span>
+              )}
+              {photo.status !== 'active' && (
+                <span className="absolute right-2 top-2 rounded-full bg-white/90 px-2 py-0.5 text-xs font-semibold text-gray-800">
+                  {photo.status === 'rejected' ? m.photos_status_rejected({}, o) : m.photos_status_pending({}, o)}
+                </span>
+              )}
+              <div className="absolute inset-x-0 bottom-0 flex justify-end gap-2 bg-gradient-to-t from-black/60 to-transparent p-2 pt-8">
                 {!photo.main && (
-                  <button
-                    type="button"
-                    className="flex-1 rounded-lg px-2 py-1.5 text-sm font-semibold text-primary hover:bg-primary/10 disabled:opacity-50"
+                  <IconButton
+                    label={`${m.photos_set_main({}, o)}: ${m.photos_photo({ number: index + 1 }, o)}`}
+                    title={m.photos_set_main({}, o)}
                     disabled={busyId !== null}
                     onClick={() => void onMain(photo)}
-                    aria-label={`${m.photos_set_main({}, o)}: ${m.photos_photo({ number: index + 1 }, o)}`}
                   >
-                    {m.photos_set_main({}, o)}
-                  </button>
+                    <path d="M12 3.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L12 16.9l-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z" />
+                  </IconButton>
                 )}
-                <button
-                  type="button"
-                  className="flex-1 rounded-lg px-2 py-1.5 text-sm font-semibold text-danger hover:bg-danger/10 disabled:opacity-50"
+                <IconButton
+                  label={`${m.photos_delete({}, o)}: ${m.photos_photo({ number: index + 1 }, o)}`}
+                  title={m.photos_delete({}, o)}
+                  danger
                   disabled={busyId !== null}
                   onClick={() => setConfirmDelete(photo)}
-                  aria-label={`${m.photos_delete({}, o)}: ${m.photos_photo({ number: index + 1 }, o)}`}
                 >
-                  {m.photos_delete({}, o)}
-                </button>
+                  <path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
+                </IconButton>
               </div>
             </li>
           ))}
@@ -183,5 +183,32 @@ export default function PhotosIsland({ locale, user: initialUser }: Props) {
         onCancel={() => setConfirmDelete(null)}
       />
     </div>
+  );
+}
+
+interface IconButtonProps {
+  label: string;
+  title: string;
+  danger?: boolean;
+  disabled: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}
+
+/** A round button on a photo, named for screen readers by its label. */
+function IconButton({ label, title, danger = false, disabled, onClick, children }: IconButtonProps) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      title={title}
+      disabled={disabled}
+      onClick={onClick}
+      className={`grid h-10 w-10 cursor-pointer place-items-center rounded-full border-0 bg-white shadow transition-colors disabled:opacity-50 ${danger ? 'text-danger hover:bg-danger hover:text-white' : 'text-primary hover:bg-primary hover:text-white'}`}
+    >
+      <svg aria-hidden="true" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+        {children}
+      </svg>
+    </button>
   );
 }

@@ -19,7 +19,7 @@ interface Props {
   visibleFields: string[];
 }
 
-const SECTION = 'card scroll-mt-4 p-5 md:p-7';
+const SECTION = 'card scroll-mt-20 p-5 md:p-7';
 const HEADING = 'mb-4 text-xl font-bold md:text-2xl';
 
 /** /profile#profile, #location and #account: the profile form, location settings and account settings. */

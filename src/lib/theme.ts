@@ -11,8 +11,13 @@ export type ThemeColors = {
   unread: string;
 };
 
-/** The tenant's colours as CSS custom properties on :root; the unread accent equals secondary unless set (SPEC §9). */
-export function themeCss(colors: ThemeColors): string {
-  const lines = Object.entries(colors).map(([name, value]) => `--c-${name}:${value};`);
-  return `:root{${lines.join('')}}`;
+/**
+ * The tenant's colours as CSS custom properties, for the style attribute of <html>: an attribute,
+ * not a <style> element, so the page's hash-based CSP needs no hash for it (style-src-attr).
+ * The unread accent equals secondary unless set (SPEC §9).
+ */
+export function themeVars(colors: ThemeColors): string {
+  return Object.entries(colors)
+    .map(([name, value]) => `--c-${name}:${value}`)
+    .join(';');
 }

@@ -118,6 +118,7 @@ test('a visitor signs up in Dutch through every step and activates the account f
   // Logged out, the member logs in again and lands where the login was asked for.
   await page.context().clearCookies();
   await open(page, '/login?next=%2Fsignup-matches');
+  await confirmEntryWarning(page);
   await page.getByRole('textbox', { name: 'E-mailadres' }).fill(email);
   await page.getByLabel('Wachtwoord', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Inloggen', exact: true }).click();
@@ -193,4 +194,39 @@ test('a new password must be typed twice the same, and a forged link asks for a 
   await page.getByRole('button', { name: 'Wachtwoord opslaan' }).click();
   await expect(page.getByRole('alert')).toHaveText('Link verlopen of invalide, vraag een nieuwe e-mail aan');
   await expect(page.getByRole('link', { name: 'Vraag een nieuwe link aan' })).toHaveAttribute('href', '/reset-password');
+});
+
+test('when signups need a traffic source, a visitor without one sees the invite-only notice', async ({ page }) => {
+  // The demo brands sign up everybody; the brand setting is swapped in the settings answer.
+  await page.route('**/api/settings.php*', async (route) => {
+    // Node does not resolve *.localhost: fetch the real answer by IP with the brand's Host header.
+    const url = new URL(route.request().url());
+    const response = await route.fetch({ url: `http://127.0.0.1:${url.port}${url.pathname}${url.search}`, headers: { ...route.request().headers(), host: url.host } });
+    const body = await response.json();
+    await route.fulfill({ response, json: { settings: { ...body.settings, signups: 'with_trafficsource' } } });
+  });
+  await open(page, '/signup');
+  await confirmEntryWarning(page);
+  const modal = page.getByRole('dialog');
+  await expect(modal.getByText('Aanmelden is op dit moment alleen mogelijk op uitnodiging.')).toBeVisible();
+  await expect(modal.getByRole('radio', { name: 'Man' })).toHaveCount(0);
+
+  // With a traffic source in the URL the form is there, and the source is kept for the session.
+  await open(page, '/signup?network=partner&sub1=banner');
+  await expect(modal.getByRole('radio', { name: 'Man' })).toBeVisible();
+  expect(await page.evaluate(() => sessionStorage.getItem('tracking'))).toContain('partner');
+  await open(page, '/signup');
+  await expect(modal.getByRole('radio', { name: 'Man' })).toBeVisible();
+});
+
+test('after deletion the goodbye page explains the 14 days, and a forged reactivation link is refused', async ({ page }) => {
+  await open(page, '/account-deleted');
+  await confirmEntryWarning(page);
+  await expect(page.getByRole('heading', { name: 'Account verwijderd' })).toBeVisible();
+  await expect(page.getByText(/binnen 14 dagen weer activeren/)).toBeVisible();
+
+  await open(page, '/account-deleted?token=forged.token');
+  await page.getByRole('button', { name: 'Mijn account heractiveren' }).click();
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(page).toHaveURL(/\/account-deleted\?token=/);
 });

@@ -8,6 +8,7 @@ import { changePassword, requestMailChange } from '../../stores/account.ts';
 import { Field } from './Field.tsx';
 import { Notice } from './Notice.tsx';
 import { Switch } from './Switch.tsx';
+import ActivateIsland from '../ActivateIsland.tsx';
 
 type Status = { tone: 'error' | 'success' | 'info'; text: string } | null;
 
@@ -26,6 +27,14 @@ interface Props {
 export function AccountSettings({ locale, user, locales }: Props) {
   return (
     <div className="divide-y divide-gray-200">
+      {user.status === 'not_confirmed' && (
+        // The activate reminder banner links here (SPEC §2): the mail can be sent again.
+        <div className="pb-6" id="activate">
+          <h3 className="text-lg font-bold">{m.settings_activate_title({}, { locale })}</h3>
+          <p className="mb-3 text-sm text-gray-700">{m.settings_activate_text({ email: user.email }, { locale })}</p>
+          <ActivateIsland locale={locale} action="resend" />
+        </div>
+      )}
       <MailChangeForm locale={locale} email={user.email} />
       <PasswordForm locale={locale} />
       <InvisibleSetting locale={locale} invisible={user.invisible} />
@@ -65,7 +74,7 @@ function MailChangeForm({ locale, email }: { locale: Locale; email: string }) {
   }
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-4 pb-6" aria-labelledby="mail-change-title">
+    <form onSubmit={submit} noValidate className="space-y-4 py-6 first:pt-0" aria-labelledby="mail-change-title">
       <div>
         <h3 id="mail-change-title" className="text-lg font-bold">{m.settings_mail_title({}, o)}</h3>
         <p className="text-sm text-gray-600">{m.settings_mail_current({ email }, o)}</p>
@@ -145,8 +154,8 @@ function PasswordForm({ locale }: { locale: Locale }) {
   );
 }
 
-/** Invisible mode, saved on the user at once (PUT /api/user.php {invisible}). */
-export function InvisibleSetting({ locale, invisible }: { locale: Locale; invisible: boolean }) {
+/** Invisible mode, saved on the user at once (PUT /api/user.php {invisible}); `bare` leaves out the heading. */
+export function InvisibleSetting({ locale, invisible, bare = false }: { locale: Locale; invisible: boolean; bare?: boolean }) {
   const o = { locale };
   const [on, setOn] = useState(invisible);
   const [busy, setBusy] = useState(false);
@@ -169,8 +178,8 @@ export function InvisibleSetting({ locale, invisible }: { locale: Locale; invisi
   }
 
   return (
-    <div className="py-6">
-      <h3 className="text-lg font-bold">{m.settings_privacy_title({}, o)}</h3>
+    <div className={bare ? '' : 'py-6'}>
+      {!bare && <h3 className="text-lg font-bold">{m.settings_privacy_title({}, o)}</h3>}
       <Switch id="invisible-mode" label={m.settings_invisible({}, o)} hint={m.settings_invisible_hint({}, o)} checked={on} disabled={busy} onChange={(v) => void change(v)} />
       <Notice tone={status?.tone ?? 'success'}>{status?.text}</Notice>
     </div>
