@@ -19,9 +19,9 @@ export default defineConfig({
     },
   },
   shortcuts: {
-    btn: 'inline-flex items-center justify-center gap-2 rounded-full px-5 py-2.5 font-semibold no-underline transition-colors cursor-pointer border-0 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-primary',
+    btn: 'inline-flex items-center justify-center gap-2 rounded-full px-5 py-2.5 font-semibold no-underline transition-colors cursor-pointer border-2 border-transparent focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-primary disabled:opacity-60 disabled:cursor-not-allowed',
     'btn-primary': 'btn bg-primary text-white hover:brightness-110',
-    'btn-light': 'btn bg-white text-primary border border-primary hover:bg-gray-50',
+    'btn-light': 'btn bg-white text-primary border-primary hover:bg-gray-50',
     card: 'rounded-2xl bg-white shadow-sm border border-gray-200',
     container: 'mx-auto w-full max-w-[1140px] px-4',
   },

@@ -171,8 +171,13 @@ export default function DeleteAccountIsland({ locale, user: initialUser }: Props
           </div>
           {error && !error.field && <Notice tone="error">{error.text}</Notice>}
           <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
-            <button type="button" className="btn-light" onClick={keep} disabled={busy}>{m.delete_keep({}, o)}</button>
-            <button type="submit" className="btn bg-danger text-white hover:brightness-110" disabled={busy || !password}>
+            <div className="flex flex-col-reverse gap-3 sm:flex-row">
+              <button type="button" className="btn text-primary hover:bg-primary/10" onClick={() => go(reason?.solution ? 2 : 1)} disabled={busy}>
+                {m.action_back({}, o)}
+              </button>
+              <button type="button" className="btn-light" onClick={keep} disabled={busy}>{m.delete_keep({}, o)}</button>
+            </div>
+            <button type="submit" className="btn bg-danger text-white hover:brightness-110 disabled:cursor-not-allowed disabled:opacity-50" disabled={busy || !password}>
               {busy ? m.delete_deleting({}, o) : m.delete_submit({}, o)}
             </button>
           </div>

@@ -4,7 +4,7 @@ import { m } from '../paraglide/messages.js';
 import type { Locale } from '../lib/locales.ts';
 import type { SiteUser } from '../site/context.ts';
 import { ApiError } from '../stores/api.ts';
-import { $photos, $upload, deletePhoto, loadPhotos, photoLimit, PREMIUM_PHOTOS, setMainPhoto, uploadPhoto, type Photo } from '../stores/photos.ts';
+import { $photos, $upload, deletePhoto, loadPhotos, PHOTO_MAX_BYTES, photoLimit, PREMIUM_PHOTOS, setMainPhoto, uploadPhoto, type Photo } from '../stores/photos.ts';
 import { ConfirmDialog } from './profile/ConfirmDialog.tsx';
 import { Notice } from './profile/Notice.tsx';
 import { useSeedUser } from './profile/useSeedUser.ts';
@@ -54,7 +54,12 @@ export default function PhotosIsland({ locale, user: initialUser }: Props) {
 
   async function onFile(file: File | undefined) {
     if (!file) return;
-    await run(() => uploadPhoto(file), m.photos_uploaded({}, o));
+    if (file.size > PHOTO_MAX_BYTES) {
+      setDone('');
+      setProblem({ message: m.photo_too_large({}, o), premium: false });
+    } else {
+      await run(() => uploadPhoto(file), m.photos_uploaded({}, o));
+    }
     if (input.current) input.current.value = '';
   }
 

@@ -4,6 +4,8 @@ import { loadUser } from './user.ts';
 
 export const FREE_PHOTOS = 3; // SPEC §9: free members may upload 3 photos
 export const PREMIUM_PHOTOS = 25; // SPEC §9: premium members may upload 25 photos
+/** The server refuses larger uploads (docs/API.md: at most 10 MiB); checked first to spare the upload. */
+export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 
 /** One of the member's own photos (GET /api/photos.php). */
 export type Photo = { id: number; url: string; thumb_url: string; main: boolean; status: string };

@@ -348,8 +348,12 @@ describe.each(engines())('platform API on %s', (engine) => {
           expect(scripts.length).toBeGreaterThan(0);
           for (const script of scripts) expect(csp, `${id}${path}: ${script.slice(0, 80)}`).toContain(sha256(script));
           const styles = inlineStyles(r.text);
-          expect(styles.some((style) => style.includes('--c-primary:'))).toBe(true);
           for (const style of styles) expect(csp, `${id}${path}: ${style.slice(0, 80)}`).toContain(sha256(style));
+          // The brand colours come through: a hashed <style>, or a style attribute that style-src-attr allows.
+          const themed =
+            styles.some((style) => style.includes('--c-primary:')) ||
+            (/<html[^>]*\sstyle="[^"]*--c-primary:/.test(r.text) && /style-src-attr[^;]*'unsafe-inline'/.test(csp));
+          expect(themed, `${id}${path}: brand colours blocked or missing`).toBe(true);
         }
       },
     );
@@ -524,6 +528,7 @@ describe.each(engines())('platform API on %s', (engine) => {
         expect(r.text).toContain(file.company.name);
         expect(r.text).toContain(file.support_email);
         expect(r.text).not.toMatch(/coming soon/i);
+        expect(r.text.match(/<h1[\s>]/g), 'one h1 per page').toHaveLength(1);
       }
     });
 

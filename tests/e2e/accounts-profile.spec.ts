@@ -120,9 +120,52 @@ test('a member uploads a photo and sees it as the main image', async ({ page }) 
   const { json } = await callApi(page, 'GET', '/api/user.php');
   expect(json.user.profile.main_image).not.toBeNull();
 
+  // A second photo can become the main image; deleting asks first.
+  const blue = await sharp({ create: { width: 400, height: 400, channels: 3, background: { r: 40, g: 90, b: 200 } } }).png().toBuffer();
+  await page.getByLabel('Foto toevoegen').setInputFiles({ name: 'strand.png', mimeType: 'image/png', buffer: blue });
+  await expect(photos.getByText('2 van 3 foto\'s')).toBeVisible();
+  const second = await photos.getByRole('img', { name: 'Foto 2' }).getAttribute('src');
+  await photos.getByRole('button', { name: 'Maak hoofdfoto: Foto 2' }).click();
+  // The main image comes first.
+  await expect(photos.getByRole('img', { name: 'Foto 1' })).toHaveAttribute('src', second!);
+  await expect(photos.getByRole('button', { name: 'Maak hoofdfoto: Foto 2' })).toBeVisible();
+  await photos.getByRole('button', { name: 'Verwijderen: Foto 2' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Foto verwijderen?' });
+  await dialog.getByRole('button', { name: 'Verwijderen' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(photos.getByText('1 van 3 foto\'s')).toBeVisible();
+  await expect(photos.getByRole('img', { name: 'Foto 1' })).toHaveAttribute('src', second!);
+
   // A file that is no image gets the server's clear message.
   await page.getByLabel('Foto toevoegen').setInputFiles({ name: 'notities.txt', mimeType: 'text/plain', buffer: Buffer.from('geen foto') });
   await expect(photos.getByRole('alert')).toContainText('Dit bestandstype wordt niet ondersteund');
+});
+
+test.describe('location settings', () => {
+  // Rotterdam; the runtime reverse-geocodes from its offline data set.
+  test.use({ geolocation: { latitude: 51.92, longitude: 4.48 }, permissions: ['geolocation'] });
+
+  test('a member fills the location from the browser and saves it', async ({ page }) => {
+    await signUp(page);
+    await openProfile(page, '#location');
+    const location = page.locator('#location');
+    await location.getByRole('button', { name: 'Gebruik mijn huidige locatie' }).click();
+    await expect(location.getByText(/Gevonden: Rotterdam, Zuid-Holland/)).toBeVisible();
+    await expect(location.getByLabel('Provincie')).toHaveValue('ZH');
+    await location.getByRole('button', { name: 'Opslaan' }).click();
+    await expect(location.getByText('Je locatie is opgeslagen.')).toBeVisible();
+
+    await page.reload();
+    await expect(page.locator('#location').getByLabel('Woonplaats')).toHaveValue('Rotterdam');
+    await expect(page.locator('#location').getByLabel('Provincie')).toHaveValue('ZH');
+  });
+});
+
+test('without permission to locate, the member is told how to choose a place', async ({ page }) => {
+  await signUp(page);
+  await openProfile(page, '#location');
+  await page.locator('#location').getByRole('button', { name: 'Gebruik mijn huidige locatie' }).click();
+  await expect(page.locator('#location').getByText(/geeft geen toestemming om je locatie te gebruiken/)).toBeVisible();
 });
 
 test('changing the password with two different new passwords is refused', async ({ page }) => {
@@ -140,6 +183,32 @@ test('changing the password with two different new passwords is refused', async 
   await account.getByLabel('Herhaal nieuw wachtwoord').fill('een-nieuw-wachtwoord');
   await account.getByRole('button', { name: 'Wachtwoord wijzigen' }).click();
   await expect(account.getByText('Controleer je oude wachtwoord.')).toBeVisible();
+});
+
+test('a member changes the e-mail address with the link from the mail', async ({ page }) => {
+  const { email: taken } = await signUp(page, 'Bea');
+  await page.context().clearCookies();
+  await signUp(page);
+  await openProfile(page, '#account');
+  const account = page.locator('#account');
+  const newEmail = `nieuw-${process.pid}-${Date.now().toString(36)}@example.nl`;
+
+  await account.getByLabel('Nieuw e-mailadres').fill(taken);
+  await account.getByLabel('Huidig wachtwoord').fill(PASSWORD);
+  await account.getByRole('button', { name: 'E-mailadres wijzigen' }).click();
+  await expect(account.getByText('Dit e-mailadres heeft al een account op deze site.')).toBeVisible();
+
+  await account.getByLabel('Nieuw e-mailadres').fill(newEmail);
+  await account.getByRole('button', { name: 'E-mailadres wijzigen' }).click();
+  await expect(account.getByText(`We hebben een bevestigingslink gestuurd naar ${newEmail}.`)).toBeVisible();
+
+  const link = /https?:\/\/\S*\/mail-change\/do\?token=[^\s"<]+/.exec(newestMail(newEmail, 'mail_change'))?.[0];
+  expect(link).toBeTruthy();
+  await page.goto(link!);
+  await page.getByRole('button', { name: 'Bevestig je nieuwe e-mailadres' }).click();
+  await expect(page.getByText('Je nieuwe e-mailadres is bevestigd.')).toBeVisible();
+  await page.getByRole('link', { name: 'Naar mijn profiel' }).click();
+  await expect(page.locator('#account').getByText(`Je huidige e-mailadres is ${newEmail}.`)).toBeVisible();
 });
 
 test('a notification switch stays as the member left it', async ({ page }) => {

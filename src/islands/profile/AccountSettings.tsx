@@ -178,7 +178,7 @@ export function InvisibleSetting({ locale, invisible, bare = false }: { locale: 
   }
 
   return (
-    <div className={bare ? '' : 'py-6'}>
+    <div className={bare ? '' : 'py-6 last:pb-0'}>
       {!bare && <h3 className="text-lg font-bold">{m.settings_privacy_title({}, o)}</h3>}
       <Switch id="invisible-mode" label={m.settings_invisible({}, o)} hint={m.settings_invisible_hint({}, o)} checked={on} disabled={busy} onChange={(v) => void change(v)} />
       <Notice tone={status?.tone ?? 'success'}>{status?.text}</Notice>
