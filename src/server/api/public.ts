@@ -73,7 +73,7 @@ export const publicRoutes: Record<string, ApiRoute> = {
   'page-hidden.php': {
     // SPEC §7: a beacon when the page becomes hidden; the member's last-seen time is kept by the session service.
     POST: async (ctx) => {
-      await ctx.body().catch(() => undefined);
+      await ctx.body(); // {} (SPEC §7); a broken body is refused like anywhere else
       if (ctx.session) await ctx.services.sessions.touch(ctx.session);
       return { status: 204 };
     },
