@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import type { Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 
 /** Prints the plain closing line "N passed, N failed" that CI reads. */
@@ -11,6 +12,9 @@ export default class SummaryReporter implements Reporter {
     else this.failed += 1;
   }
   onEnd() {
-    console.log(`browser: ${this.passed} passed, ${this.failed} failed, ${this.skipped} skipped`);
+    const counts = { passed: this.passed, failed: this.failed, skipped: this.skipped };
+    // npm test adds these to its closing line; run alone, Playwright prints them itself.
+    if (process.env.SUMMARY_FILE) writeFileSync(process.env.SUMMARY_FILE, JSON.stringify(counts));
+    else console.log(`browser: ${this.passed} passed, ${this.failed} failed, ${this.skipped} skipped`);
   }
 }
