@@ -1,6 +1,7 @@
 import { listTenantIds, loadTenant, TenantError } from '../src/tenant/load.ts';
 import { readLanderFolder } from '../src/tenant/landers.ts';
 import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 
 /**
  * Every problem in the tenant files and lander variants, as "file: field path: message" lines.
@@ -21,7 +22,14 @@ export function checkAll(tenantsDir: string): string[] {
       if (!(error instanceof TenantError)) throw error;
       problems.push(...error.problems.map((p) => `${error.file}: ${p}`));
     }
-    problems.push(...readLanderFolder(join(tenantsDir, id, 'landers'), `tenants/${id}/landers`).errors);
+    const landers = readLanderFolder(join(tenantsDir, id, 'landers'), `tenants/${id}/landers`);
+    problems.push(...landers.errors);
+    // A hero named without a leading / is a file of the brand's assets/ folder: it must be there.
+    for (const v of landers.variants) {
+      if (v.hero && !v.hero.startsWith('/') && !existsSync(join(tenantsDir, id, 'assets', v.hero))) {
+        problems.push(`${v.file}: hero: tenants/${id}/assets/${v.hero} does not exist`);
+      }
+    }
   }
   problems.push(...readLanderFolder(join(tenantsDir, '_defaults', 'landers'), 'tenants/_defaults/landers').errors);
   return problems;

@@ -112,6 +112,14 @@ describe('sitegen check', () => {
     expect(run.stderr).toMatch(/^tenants\/velvet\/landers\/broken\.en\.md: lander: .+/m);
     expect(run.stderr).toMatch(/^tenants\/velvet\/landers\/broken\.en\.md: cta: .+/m);
   });
+
+  test('refuses a lander hero image that is not in the brand assets', async () => {
+    const dir = tenantsCopy();
+    rmSync(join(dir, 'velvet', 'assets', 'hero.svg'));
+    const run = await sitegen(['check'], { TENANTS_DIR: dir });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('tenants/velvet/landers/milf.en.md: hero: tenants/velvet/assets/hero.svg does not exist');
+  });
 });
 
 describe('sitegen new --no-build', () => {
