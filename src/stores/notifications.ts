@@ -1,22 +1,9 @@
 import { atom } from 'nanostores';
 import { api } from './api.ts';
 import { loadUser } from './user.ts';
+import { EMAIL_NOTIFICATION_TYPES, type EmailNotificationType, type DisabledReason } from '../lib/notification-types.ts';
 
-/** The e-mail notification types of SPEC §3, in SPEC order. */
-export const EMAIL_NOTIFICATION_TYPES = [
-  'new_conversations',
-  'new_messages',
-  'like',
-  'unread_message_reminders',
-  'promotions',
-  'weekly_updates',
-  'news',
-  'reminders',
-] as const;
-export type EmailNotificationType = (typeof EMAIL_NOTIFICATION_TYPES)[number];
-
-/** Why e-mails were switched off (SPEC §3). */
-export type DisabledReason = 'fbl' | 'bounce' | 'listunsubscribe';
+export { EMAIL_NOTIFICATION_TYPES, type EmailNotificationType, type DisabledReason };
 
 /** GET /api/notifications.php. */
 export interface NotificationSettings {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createDb, type Db } from '../../src/server/db/index.ts';
+import { openPostgres, openSqlite, type Opened } from '../support/databases.ts';
 import { constraintViolation, nowIso } from '../../src/server/db/engine.ts';
 import { migrateDown, migrateToLatest, migrationNames } from '../../src/server/db/migrate.ts';
 import type { Database, NewUser } from '../../src/server/db/schema.ts';
@@ -26,32 +27,6 @@ const TENANTS: SeedTenant[] = [
   { id: 'rainbow', countries: ['DE', 'PL'], locales: { default: 'de' }, niche: 7 },
 ];
 const SEED_NOW = new Date('2026-11-23T12:00:00.000Z');
-
-interface Opened {
-  handle: Db;
-  cleanup(): Promise<void>;
-}
-
-async function openSqlite(): Promise<Opened> {
-  const handle = createDb({ file: ':memory:' });
-  return { handle, cleanup: () => handle.close() };
-}
-
-async function openPostgres(): Promise<Opened> {
-  const url = process.env.DATABASE_URL as string;
-  const schema = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = createDb({ url });
-  await sql`create schema ${sql.id(schema)}`.execute(admin.db);
-  const handle = createDb({ url, schema });
-  return {
-    handle,
-    async cleanup() {
-      await handle.close();
-      await sql`drop schema ${sql.id(schema)} cascade`.execute(admin.db);
-      await admin.close();
-    },
-  };
-}
 
 function user(tenant: string, email: string, extra: Partial<NewUser> = {}): NewUser {
   return { tenant_id: tenant, email, password_hash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA', language: 'nl', ...extra };
@@ -79,7 +54,7 @@ async function expectViolation(query: Promise<unknown>, kind: ReturnType<typeof 
 }
 
 const ENGINES = [
-  { name: 'sqlite', skip: false, open: openSqlite },
+  { name: 'sqlite', skip: false, open: () => openSqlite(':memory:') },
   { name: 'postgres (set DATABASE_URL to run)', skip: !process.env.DATABASE_URL, open: openPostgres },
 ];
 

@@ -8,6 +8,7 @@ import { sql, type Kysely } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createDb, type Db } from '../../src/server/db/index.ts';
+import { openPostgres, openSqlite, type Opened } from '../support/databases.ts';
 import { migrateToLatest } from '../../src/server/db/migrate.ts';
 import type { Database } from '../../src/server/db/schema.ts';
 import { AppError } from '../../src/server/errors.ts';
@@ -29,32 +30,6 @@ import { serveMedia } from '../../src/server/media.ts';
 
 const TENANT = 'spetter';
 const MiB = 1024 * 1024;
-
-interface Opened {
-  handle: Db;
-  cleanup(): Promise<void>;
-}
-
-async function openSqlite(dir: string): Promise<Opened> {
-  const handle = createDb({ file: join(dir, 'photos.db') });
-  return { handle, cleanup: () => handle.close() };
-}
-
-async function openPostgres(): Promise<Opened> {
-  const url = process.env.DATABASE_URL as string;
-  const schema = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = createDb({ url });
-  await sql`create schema ${sql.id(schema)}`.execute(admin.db);
-  const handle = createDb({ url, schema });
-  return {
-    handle,
-    async cleanup() {
-      await handle.close();
-      await sql`drop schema ${sql.id(schema)} cascade`.execute(admin.db);
-      await admin.close();
-    },
-  };
-}
 
 // --- test images -------------------------------------------------------------------------
 
@@ -195,8 +170,8 @@ const fileOf = (mediaDir: string, url: string) => join(mediaDir, url.replace(/^\
 // --- the service on both engines -----------------------------------------------------------
 
 const ENGINES = [
-  { name: 'sqlite', skip: false, open: openSqlite },
-  { name: 'postgres (set DATABASE_URL to run)', skip: !process.env.DATABASE_URL, open: () => openPostgres() },
+  { name: 'sqlite', skip: false, open: (dir: string) => openSqlite(join(dir, 'photos.db')) },
+  { name: 'postgres (set DATABASE_URL to run)', skip: !process.env.DATABASE_URL, open: (_dir: string) => openPostgres() },
 ];
 
 for (const engine of ENGINES) {

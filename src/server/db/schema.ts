@@ -29,15 +29,8 @@ type Id = ColumnType<number, number | undefined, never>;
 export type UserStatus = 'not_confirmed' | 'active' | 'deletion_requested' | 'deleted';
 
 /** E-mail notification types a member can switch off. SPEC §3 */
-export type EmailNotificationType =
-  | 'new_conversations'
-  | 'new_messages'
-  | 'like'
-  | 'unread_message_reminders'
-  | 'promotions'
-  | 'weekly_updates'
-  | 'news'
-  | 'reminders';
+export type { EmailNotificationType } from '../../lib/notification-types.ts';
+import type { EmailNotificationType } from '../../lib/notification-types.ts';
 
 /** Why notifications were switched off: by the member, or by a spam report, bounce or list-unsubscribe. SPEC §3 */
 export type NotificationDisabledReason = 'fbl' | 'bounce' | 'listunsubscribe' | (string & {});
