@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Kysely, PostgresDialect, type Dialect } from 'kysely';
 import pg from 'pg';
 import { isPostgresUrl, type Engine } from './engine.ts';
 import type { Database } from './schema.ts';
 import { createNodeSqliteDialect } from './sqlite-dialect.ts';
+import { repoRoot } from '../paths.ts';
 
 export type { Engine } from './engine.ts';
 export type { Database } from './schema.ts';
@@ -84,13 +84,3 @@ function checkSchemaName(name: string): string {
   return name;
 }
 
-/** The folder holding package.json above this file, also once bundled under dist/. */
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return process.cwd();
-    dir = parent;
-  }
-}

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { repoRoot } from '../paths.ts';
 import type { Kysely } from 'kysely';
 import type { Database, Engine } from '../db/index.ts';
 import type { Tenant } from '../../tenant/schema.ts';
@@ -29,7 +30,7 @@ export function createServices(deps: ServiceDeps): Services {
   const views = createUserViews(db);
   const sessionStore = createSessionService({ db, views, production: deps.production ?? false });
   const mail = createMailService({
-    outboxDir: deps.outboxDir ?? process.env.OUTBOX_DIR ?? join(import.meta.dirname, '../../../data/outbox'),
+    outboxDir: deps.outboxDir ?? process.env.OUTBOX_DIR ?? join(repoRoot(), 'data', 'outbox'),
     smtpUrl: process.env.SMTP_URL,
     log: deps.log,
   });

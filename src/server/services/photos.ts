@@ -1,12 +1,11 @@
-import { mainImage as readMainImage, mediaUrl, type MainImage } from './main-image.ts';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import { fileTypeFromBuffer } from 'file-type';
+import { repoRoot } from '../paths.ts';
+import { mainImage as readMainImage, mediaUrl, type MainImage } from './main-image.ts';
 import { engineOf, type Engine } from '../db/engine.ts';
 import type { Database, Photo, PhotoStatus } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -326,15 +325,5 @@ async function reencode(bytes: Buffer): Promise<{ photo: Buffer; thumb: Buffer }
   }
 }
 
-/** The folder holding package.json above this file, also once bundled under dist/. */
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return process.cwd();
-    dir = parent;
-  }
-}
 
 export { mediaUrl, type MainImage };
