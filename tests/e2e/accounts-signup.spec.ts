@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect, brandUrl, confirmEntryWarning } from '../support/e2e.ts';
+import { mailTo } from '../support/mail.ts';
 
 /** Signup, activation, login and password reset in Dutch on the demo brand (issue 4). */
 
@@ -9,23 +8,6 @@ const PASSWORD = 'zomer-in-amsterdam';
 
 function uniqueEmail(label: string): string {
   return `${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-}
-
-/** The text of the newest mail in the runtime's outbox sent to an address, undone of quoted-printable soft breaks. */
-function mailTo(address: string): string | undefined {
-  const dir = process.env.E2E_OUTBOX;
-  if (!dir) throw new Error('E2E_OUTBOX is not set: run the browser tests through playwright.config.ts');
-  let files: string[];
-  try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().reverse();
-  } catch {
-    return undefined;
-  }
-  for (const file of files) {
-    const text = readFileSync(join(dir, file), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/gi, '=');
-    if (new RegExp(`^To:.*${address.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'mi').test(text)) return text;
-  }
-  return undefined;
 }
 
 /** Opens a page of the brand and waits until its islands are interactive (Astro drops `ssr` once hydrated). */

@@ -1,0 +1,30 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The newest mail in the outbox of the runtime the browser tests run against, sent to an address. */
+export function mailTo(address: string): string | undefined {
+  const dir = process.env.E2E_OUTBOX;
+  if (!dir) throw new Error('E2E_OUTBOX is not set: run the browser tests through playwright.config.ts');
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().reverse();
+  } catch {
+    return undefined;
+  }
+  const to = new RegExp(`^To:.*${address.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'mi');
+  for (const file of files) {
+    // Mails are 8bit; undoing quoted-printable soft breaks keeps this right for SMTP-style files too.
+    const text = readFileSync(join(dir, file), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/gi, '=');
+    if (to.test(text)) return text;
+  }
+  return undefined;
+}
+
+/** The path and query of the first link in a mail whose path matches, to open on the test's host. */
+export function linkIn(mail: string | undefined, path: RegExp): string | undefined {
+  for (const match of (mail ?? '').matchAll(/https?:\/\/[^\s"<>]+/g)) {
+    const url = new URL(match[0]);
+    if (path.test(url.pathname)) return url.pathname + url.search;
+  }
+  return undefined;
+}
