@@ -448,4 +448,46 @@ describe.each(engines())('profile and settings API on %s', (engine) => {
       expect(mailsTo(rt(), email, 'mail_activate')).toHaveLength(2);
     });
   });
+
+  describe('GET /api/member.php', () => {
+    test('a visitor sees the card of an active member; a member sees details, photos (free: the first only) and related profiles', async () => {
+      const anna = await activeMember(rt(), 'spetter', { gender: 'female', sexuality: 'hetero', name: 'Annemiek' });
+      await anna.client.put('/api/profile.php', { about: 'Dol op zeilen.', interests: ['wine'] });
+      const jpeg = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#a33' } }).jpeg().toBuffer();
+      const id = (await anna.client.get('/api/profile.php')).json().profile.id;
+      // Photos as the upload endpoint stores them (the upload itself is tested in photos.test.ts).
+      for (let i = 0; i < 2; i++) await rt().services.photos.upload({ id: anna.user.id, paid_user: false, tenant_id: 'spetter' }, id, { bytes: jpeg });
+
+      const visitor = await new Client(rt(), 'spetter').get(`/api/member.php?id=${id}`);
+      expect(visitor.status).toBe(200);
+      expect(visitor.json().profile).toMatchObject({ id, name: 'Annemiek', country: 'NL', fictional: false });
+      expect(visitor.json().profile.about).toBeUndefined();
+      expect(visitor.json().photos).toEqual([]);
+      expect(visitor.json().profile.main_image.thumb_filename).toMatch(/^\/media\/spetter\/[0-9a-f]+-t\.webp$/);
+
+      const bob = await activeMember(rt(), 'spetter', { gender: 'male', sexuality: 'hetero' });
+      const seen = (await bob.client.get(`/api/member.php?id=${id}`)).json();
+      expect(seen.profile).toMatchObject({ about: 'Dol op zeilen.', interests: ['wine'], photo_count: 2 });
+      expect(seen.photos.map((p: { locked: boolean }) => p.locked)).toEqual([false, true]);
+      expect(seen.photos[1].url).toBeNull();
+      expect(seen.related.length).toBeGreaterThan(0);
+      expect(seen.related.every((r: { id: number }) => r.id !== id)).toBe(true);
+    });
+
+    test('an invisible member, another brand\'s member and a bad id are not found', async () => {
+      const eva = await activeMember(rt(), 'spetter', { name: 'Evaline' });
+      const id = (await eva.client.get('/api/profile.php')).json().profile.id;
+      const visitor = new Client(rt(), 'spetter');
+      expect((await visitor.get(`/api/member.php?id=${id}`)).status).toBe(200);
+      expect((await new Client(rt(), 'velvet').get(`/api/member.php?id=${id}`)).status).toBe(404);
+      await eva.client.put('/api/user.php', { invisible: true });
+      const hidden = await visitor.get(`/api/member.php?id=${id}`);
+      expect(hidden.status).toBe(404);
+      expect(hidden.json().error.message).toBe('Niet gevonden.');
+      expect((await eva.client.get(`/api/member.php?id=${id}`)).status).toBe(200);
+      const bad = await visitor.get('/api/member.php?id=abc');
+      expect(bad.status).toBe(400);
+      expect(bad.json().error.field).toBe('id');
+    });
+  });
 });

@@ -246,6 +246,14 @@ export const accountRoutes: Record<string, ApiRoute> = {
       return { fields, visible_profile_fields: ctx.tenant.visible_profile_fields, labels: Object.fromEntries(Object.keys(fields).map((f) => [f, t(`field_${f}`)])) };
     },
   },
+  'member.php': {
+    GET: async (ctx) => {
+      const id = z.coerce.number().int().positive().max(2_147_483_647).safeParse(ctx.query.get('id'));
+      if (!id.success) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: 'id' });
+      const viewer = ctx.session ? { id: ctx.session.user.id, paid_user: ctx.session.user.paid_user } : null;
+      return ctx.services.profiles.publicProfile(ctx.tenant, id.data, viewer);
+    },
+  },
   'signup-matches.php': {
     GET: async (ctx) => ({ profiles: await ctx.services.profiles.signupMatches(ctx.tenant, member(ctx).user.id) }),
   },

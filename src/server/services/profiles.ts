@@ -7,7 +7,7 @@ import { AppError } from '../errors.ts';
 import { birthDateProblem, nameProblem, ageOn, MIN_AGE } from '../../lib/account-rules.ts';
 import { isInterestKey } from '../data/interests.ts';
 import { findRegion } from '../data/regions.ts';
-import { mainImage } from './user-view.ts';
+import { mainImage, mediaUrl } from './main-image.ts';
 import type { OptionField } from '../../lib/profile-fields.ts';
 
 /** The fields a member may change on the own profile (PUT /api/profile.php). */
@@ -47,6 +47,9 @@ const FIELD_OF: Record<keyof ProfileChanges, string> = {
   about: 'about',
   interests: 'interests',
 };
+
+/** How many related profiles a profile page shows. */
+export const RELATED_PROFILES = 6;
 
 export function profileView(p: Profile) {
   return {
@@ -127,6 +130,71 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
         .where('id', '=', profile.id)
         .execute();
       return this.get(userId);
+    },
+
+    /**
+     * Another member's profile (GET /api/member.php): a visitor sees the card (name, age, place,
+     * main image) that the member-id signup block shows; a member also sees the descriptive fields,
+     * the photos (a free member only the main one, the others locked: SPEC §1, §6) and related
+     * profiles. Invisible, disabled and other brands' profiles are not found.
+     */
+    async publicProfile(tenant: Tenant, id: number, viewer: { /** user id */ id: number; paid_user: boolean } | null) {
+      const p = await db
+        .selectFrom('profiles')
+        .leftJoin('users', 'users.id', 'profiles.user_id')
+        .selectAll('profiles')
+        .select('users.invisible')
+        .where('profiles.id', '=', id)
+        .where('profiles.tenant_id', '=', tenant.id)
+        .where('profiles.status', '=', 'active')
+        .executeTakeFirst();
+      if (!p || (p.invisible === 1 && p.user_id !== viewer?.id)) throw new AppError('not_found', 404, { key: 'error_not_found_api' });
+      const card = {
+        id: p.id,
+        name: p.name,
+        age: ageOn(p.birth_date, new Date()),
+        gender: p.gender,
+        country: p.country,
+        region: p.region,
+        city: p.city,
+        fictional: p.fictional === 1,
+        main_image: await mainImage(db, p.id),
+      };
+      if (!viewer) return { profile: card, photos: [], related: [] };
+      const { birth_date: _birth, status: _status, ...details } = profileView(p);
+      const photos = await db
+        .selectFrom('photos')
+        .select(['id', 'filename', 'thumb_filename', 'is_main'])
+        .where('profile_id', '=', p.id)
+        .where('status', '=', 'active')
+        .orderBy('is_main', 'desc')
+        .orderBy('position')
+        .orderBy('id')
+        .execute();
+      const related = await db
+        .selectFrom('profiles')
+        .leftJoin('users', 'users.id', 'profiles.user_id')
+        .selectAll('profiles')
+        .where('profiles.tenant_id', '=', tenant.id)
+        .where('profiles.status', '=', 'active')
+        .where('profiles.id', '!=', p.id)
+        .where('profiles.gender', '=', p.gender)
+        .where((eb) => eb.or([eb('users.invisible', 'is', null), eb('users.invisible', '=', 0)]))
+        .orderBy((eb) => eb.case().when('profiles.country', '=', p.country).then(0).else(1).end())
+        .orderBy('profiles.last_seen_at', 'desc')
+        .orderBy('profiles.id', 'desc')
+        .limit(RELATED_PROFILES)
+        .execute();
+      return {
+        profile: { ...card, ...details, photo_count: photos.length },
+        photos: photos.map((photo, i) => {
+          const locked = !viewer.paid_user && i > 0 && p.user_id !== viewer.id;
+          return { id: photo.id, main: photo.is_main === 1, locked, url: locked ? null : mediaUrl(photo.filename), thumb_url: locked ? null : mediaUrl(photo.thumb_filename) };
+        }),
+        related: await Promise.all(
+          related.map(async (r) => ({ id: r.id, name: r.name, age: ageOn(r.birth_date, new Date()), city: r.city, region: r.region, country: r.country, fictional: r.fictional === 1, main_image: await mainImage(db, r.id) })),
+        ),
+      };
     },
 
     /** Suggested members after signup: active profiles of the brand the member is looking for. */
