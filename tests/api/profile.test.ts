@@ -222,15 +222,15 @@ describe.each(engines())('profile and settings API on %s', (engine) => {
       const { client, user } = await signUp(rt(), 'spetter');
       const token = await rt().services.notifications.unsubscribeToken({ id: user.id, tenant_id: 'spetter' });
 
-      const forged = await new Client(rt(), 'spetter').post(`/api/unsubscribe.php?token=aaaaaaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbbbbbb`, '');
+      const forged = await new Client(rt(), 'spetter').post(`/api/unsubscribe.php?u=aaaaaaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbbbbbb`, '');
       expect(forged.status).toBe(400);
       expect(apiError(forged)).toEqual({ code: 'reset_link_invalid', message: 'Link verlopen of invalide, vraag een nieuwe e-mail aan' });
-      const elsewhere = await new Client(rt(), 'velvet').post(`/api/unsubscribe.php?token=${token}`, '');
+      const elsewhere = await new Client(rt(), 'velvet').post(`/api/unsubscribe.php?u=${token}`, '');
       expect(elsewhere.status).toBe(400);
       expect((await client.user()).notifications_disabled).toEqual([]);
 
       // What a mail program sends for List-Unsubscribe-Post: a form body, no Origin, no cookie.
-      const res = await new Client(rt(), 'spetter').post(`/api/unsubscribe.php?token=${token}`, '', { 'content-type': 'application/x-www-form-urlencoded' });
+      const res = await new Client(rt(), 'spetter').post(`/api/unsubscribe.php?u=${token}`, '', { 'content-type': 'application/x-www-form-urlencoded' });
       expect(res.status).toBe(200);
       expect(res.json()).toEqual({ ok: true });
       const disabled = EMAIL_TYPES.map((type) => ({ type, reason: 'listunsubscribe' }));
@@ -246,7 +246,7 @@ describe.each(engines())('profile and settings API on %s', (engine) => {
     test('GET of the unsubscribe link only leads to a confirmation; it does not unsubscribe', async () => {
       const { client, user } = await signUp(rt(), 'spetter');
       const token = await rt().services.notifications.unsubscribeToken({ id: user.id, tenant_id: 'spetter' });
-      const page = await new Client(rt(), 'spetter').get(`/api/unsubscribe.php?token=${token}`);
+      const page = await new Client(rt(), 'spetter').get(`/api/unsubscribe.php?u=${token}`);
       expect(page.status).toBeLessThan(400);
       expect((await client.user()).notifications_disabled).toEqual([]);
     });
@@ -255,7 +255,7 @@ describe.each(engines())('profile and settings API on %s', (engine) => {
       const { client, user } = await signUp(rt(), 'spetter');
       await client.put('/api/notifications.php', { email: { promotions: false } });
       const token = await rt().services.notifications.unsubscribeToken({ id: user.id, tenant_id: 'spetter' });
-      await new Client(rt(), 'spetter').post(`/api/unsubscribe.php?token=${token}`, '');
+      await new Client(rt(), 'spetter').post(`/api/unsubscribe.php?u=${token}`, '');
       const res = await client.put('/api/notifications.php', { reenable: true });
       expect(res.json().disabled).toEqual([]);
       expect(res.json().email).toEqual({ ...allEmail(true), promotions: false });
@@ -264,7 +264,7 @@ describe.each(engines())('profile and settings API on %s', (engine) => {
     test('switching one type back on lifts only that type’s automatic switch-off', async () => {
       const { client, user } = await signUp(rt(), 'spetter');
       const token = await rt().services.notifications.unsubscribeToken({ id: user.id, tenant_id: 'spetter' });
-      await new Client(rt(), 'spetter').post(`/api/unsubscribe.php?token=${token}`, '');
+      await new Client(rt(), 'spetter').post(`/api/unsubscribe.php?u=${token}`, '');
       const res = await client.put('/api/notifications.php', { email: { new_messages: true } });
       expect(res.json().email).toEqual({ ...allEmail(false), new_messages: true });
       expect(res.json().disabled).toHaveLength(7);

@@ -269,7 +269,7 @@ export const accountRoutes: Record<string, ApiRoute> = {
     // One-click unsubscribe (RFC 8058): mail programs POST. A person's click GETs a confirmation
     // page first, so link scanners that open every link change nothing.
     POST: async (ctx) => {
-      const ok = await ctx.services.notifications.unsubscribe(ctx.tenant, ctx.query.get('token'));
+      const ok = await ctx.services.notifications.unsubscribe(ctx.tenant, ctx.query.get('u'));
       if ((ctx.req.headers.accept ?? '').includes('text/html')) return unsubscribePage(ctx, ok ? 'done' : 'invalid');
       if (!ok) throw new AppError('reset_link_invalid', 400);
       return { ok: true };
@@ -285,10 +285,10 @@ function escapeHtml(text: string): string {
 /** The small page of the unsubscribe link: a confirmation form, then the outcome. */
 function unsubscribePage(ctx: ApiContext, state: 'confirm' | 'done' | 'invalid') {
   const t = (key: string) => escapeHtml(message(key, ctx.locale, { brand: ctx.tenant.name }, ctx.tenant.locales.fallback));
-  const token = escapeHtml(ctx.query.get('token') ?? '');
+  const token = escapeHtml(ctx.query.get('u') ?? '');
   const body =
     state === 'confirm'
-      ? `<p>${t('unsubscribe_question')}</p><form method="post" action="/api/unsubscribe.php?token=${token}"><button type="submit">${t('unsubscribe_confirm')}</button></form>`
+      ? `<p>${t('unsubscribe_question')}</p><form method="post" action="/api/unsubscribe.php?u=${token}"><button type="submit">${t('unsubscribe_confirm')}</button></form>`
       : `<p>${t(state === 'done' ? 'unsubscribe_done' : 'reset_link_invalid')}</p><p><a href="/">${t('error_back_home')}</a></p>`;
   const html = `<!doctype html><html lang="${ctx.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${t('unsubscribe_title')}</title></head>
 <body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1d1a22">

@@ -124,7 +124,7 @@ export function createAccountService(deps: {
 
   async function sendActivation(tenant: Tenant, user: User, req: IncomingMessage): Promise<void> {
     const token = await issueToken(db, user, 'activate');
-    const unsubscribe = `${origin(tenant, req)}/api/unsubscribe.php?token=${await deps.unsubscribeToken(user)}`;
+    const unsubscribe = `${origin(tenant, req)}/api/unsubscribe.php?u=${await deps.unsubscribeToken(user)}`;
     await mail.send({ tenant, to: user.email, locale: user.language, kind: 'mail_activate', link: `${origin(tenant, req)}/api/activate.php?token=${token}`, unsubscribe });
   }
 
