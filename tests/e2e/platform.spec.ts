@@ -140,13 +140,14 @@ test('choosing Deutsch in the language menu on velvet sets the cookie and shows 
   await page.goto(brandUrl('velvet', '/pages/faq'));
   await confirmEntryWarning(page);
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
-  const menu = page.getByLabel(say('en', 'nav_language'), { exact: true });
+  // The visible menu: in the top bar on a desktop (the footer one is for phones).
+  const menu = page.getByRole('combobox', { name: say('en', 'nav_language'), exact: true });
   await expect(menu).toHaveValue('en');
   await menu.selectOption('de');
   await page.waitForURL(brandUrl('velvet', '/pages/faq'));
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
   await expect(page.getByRole('link', { name: say('de', 'nav_login'), exact: true }).first()).toBeVisible();
-  await expect(page.getByLabel(say('de', 'nav_language'), { exact: true })).toHaveValue('de');
+  await expect(page.getByRole('combobox', { name: say('de', 'nav_language'), exact: true })).toHaveValue('de');
   const cookie = (await context.cookies(brandUrl('velvet', '/'))).find((c) => c.name === 'locale');
   expect(cookie?.value).toBe('de');
   // 365 days (SPEC §9), give or take the seconds this test took.
@@ -154,6 +155,18 @@ test('choosing Deutsch in the language menu on velvet sets the cookie and shows 
   // Another page keeps the language.
   await page.goto(brandUrl('velvet', '/'));
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+});
+
+test('on a phone the language menu sits in the footer, where the top bar has no room', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto(brandUrl('velvet', '/pricing'));
+  await confirmEntryWarning(page);
+  const menu = page.getByRole('combobox', { name: say('en', 'nav_language'), exact: true });
+  await expect(menu).toHaveCount(1);
+  await expect(page.getByRole('contentinfo').getByRole('combobox', { name: say('en', 'nav_language'), exact: true })).toBeVisible();
+  await menu.selectOption('fr');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+  await expect(page).toHaveURL(brandUrl('velvet', '/pricing'));
 });
 
 test('spetter, Dutch only, shows no language menu', async ({ page }) => {
