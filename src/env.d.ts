@@ -2,6 +2,7 @@
 import type { Tenant } from './tenant/schema.ts';
 import type { Locale } from './lib/locales.ts';
 import type { SiteUser } from './site/context.ts';
+import type { Services } from './server/services/index.ts';
 
 declare global {
   namespace App {
@@ -16,6 +17,8 @@ declare global {
       /** Tracking parameters were present (a traffic source), for logged-out search. */
       trafficSource: boolean;
       nonce: string;
+      /** The runtime's services, for server-rendered pages that read data (DESIGN §2: locals carry them). */
+      services: Services;
       /** Unread messages and new likes of the member (title prefix, badges); zero for visitors. */
       counts?: { unread: number; newLikes: number };
       /** Saves a language choice on the logged-in user (SPEC §1); absent for visitors. */

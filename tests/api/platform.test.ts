@@ -400,6 +400,22 @@ describe.each(engines())('platform API on %s', (engine) => {
   });
 
   describe('pages', () => {
+    test('the member landers show one member of the brand and send a visitor to that member\'s signup', async () => {
+      const member = await rt.db.db.selectFrom('profiles').select(['id', 'name']).where('tenant_id', '=', 'spetter').orderBy('id').executeTakeFirstOrThrow();
+      for (const path of [`/members/${member.id}/landing`, `/members/${member.id}/landing2`, `/members/${member.id}/landing2/nl`, `/members/${member.id}/landing3/milf-nl`]) {
+        const r = await hostFetch(rt, 'spetter', path);
+        expect(r.status, path).toBe(200);
+        expect(r.text, path).toContain(`${member.name} wil je leren kennen`);
+        expect(r.text, path).toContain(`href="/members/${member.id}/signup"`);
+      }
+      // Another brand's member, an unknown id, a slug of no brand and a bad id are not found.
+      for (const [tenant, path] of [['velvet', `/members/${member.id}/landing`], ['spetter', '/members/999999/landing'], ['spetter', `/members/${member.id}/landing2/xx-zz`], ['spetter', '/members/abc/landing3']] as const) {
+        const r = await hostFetch(rt, tenant, path);
+        expect(r.status, `${tenant} ${path}`).toBe(404);
+        expect(r.text).toContain('This page could not be found');
+      }
+    });
+
     test('each brand\'s home is its own: name, colours and language', async () => {
       const nl = await hostFetch(rt, 'spetter', '/');
       const velvet = await hostFetch(rt, 'velvet', '/');
