@@ -14,7 +14,8 @@ export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 200;
 export const ABOUT_MAX = 2000;
 
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,253}\.[a-z]{2,63}$/i;
+/** A plain address: printable local part without quotes, brackets or separators; a dotted domain. */
+const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,63}$/;
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();

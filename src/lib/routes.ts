@@ -109,5 +109,6 @@ export function safeNext(next: string | null | undefined, fallback = '/members')
   } catch {
     return fallback;
   }
-  return url.origin === base ? next : fallback;
+  // The path as the URL parser encodes it: a Location header carries no raw non-ASCII.
+  return url.origin === base ? url.pathname + url.search + url.hash : fallback;
 }

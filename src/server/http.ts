@@ -200,7 +200,13 @@ export function createRuntime(options: RuntimeOptions) {
         const file = fileUnder(clientDir, url.pathname);
         if (file) return sendFile(req, res, file, 200, 'public, max-age=3600');
       }
-      const page = prerenderedPage(clientDir, visitor.locale, decodeURIComponent(url.pathname));
+      let pathname: string;
+      try {
+        pathname = decodeURIComponent(url.pathname);
+      } catch {
+        return serveErrorPage(req, res, visitor, 404); // malformed %-encoding names no page
+      }
+      const page = prerenderedPage(clientDir, visitor.locale, pathname);
       if (page) return sendFile(req, res, page, 200, PAGE_CACHE);
     }
 

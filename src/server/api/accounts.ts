@@ -32,7 +32,9 @@ function member(ctx: ApiContext): Session {
 
 const password = z.string().min(PASSWORD_MIN).max(PASSWORD_MAX);
 const text = (max: number) => z.string().max(max);
-const trackingValue = z.string().max(100).optional();
+/** Tracking values are kept up to this length; a longer click id from an ad is cut, never refused. */
+const TRACKING_MAX = 200;
+const trackingValue = z.string().max(10_000).transform((v) => v.slice(0, TRACKING_MAX)).optional();
 
 const SignupBody = z.object({
   email: z.string().max(254),

@@ -8,7 +8,7 @@ import { MAX_PHOTO_BYTES, photoError, type PhotoService, type PhotoUpload } from
 /** Room for the multipart boundaries and part headers around a photo of the largest size. */
 const MULTIPART_OVERHEAD = 64 * 1024;
 
-const PhotoId = z.coerce.number().int().positive();
+const PhotoId = z.coerce.number().int().positive().max(2_147_483_647);
 const SetMainBody = z.object({ id: PhotoId, main: z.literal(true) });
 const RemoveBody = z.object({ id: PhotoId });
 
@@ -75,6 +75,8 @@ export function readPhoto(req: IncomingMessage, res: ServerResponse): Promise<Ph
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => fail(photoError.tooLarge()));
+      // A body cut off mid-file errors the stream: a refusal, never an uncaught error.
+      stream.on('error', () => fail(badRequest('photo')));
       stream.on('end', () => {
         if (!stream.truncated) photo = { bytes: Buffer.concat(chunks), declaredType: info.mimeType };
       });
@@ -88,6 +90,7 @@ export function readPhoto(req: IncomingMessage, res: ServerResponse): Promise<Ph
     });
     parser.on('error', () => fail(badRequest('photo')));
     req.on('error', (err) => fail(err));
+    req.on('aborted', () => fail(badRequest('photo')));
     req.pipe(parser);
   });
 }

@@ -23,7 +23,9 @@ export const publicRoutes: Record<string, ApiRoute> = {
     GET: (ctx) => {
       // SPEC §7: the page passes its host as the forced domain; it picks the brand when it names one.
       const forced = ctx.query.get('domain') ?? ctx.query.get('forced_domain');
-      const tenant = forced ? (resolveTenant(ctx.services.tenants(), forced, ctx.tenant.id) ?? ctx.tenant) : ctx.tenant;
+      // Only among the request's own brand's domains: another brand's settings are not told here.
+      const named = forced ? resolveTenant(ctx.services.tenants(), forced, ctx.tenant.id) : undefined;
+      const tenant = named?.id === ctx.tenant.id ? named : ctx.tenant;
       const locale = tenant.id === ctx.tenant.id ? ctx.locale : tenant.locales.default;
       return {
         settings: settingsPayload({

@@ -11,6 +11,7 @@ import { AppError } from '../errors.ts';
 import { hashPassword, verifyPassword, burnPasswordCheck } from './passwords.ts';
 import { newToken, parseToken, secretMatches } from './secrets.ts';
 import { findRegion } from '../data/regions.ts';
+import { hostName } from '../../tenant/resolve.ts';
 import { birthDateProblem, nameProblem, normalizeEmail, isValidEmail, MIN_AGE } from '../../lib/account-rules.ts';
 import type { MailService } from './mail.ts';
 import type { SessionServiceImpl } from './sessions.ts';
@@ -24,6 +25,8 @@ export const LOGIN_WINDOW_MINUTES = 15;
 export const LOCK_MINUTES = 15;
 export const LOGIN_ATTEMPTS_PER_IP = 20;
 export const RESET_MAILS_PER_DAY = 3; // SPEC §8: "try again tomorrow"
+/** Wrong passwords a logged-in member may give in the login window (password and e-mail change, deletion). */
+export const PASSWORD_CHECKS_PER_MEMBER = 10;
 export const DELETION_WINDOW_DAYS = 14; // SPEC §4, §9
 
 const HOUR = 3_600_000;
@@ -68,15 +71,41 @@ export function createAccountService(deps: {
   views: UserViews;
   /** A lasting one-click unsubscribe token for a member (notifications service). */
   unsubscribeToken: (user: { id: number; tenant_id: string }) => Promise<string>;
+  /** Production: mail links use https. */
+  production?: boolean;
 }) {
   const { db, mail, sessions, views } = deps;
   const ipLimiter = new RateLimiterMemory({ points: LOGIN_ATTEMPTS_PER_IP, duration: LOGIN_WINDOW_MINUTES * 60 });
+  const passwordLimiter = new RateLimiterMemory({ points: PASSWORD_CHECKS_PER_MEMBER, duration: LOGIN_WINDOW_MINUTES * 60 });
 
+  /**
+   * The password check of a logged-in member (password change, e-mail change, deletion): a
+   * stolen session must not make guessing cheap, so wrong answers are limited per member.
+   */
+  async function checkOwnPassword(user: User, password: string, field: string): Promise<void> {
+    if (await verifyPassword(password, user.password_hash)) return;
+    try {
+      await passwordLimiter.consume(String(user.id));
+    } catch (limit) {
+      if (limit instanceof RateLimiterRes) {
+        throw new AppError('too_many_requests', 429, { key: 'error_too_many', extra: { retry_after: Math.ceil(limit.msBeforeNext / 1000) } });
+      }
+      throw limit;
+    }
+    throw fail('password_old_wrong', 400, field);
+  }
+
+  /**
+   * Where links in mails point: the host the member used when it is one of the brand's own
+   * (a domain, or <id>.localhost and localhost on one machine), else the brand's main domain.
+   * Never a Host header as sent: a forged one would carry reset tokens to someone else's site.
+   */
   function origin(tenant: Tenant, req: IncomingMessage): string {
-    // Links in mails point at the host the member used (the brand's domain in production).
-    const host = req.headers.host ?? tenant.domain;
-    const proto = (req.headers['x-forwarded-proto'] as string | undefined) === 'https' || process.env.NODE_ENV === 'production' ? 'https' : 'http';
-    return `${proto}://${host}`;
+    const host = req.headers.host ?? '';
+    const name = hostName(host);
+    const own = tenant.domains.includes(name) || name === `${tenant.id}.localhost` || name === 'localhost' || name === '127.0.0.1';
+    const proto = deps.production ? 'https' : 'http';
+    return `${proto}://${own && /^[a-z0-9.:[\]-]+$/i.test(host) ? host : tenant.domain}`;
   }
 
   async function issueToken(trx: Kysely<Database> | Transaction<Database>, user: Pick<User, 'id' | 'tenant_id'>, kind: TokenKind, payload?: unknown): Promise<string> {
@@ -287,7 +316,7 @@ export function createAccountService(deps: {
     /** Changes the password: the old one must be right; other sessions end, this one is rotated. */
     async changePassword(userId: number, sessionId: string, oldPassword: string, password: string, req: IncomingMessage): Promise<string[]> {
       const user = await requireUser(userId);
-      if (!(await verifyPassword(oldPassword, user.password_hash))) throw fail('password_old_wrong', 400, 'old_password');
+      await checkOwnPassword(user, oldPassword, 'old_password');
       await db.updateTable('users').set({ password_hash: await hashPassword(password) }).where('id', '=', userId).execute();
       await retireTokens(userId, 'reset');
       await sessions.revokeAll(userId);
@@ -300,8 +329,9 @@ export function createAccountService(deps: {
       const user = await requireUser(userId);
       const email = normalizeEmail(newEmail);
       if (!isValidEmail(email) || email === user.email) throw fail('mail_new_invalid', 400, 'email');
+      // The password first: whether an address has an account is told only to its owner's session.
+      await checkOwnPassword(user, password, 'password');
       if (await userByEmail(tenant, email)) throw fail('mail_in_use', 409, 'email');
-      if (!(await verifyPassword(password, user.password_hash))) throw fail('password_old_wrong', 400, 'password');
       const token = await issueToken(db, user, 'mail_change', { email });
       await mail.send({ tenant, to: email, locale: user.language, kind: 'mail_change', link: `${origin(tenant, req)}/mail-change/do?token=${token}` });
     },
@@ -337,7 +367,7 @@ export function createAccountService(deps: {
     /** Asks to delete the account: logged out everywhere, reactivation by mail link for 14 days. */
     async requestDeletion(tenant: Tenant, userId: number, reason: string, password: string, req: IncomingMessage): Promise<void> {
       const user = await requireUser(userId);
-      if (!(await verifyPassword(password, user.password_hash))) throw fail('password_old_wrong', 400, 'password');
+      await checkOwnPassword(user, password, 'password');
       const token = await db.transaction().execute(async (trx) => {
         await trx.updateTable('users').set({ status: 'deletion_requested', deletion_requested_at: nowIso(), deletion_reason: reason }).where('id', '=', userId).execute();
         await trx.updateTable('profiles').set({ status: 'disabled', updated_at: nowIso() }).where('user_id', '=', userId).execute();

@@ -1,0 +1,126 @@
+/**
+ * What an attacker or a clumsy client tries: forged hosts in mail links, cut-off uploads, odd
+ * redirect targets and paths, object-property API names, other brands' settings, password
+ * guessing with a stolen session, and long tracking values from ad links.
+ */
+import { describe, expect, test } from 'vitest';
+import { request } from 'node:http';
+import { engines, hostFetch } from '../support/runtime.ts';
+import { Client, PASSWORD, activeMember, signUp, signupBody, takeMail, useRuntime, userRow } from '../support/accounts.ts';
+
+describe.each(engines())('hardening on %s', (engine) => {
+  const rt = useRuntime(engine);
+
+  test('a reset mail asked for through a forged Host links to the brand, never to that host', async () => {
+    const { email } = await activeMember(rt(), 'spetter');
+    const res = await hostFetch(rt(), 'spetter', '/api/reset-password.php', {
+      method: 'POST',
+      headers: { host: 'evil.example', 'content-type': 'application/json' },
+      body: JSON.stringify({ email }),
+    });
+    expect(res.status).toBe(200);
+    const mail = takeMail(rt(), email, 'mail_reset');
+    expect(mail.link).toMatch(/^http:\/\/spetter\.nl\/reset-password\/do\?token=/);
+    expect(mail.text).not.toContain('evil.example');
+  });
+
+  test('a mail asked for on the brand\'s own host links to that host', async () => {
+    const { email } = await activeMember(rt(), 'spetter');
+    await new Client(rt(), 'spetter').post('/api/reset-password.php', { email });
+    expect(takeMail(rt(), email, 'mail_reset').link).toMatch(new RegExp(`^http://spetter\\.localhost:${rt().port}/reset-password/do\\?token=`));
+  });
+
+  test('a multipart upload cut off in the middle of the file is refused and the runtime keeps serving', async () => {
+    const { client } = await activeMember(rt(), 'spetter');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: rt().port,
+          path: '/api/photos.php',
+          method: 'POST',
+          headers: { host: `spetter.localhost:${rt().port}`, cookie: client.cookieHeader(), 'content-type': 'multipart/form-data; boundary=xyz' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end('--xyz\r\nContent-Disposition: form-data; name="photo"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\nabc');
+    });
+    expect(status).toBe(400);
+    expect((await hostFetch(rt(), 'spetter', '/api/settings.php')).status).toBe(200);
+  });
+
+  test('redirect targets with characters a header cannot carry still redirect, encoded', async () => {
+    const logout = await hostFetch(rt(), 'spetter', '/api/logout.php?next=/%E2%80%A8x');
+    expect(logout.status).toBe(303);
+    expect(logout.headers.location).toBe('/%E2%80%A8x');
+    const lang = await hostFetch(rt(), 'velvet', '/lang-config?locale=de&next=/pages/faq%C3%A9');
+    expect(lang.status).toBe(303);
+    expect(lang.headers.location).toBe('/pages/faq%C3%A9');
+  });
+
+  test('a path with broken %-encoding is a 404 page, not an error', async () => {
+    for (const path of ['/members/%', '/pages/%ZZ', '/%E0%A4%A']) {
+      const res = await hostFetch(rt(), 'spetter', path);
+      expect(res.status, path).toBe(404);
+      expect(res.text).toContain('This page could not be found');
+    }
+  });
+
+  test('API names that are object properties are unknown endpoints', async () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const res = await hostFetch(rt(), 'spetter', `/api/${name}`);
+      expect(res.status, name).toBe(404);
+      expect(res.json().error.code).toBe('not_found');
+    }
+  });
+
+  test('the forced domain of settings.php chooses only among the brand\'s own domains', async () => {
+    const own = await hostFetch(rt(), 'spetter', '/api/settings.php?domain=www.spetter.nl');
+    expect(own.json().settings.domain).toBe('spetter.nl');
+    const other = await hostFetch(rt(), 'spetter', '/api/settings.php?domain=velvetnights.com');
+    expect(other.json().settings.name).toBe('Spetter');
+  });
+
+  test('with a session, guessing the password is limited too', async () => {
+    const { client } = await activeMember(rt(), 'spetter');
+    const answers: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const res = await client.post('/api/password.php', { old_password: `fout-${i}-wachtwoord`, password: 'nieuw-wachtwoord-1', password_repeat: 'nieuw-wachtwoord-1' });
+      answers.push(res.status);
+    }
+    expect(answers.slice(0, 10).every((s) => s === 400)).toBe(true);
+    expect(answers[10]).toBe(429);
+    // The right password was never guessed: the member's own still works.
+    const ok = await client.post('/api/password.php', { old_password: PASSWORD, password: 'nieuw-wachtwoord-1', password_repeat: 'nieuw-wachtwoord-1' });
+    expect(ok.status).toBe(200);
+  });
+
+  test('a mail change checks the password before it tells whether an address has an account', async () => {
+    const other = await activeMember(rt(), 'spetter');
+    const { client } = await activeMember(rt(), 'spetter');
+    const res = await client.post('/api/mail-change.php', { email: other.email, password: 'niet-mijn-wachtwoord' });
+    expect(res.status).toBe(400);
+    expect(res.json().error.message).toBe('Controleer je oude wachtwoord.');
+  });
+
+  test('a long click id from an ad link is kept, cut to 200 characters, and the signup succeeds', async () => {
+    const body = signupBody({ tracking: { sub1: 'a'.repeat(500), network: 'adnet' } });
+    const res = await new Client(rt(), 'spetter').post('/api/signup.php', body);
+    expect(res.status).toBe(201);
+    const row = await userRow(rt(), 'spetter', body.email);
+    expect(JSON.parse(row!.tracking!)).toEqual({ sub1: 'a'.repeat(200), network: 'adnet' });
+  });
+
+  test('addresses with quotes, brackets or control characters are not e-mail addresses', async () => {
+    for (const email of ['a"<b>@x.nl', 'a\u0000@b.com', 'a b@c.nl', 'x@localhost']) {
+      const res = await new Client(rt(), 'spetter').post('/api/signup.php', signupBody({ email }));
+      expect(res.status, JSON.stringify(email)).toBe(400);
+      expect(res.json().error.message).toBe('Ongeldige e-mail');
+    }
+    expect((await signUp(rt(), 'spetter', { email: `o'brien+dating-${Date.now()}@example.co.uk` })).res.status).toBe(201);
+  });
+});
