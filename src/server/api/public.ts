@@ -4,7 +4,7 @@ import { settingsPayload, companyInfo } from '../services/settings.ts';
 import { INTERESTS } from '../data/interests.ts';
 import { regionsPayload } from '../data/regions.ts';
 import { reverseGeocode } from '../data/geocode.ts';
-import { resolveTenant } from '../../tenant/resolve.ts';
+import { hostName } from '../../tenant/resolve.ts';
 import { visibleLocales } from '../../lib/locales.ts';
 import { message } from '../i18n.ts';
 import { badRequest } from '../errors.ts';
@@ -23,9 +23,10 @@ export const publicRoutes: Record<string, ApiRoute> = {
     GET: (ctx) => {
       // SPEC §7: the page passes its host as the forced domain; it picks the brand when it names one.
       const forced = ctx.query.get('domain') ?? ctx.query.get('forced_domain');
-      // Only among the request's own brand's domains: another brand's settings are not told here.
-      const named = forced ? resolveTenant(ctx.services.tenants(), forced, ctx.tenant.id) : undefined;
-      const tenant = named?.id === ctx.tenant.id ? named : ctx.tenant;
+      // The brand of the forced domain (issue: "settings of the tenant for the forced domain"); a
+      // brand's settings are public on its own site anyway. A domain of no brand: the host's brand.
+      const named = forced ? ctx.services.tenants().find((t) => t.domains.includes(hostName(forced).replace(/^www\./, '')) || t.domains.includes(hostName(forced))) : undefined;
+      const tenant = named ?? ctx.tenant;
       const locale = tenant.id === ctx.tenant.id ? ctx.locale : tenant.locales.default;
       return {
         settings: settingsPayload({

@@ -9,11 +9,12 @@ import type { Visitor } from '../http.ts';
 import { publicRoutes } from './public.ts';
 import { accountRoutes } from './accounts.ts';
 import { photoRoutes } from './photos.ts';
+import { searchRoutes } from './search.ts';
 
 /** Largest JSON body the API reads (uploads are multipart and have their own limit). */
 export const JSON_BODY_LIMIT = 64 * 1024;
 
-const ROUTES: Record<string, ApiRoute> = { ...publicRoutes, ...accountRoutes, ...photoRoutes };
+const ROUTES: Record<string, ApiRoute> = { ...publicRoutes, ...accountRoutes, ...photoRoutes, ...searchRoutes };
 
 /** Adds the routes of a feature; each path is /api/<name>.php as in API.md. */
 export function registerRoutes(routes: Record<string, ApiRoute>): void {
@@ -89,7 +90,7 @@ export interface ApiRequest {
 /** Answers one /api/* request: route, Origin check, body parsing, errors in the member's language. */
 export async function handleApi({ req, res, url, visitor, services, session }: ApiRequest): Promise<void> {
   const name = url.pathname.slice('/api/'.length);
-  const route = ROUTES[name];
+  const route = Object.hasOwn(ROUTES, name) ? ROUTES[name] : undefined;
   const method = (req.method ?? 'GET').toUpperCase();
   const locale = visitor.locale;
   const fail = (error: AppError) => {

@@ -11,6 +11,7 @@ import { createAccountService } from './accounts.ts';
 import { createProfileService } from './profiles.ts';
 import { createNotificationService } from './notifications.ts';
 import { createPhotoService, defaultMediaDir } from './photos.ts';
+import { createSearchService } from './search.ts';
 
 export interface ServiceDeps {
   db: Kysely<Database>;
@@ -44,10 +45,11 @@ export function createServices(deps: ServiceDeps): Services {
     mediaDir,
     sessions: sessionStore,
     sessionStore,
-    accounts: createAccountService({ db, mail, sessions: sessionStore, views, unsubscribeToken: (user) => notifications.unsubscribeToken(user) }),
+    accounts: createAccountService({ db, mail, sessions: sessionStore, views, unsubscribeToken: (user) => notifications.unsubscribeToken(user), production: deps.production }),
     profiles: createProfileService({ db }),
     notifications,
     photos: createPhotoService({ db, mediaDir }),
     mail,
+    search: createSearchService({ db }),
   };
 }

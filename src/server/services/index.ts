@@ -9,6 +9,7 @@ import type { NotificationService } from './notifications.ts';
 import type { SessionServiceImpl } from './sessions.ts';
 import type { PhotoService } from './photos.ts';
 import type { MailService } from './mail.ts';
+import type { SearchService } from './search.ts';
 
 /** A logged-in member on one request. */
 export interface Session {
@@ -43,4 +44,5 @@ export interface Services {
   notifications: NotificationService;
   photos: PhotoService;
   mail: MailService;
+  search: SearchService;
 }
