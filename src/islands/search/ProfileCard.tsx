@@ -1,0 +1,85 @@
+/**
+ * A member in a list (search results, similar and related profiles): photo or an initial tile,
+ * name, age and place, and the fictional marker (SPEC §1), linking to the profile. The look is the
+ * one of the signup matches; the profile page renders it on the server without hydrating it.
+ */
+import { m } from '../../paraglide/messages.js';
+import type { Locale } from '../../lib/locales.ts';
+import type { MemberCard } from '../../stores/search.ts';
+
+export interface Fictional {
+  /** settings.fictional_icon */
+  icon: string;
+  /** settings.fictional_warning, or the catalogue's */
+  warning: string;
+}
+
+/** Where a member lives as one line: city and region, else the country's name. */
+export function memberPlace(member: Pick<MemberCard, 'city' | 'region' | 'country'>, countryName: (code: string) => string): string {
+  return [member.city, member.region].filter(Boolean).join(', ') || (member.country ? countryName(member.country) : '');
+}
+
+interface Props {
+  locale: Locale;
+  member: MemberCard;
+  fictional: Fictional;
+  countryName: (code: string) => string;
+  /** Heading level of the name inside its list (the card is a list item under a section heading). */
+  headingLevel?: 2 | 3 | 4;
+}
+
+export default function ProfileCard({ locale, member, fictional, countryName, headingLevel = 3 }: Props) {
+  const image = member.main_image?.thumb_filename || member.main_image?.filename || null;
+  const place = memberPlace(member, countryName);
+  const Name = `h${headingLevel}` as const;
+  return (
+    <a
+      href={`/members/${member.id}`}
+      className="group card relative block h-full overflow-hidden text-inherit no-underline transition-shadow hover:shadow-lg focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-primary"
+    >
+      <div className="relative aspect-square overflow-hidden bg-gradient-to-br from-primary/25 to-secondary/30">
+        {image ? (
+          <img src={image} alt="" loading="lazy" decoding="async" className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105" />
+        ) : (
+          <span aria-hidden="true" className="grid h-full w-full place-items-center text-5xl font-bold text-white/90">
+            {member.name.slice(0, 1).toUpperCase()}
+          </span>
+        )}
+        {member.fictional && (
+          <span
+            role="img"
+            aria-label={fictional.warning}
+            title={fictional.warning}
+            className="absolute right-2 top-2 grid h-8 w-8 place-items-center rounded-full bg-white/90 text-base shadow-sm"
+          >
+            {fictional.icon}
+          </span>
+        )}
+        <div className="absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/75 to-transparent px-2.5 pb-2.5 pt-10 text-white sm:px-3">
+          {/* A long name gives way; the age always shows. */}
+          <Name className="flex min-w-0 text-sm font-bold leading-tight sm:text-base">
+            <span className="truncate">
+              {member.name}
+              {member.age != null && ','}
+            </span>
+            {member.age != null && <span className="ml-1 shrink-0 font-normal">{m.lander_age({ age: member.age }, { locale })}</span>}
+          </Name>
+          {place && <p className="truncate text-xs text-white/85">{place}</p>}
+        </div>
+      </div>
+    </a>
+  );
+}
+
+/** Placeholders while a page of results loads. */
+export function ProfileCardSkeletons({ count }: { count: number }) {
+  return (
+    <>
+      {Array.from({ length: count }, (_, i) => (
+        <li key={i} aria-hidden="true" className="card overflow-hidden">
+          <div className="aspect-square animate-pulse bg-gray-100" />
+        </li>
+      ))}
+    </>
+  );
+}

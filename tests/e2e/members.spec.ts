@@ -1,0 +1,176 @@
+import sharp from 'sharp';
+import type { Browser, Page } from '@playwright/test';
+import { test, expect, brandUrl, confirmEntryWarning } from '../support/e2e.ts';
+import { linkIn, mailTo } from '../support/mail.ts';
+
+/** Browser tests of the members search (/members) and the member profile (/members/{id}, /likes/m/{id}). */
+
+const PASSWORD = 'geheim-wachtwoord-1';
+let counter = 0;
+
+/**
+ * Calls the brand's API from its own page, as the islands do: the browser sends the brand's
+ * Origin and keeps the session cookie. (Node cannot resolve <brand>.localhost; Chromium can.)
+ */
+async function callApi(page: Page, brand: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+  if (!page.url().startsWith(brandUrl(brand, '/'))) await page.goto(brandUrl(brand, '/pricing'));
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const res = await fetch(path, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: res.status, json: await res.json().catch(() => null) };
+    },
+    { method, path, body },
+  );
+}
+
+/** A birth date that makes a member `age` today (a few days past the birthday). */
+function bornYearsAgo(age: number): string {
+  const d = new Date();
+  d.setUTCDate(d.getUTCDate() - 5);
+  d.setUTCFullYear(d.getUTCFullYear() - age);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Signs a member up on Spetter through the API; the session cookie lands in the page's browser context. */
+async function signUp(page: Page, member: { name: string; gender: 'male' | 'female'; age?: number; region?: string }): Promise<{ email: string }> {
+  counter += 1;
+  const email = `leden-${process.pid}-${Date.now().toString(36)}-${counter}@example.nl`;
+  const res = await callApi(page, 'spetter', 'POST', '/api/signup.php', {
+    email,
+    password: PASSWORD,
+    name: member.name,
+    date_of_birth: bornYearsAgo(member.age ?? 35),
+    gender: member.gender,
+    sexuality: 'hetero',
+    country: 'NL',
+    region: member.region ?? 'Noord-Holland',
+    city: 'Almere',
+  });
+  expect(res.status, JSON.stringify(res.json)).toBe(201);
+  return { email };
+}
+
+/** A member others can find: signed up in a browser of its own, profile filled in, photos uploaded, e-mail confirmed. */
+async function visibleMember(browser: Browser, name: string): Promise<void> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const { email } = await signUp(page, { name, gender: 'female', age: 41, region: 'Flevoland' });
+  const saved = await callApi(page, 'spetter', 'PUT', '/api/profile.php', {
+    hair_color: 'red',
+    body_type: 'athletic',
+    about: 'Houdt van zeilen op het Markermeer en lange avonden op het terras.',
+    interests: ['beach', 'wine'],
+  });
+  expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+  for (const background of ['#c0587a', '#3a6ea5']) {
+    const jpeg = (await sharp({ create: { width: 480, height: 600, channels: 3, background } }).jpeg().toBuffer()).toString('base64');
+    const status = await page.evaluate(async (data) => {
+      const form = new FormData();
+      form.append('photo', new Blob([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], { type: 'image/jpeg' }), 'foto.jpg');
+      return (await fetch('/api/photos.php', { method: 'POST', body: form })).status;
+    }, jpeg);
+    expect(status).toBeLessThan(300);
+  }
+  await expect.poll(() => linkIn(mailTo(email), /\/api\/activate\.php$/), { timeout: 10_000 }).toBeTruthy();
+  await page.goto(brandUrl('spetter', linkIn(mailTo(email), /\/api\/activate\.php$/)!));
+  await expect(page).toHaveURL(/\/activate\/done/);
+  await context.close();
+}
+
+/** The search has answered: no skeletons, a result count in the status line. */
+async function resultsShown(page: Page, count: RegExp): Promise<void> {
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: count })).toBeVisible();
+}
+
+test('a member searches with filters, the URL keeps them, and a card opens the profile', async ({ page, browser }) => {
+  const name = `Fenna${Date.now().toString(36).slice(-5)}`;
+  await visibleMember(browser, name);
+  await signUp(page, { name: 'Bram', gender: 'male' });
+
+  await page.goto(brandUrl('spetter', '/members'));
+  await confirmEntryWarning(page);
+  await expect(page.getByRole('heading', { level: 1, name: 'Leden zoeken' })).toBeVisible();
+  await resultsShown(page, /leden? gevonden|lid gevonden/);
+
+  const filters = page.getByRole('search', { name: 'Filters' });
+  await filters.getByText('Vrouw', { exact: true }).click();
+  await filters.getByLabel('Land').selectOption({ label: 'Nederland' });
+  // The region is labelled with what the country calls it.
+  await filters.getByLabel('Provincie').selectOption({ label: 'Flevoland' });
+  await filters.getByLabel('Minimale leeftijd').selectOption('40');
+  await filters.getByLabel('Maximale leeftijd').selectOption('42');
+  await filters.getByRole('button', { name: 'Zoeken' }).click();
+
+  await expect(page).toHaveURL(/\/members\?gender=female&country=NL&region=\w+&min_age=40&max_age=42$/);
+  await resultsShown(page, /gevonden/);
+  const card = page.getByRole('link', { name: new RegExp(`${name}, 41 jaar`) });
+  await expect(card).toBeVisible();
+
+  // A reload shows the same search.
+  await page.reload();
+  await resultsShown(page, /gevonden/);
+  await expect(filters.getByRole('radio', { name: 'Vrouw' })).toBeChecked();
+  await expect(filters.getByLabel('Land')).toHaveValue('NL');
+  await expect(filters.getByLabel('Provincie')).toHaveValue(/\w+/);
+  await expect(filters.getByLabel('Minimale leeftijd')).toHaveValue('40');
+  await expect(filters.getByLabel('Maximale leeftijd')).toHaveValue('42');
+
+  await card.click();
+  await expect(page).toHaveURL(/\/members\/\d+$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${name}, 41 jaar`);
+  await expect(page.getByText('Almere, Flevoland, Nederland')).toBeVisible();
+  await expect(page.getByText("2 foto's")).toBeVisible();
+  await expect(page.getByText('Houdt van zeilen op het Markermeer en lange avonden op het terras.')).toBeVisible();
+  const details = page.getByRole('region', { name: 'Kenmerken' });
+  await expect(details.getByText('Haarkleur')).toBeVisible();
+  await expect(details.getByText('Rood')).toBeVisible();
+  await expect(details.getByText('Sportief')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Interesses' }).getByText('Strand')).toBeVisible();
+  // A free member sees the main photo; the others are locked behind premium (SPEC §1, §6).
+  await expect(page.getByRole('figure').getByRole('img', { name: `Foto 1 van ${name}` })).toBeVisible();
+  await expect(page.getByRole('link', { name: /^Vergrendelde foto/ })).toHaveCount(1);
+  await expect(page.getByRole('link', { name: "Word premium om alle foto's te zien", exact: true })).toHaveAttribute('href', '/premium');
+  // No buttons for features that come later.
+  await expect(page.getByRole('main').getByRole('button')).toHaveCount(0);
+
+  // Back returns to the search as it was.
+  await page.goBack();
+  await expect(page).toHaveURL(/gender=female&country=NL&region=\w+&min_age=40&max_age=42$/);
+  await expect(card).toBeVisible();
+
+  // The same screen under the likes.
+  const id = /\/members\/(\d+)/.exec((await card.getAttribute('href'))!)![1];
+  await page.goto(brandUrl('spetter', `/likes/m/${id}`));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${name}, 41 jaar`);
+});
+
+test('a visitor on Velvet can search members', async ({ page }) => {
+  await page.goto(brandUrl('velvet', '/members'));
+  await confirmEntryWarning(page);
+  await expect(page).toHaveURL(brandUrl('velvet', '/members'));
+  await expect(page.getByRole('heading', { level: 1, name: 'Search members' })).toBeVisible();
+  await resultsShown(page, /members? found/);
+
+  await page.getByRole('search', { name: 'Filters' }).getByText('Woman', { exact: true }).click();
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page).toHaveURL(/\/members\?gender=female$/);
+  await resultsShown(page, /found/);
+  await expect(page.locator('main a[href^="/members/"]').first()).toBeVisible();
+});
+
+test('a visitor on Spetter is sent to the login page', async ({ page }) => {
+  await page.goto(brandUrl('spetter', '/members?gender=female'));
+  await expect(page).toHaveURL(brandUrl('spetter', `/login?next=${encodeURIComponent('/members?gender=female')}`));
+});
+
+test('an unknown member id gives the 404 page', async ({ page }) => {
+  await signUp(page, { name: 'Sem', gender: 'male' });
+  for (const path of ['/members/999999999', '/likes/m/999999999', '/members/abc']) {
+    const response = await page.goto(brandUrl('spetter', path));
+    expect(response?.status(), path).toBe(404);
+    await confirmEntryWarning(page);
+    await expect(page.getByRole('heading', { level: 1, name: 'This page could not be found' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Back to the home page' })).toBeVisible();
+  }
+});
