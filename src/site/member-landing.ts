@@ -1,5 +1,6 @@
 import type { AstroGlobal } from 'astro';
 import { landingSlug, NICHES } from '../lib/slugs.ts';
+import { memberIdParam } from './member-profile.ts';
 
 /**
  * The member a member lander is about, or null (then the page answers 404): the id must be a
@@ -8,10 +9,10 @@ import { landingSlug, NICHES } from '../lib/slugs.ts';
  */
 export async function memberLandingCard(astro: Pick<AstroGlobal, 'locals' | 'params'>) {
   const { tenant, services } = astro.locals;
-  const id = Number(astro.params.id);
+  const id = memberIdParam(astro);
   const slug = astro.params.slug;
   const slugs = tenant.locales.available.flatMap((l) => NICHES.map((n) => landingSlug(n, l)));
-  if (!Number.isInteger(id) || id <= 0 || id > 2_147_483_647 || (slug && !slugs.includes(slug))) return null;
+  if (id === null || (slug && !slugs.includes(slug))) return null;
   return services.profiles
     .publicProfile(tenant, id, null)
     .then((r) => r.profile)
