@@ -205,6 +205,8 @@ test('a member changes the e-mail address with the link from the mail', async ({
   const link = /https?:\/\/\S*\/mail-change\/do\?token=[^\s"<]+/.exec(newestMail(newEmail, 'mail_change'))?.[0];
   expect(link).toBeTruthy();
   await page.goto(link!);
+  // Click once the island is interactive (Astro drops `ssr` when hydrated).
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
   await page.getByRole('button', { name: 'Bevestig je nieuwe e-mailadres' }).click();
   await expect(page.getByText('Je nieuwe e-mailadres is bevestigd.')).toBeVisible();
   await page.getByRole('link', { name: 'Naar mijn profiel' }).click();
@@ -250,6 +252,7 @@ test('a member deletes the account and the link in the mail brings it back', asy
   await page.goto(link!);
   // Logged out now, the member is a visitor again: the entry warning asks once.
   await confirmEntryWarning(page);
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
   await page.getByRole('button', { name: 'Mijn account heractiveren' }).click();
   await expect(page).toHaveURL(/\/members/);
   const back = (await callApi(page, 'GET', '/api/user.php')).json.user;
