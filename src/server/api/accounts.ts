@@ -125,8 +125,8 @@ export const accountRoutes: Record<string, ApiRoute> = {
   },
   'logout.php': {
     GET: async (ctx) => {
-      if (ctx.session) await ctx.services.sessionStore.revoke(ctx.session.id);
-      ctx.services.sessionStore.clearCookies().forEach(ctx.setCookie);
+      if (ctx.session) await ctx.services.sessions.revoke(ctx.session.id);
+      ctx.services.sessions.clearCookies().forEach(ctx.setCookie);
       const next = ctx.query.get('next');
       if (next) return { status: 303, headers: { Location: safeNext(next, '/') } };
       return { ok: true };
@@ -217,7 +217,7 @@ export const accountRoutes: Record<string, ApiRoute> = {
       const body = parse(DeleteBody, await ctx.body(), { reason: 'choose_reason', password: 'password_old_wrong' });
       if (!(DELETE_REASONS as readonly string[]).includes(body.reason)) throw new AppError('choose_reason', 400, { field: 'reason' });
       await ctx.services.accounts.requestDeletion(ctx.tenant, session.user.id, body.reason, body.password, ctx.req);
-      ctx.services.sessionStore.clearCookies().forEach(ctx.setCookie);
+      ctx.services.sessions.clearCookies().forEach(ctx.setCookie);
       return { ok: true };
     },
     POST: async (ctx) => {

@@ -14,12 +14,9 @@ import { searchRoutes } from './search.ts';
 /** Largest JSON body the API reads (uploads are multipart and have their own limit). */
 export const JSON_BODY_LIMIT = 64 * 1024;
 
+/** Every endpoint, by its name under /api/ (API.md). */
 const ROUTES: Record<string, ApiRoute> = { ...publicRoutes, ...accountRoutes, ...photoRoutes, ...searchRoutes };
 
-/** Adds the routes of a feature; each path is /api/<name>.php as in API.md. */
-export function registerRoutes(routes: Record<string, ApiRoute>): void {
-  Object.assign(ROUTES, routes);
-}
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 

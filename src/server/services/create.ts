@@ -29,7 +29,7 @@ export interface ServiceDeps {
 export function createServices(deps: ServiceDeps): Services {
   const { db } = deps;
   const views = createUserViews(db);
-  const sessionStore = createSessionService({ db, views, production: deps.production ?? false });
+  const sessions = createSessionService({ db, views, production: deps.production ?? false });
   const mail = createMailService({
     outboxDir: deps.outboxDir ?? process.env.OUTBOX_DIR ?? join(repoRoot(), 'data', 'outbox'),
     smtpUrl: process.env.SMTP_URL,
@@ -43,9 +43,8 @@ export function createServices(deps: ServiceDeps): Services {
     tenants: deps.tenants,
     pushPublicKey: deps.pushPublicKey,
     mediaDir,
-    sessions: sessionStore,
-    sessionStore,
-    accounts: createAccountService({ db, mail, sessions: sessionStore, views, unsubscribeToken: (user) => notifications.unsubscribeToken(user), production: deps.production }),
+    sessions,
+    accounts: createAccountService({ db, mail, sessions, views, unsubscribeToken: (user) => notifications.unsubscribeToken(user), production: deps.production }),
     profiles: createProfileService({ db }),
     notifications,
     photos: createPhotoService({ db, mediaDir }),

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import type { Kysely } from 'kysely';
 import type { Database, Engine } from '../db/index.ts';
 import type { Tenant } from '../../tenant/schema.ts';
@@ -17,13 +16,6 @@ export interface Session {
   user: SiteUser;
 }
 
-export interface SessionService {
-  /** The session of a request's cookie on this tenant, or null. */
-  fromRequest(req: IncomingMessage, tenant: Tenant): Promise<Session | null>;
-  /** Notes that the member was just active. */
-  touch(session: Session): Promise<void>;
-}
-
 /**
  * The services of one runtime process: created once and shared by every tenant (DESIGN §2).
  * API handlers and pages reach them through this object.
@@ -37,8 +29,8 @@ export interface Services {
   pushPublicKey: string | null;
   /** Where photos are stored and served from (/media/…). */
   mediaDir: string;
-  sessions: SessionService;
-  sessionStore: SessionServiceImpl;
+  /** Sessions of logged-in members: the cookie, its rotation and revocation. */
+  sessions: SessionServiceImpl;
   accounts: AccountService;
   profiles: ProfileService;
   notifications: NotificationService;
