@@ -16,6 +16,8 @@ import { listTenantIds } from '../src/tenant/load.ts';
 import { createDb } from '../src/server/db/index.ts';
 import { migrateToLatest, migrateDown } from '../src/server/db/migrate.ts';
 import { seedDemo } from '../src/server/db/seed.ts';
+import { seedDemoPhotos } from '../src/server/db/seed-photos.ts';
+import { defaultMediaDir } from '../src/server/services/photos.ts';
 import { loadAllTenants } from '../src/tenant/load.ts';
 import { NICHES } from '../src/lib/slugs.ts';
 import { LOCALES } from '../src/lib/locales.ts';
@@ -150,7 +152,8 @@ db.command('seed')
     const { db: kysely, engine, close } = createDb();
     await migrateToLatest(kysely);
     const { profiles } = await seedDemo(kysely, loadAllTenants(TENANTS_DIR));
-    console.log(`sitegen: ${engine}: ${profiles} demo profiles added`);
+    const photos = await seedDemoPhotos(kysely, defaultMediaDir());
+    console.log(`sitegen: ${engine}: ${profiles} demo profiles added, ${photos} demo portraits drawn`);
     await close();
   });
 

@@ -4,6 +4,8 @@ import { createRuntime } from '../src/server/http.ts';
 import { createDb } from '../src/server/db/index.ts';
 import { migrateToLatest } from '../src/server/db/migrate.ts';
 import { seedDemo } from '../src/server/db/seed.ts';
+import { seedDemoPhotos } from '../src/server/db/seed-photos.ts';
+import { defaultMediaDir } from '../src/server/services/photos.ts';
 import { createServices } from '../src/server/services/create.ts';
 import { loadAllTenants, listTenantIds } from '../src/tenant/load.ts';
 import { REPO_ROOT, TENANTS_DIR, DIST_DIR, DATA_DIR } from './paths.ts';
@@ -27,6 +29,8 @@ export async function startServer(opts: ServeOptions) {
   if (opts.seed) {
     const { profiles } = await seedDemo(database.db, loadAllTenants(TENANTS_DIR));
     if (profiles) console.log(`sitegen: added ${profiles} demo profiles`);
+    const photos = await seedDemoPhotos(database.db, defaultMediaDir());
+    if (photos) console.log(`sitegen: drew ${photos} demo portraits`);
   }
   const vapidFile = join(DATA_DIR, 'vapid.json');
   const pushPublicKey = existsSync(vapidFile) ? (JSON.parse(readFileSync(vapidFile, 'utf8')) as { publicKey: string }).publicKey : null;

@@ -62,7 +62,12 @@ export default function ProfileCard({ locale, member, fictional, countryName, he
               {member.name}
               {member.age != null && ','}
             </span>
-            {member.age != null && <span className="ml-1 shrink-0 font-normal">{m.lander_age({ age: member.age }, { locale })}</span>}
+            {/* The bare number, as dating cards write it; the full "… years" is the accessible label. */}
+            {member.age != null && (
+              <span className="ml-1 shrink-0 font-normal" aria-label={m.lander_age({ age: member.age }, { locale })}>
+                {member.age}
+              </span>
+            )}
           </Name>
           {place && <p className="truncate text-xs text-white/85">{place}</p>}
         </div>
