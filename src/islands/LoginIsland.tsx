@@ -7,7 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { m } from '../paraglide/messages.js';
 import type { Locale } from '../lib/locales.ts';
 import { login } from '../stores/user.ts';
-import { TextField, PasswordField, FormAlert, SubmitButton, formError, type FieldErrors } from './signup/form.tsx';
+import { EmailField, PasswordField, FormAlert, SubmitButton, formError, type FieldErrors } from './signup/form.tsx';
 
 interface Props {
   locale: Locale;
@@ -48,14 +48,10 @@ export default function LoginIsland({ locale, next }: Props) {
   return (
     <form noValidate onSubmit={submit} className="space-y-5">
       {alert && <FormAlert>{alert}</FormAlert>}
-      <TextField
+      <EmailField
         id="login-email"
         label={m.login_email({}, o)}
-        type="email"
-        inputMode="email"
         autoComplete="username"
-        autoCapitalize="none"
-        spellCheck={false}
         value={email}
         onChange={setEmail}
         error={errors.email}

@@ -8,7 +8,7 @@ import { m } from '../paraglide/messages.js';
 import type { Locale } from '../lib/locales.ts';
 import { isValidEmail } from '../lib/account-rules.ts';
 import { requestPasswordReset } from '../stores/auth.ts';
-import { TextField, FormAlert, SubmitButton, formError } from './signup/form.tsx';
+import { EmailField, FormAlert, SubmitButton, formError } from './signup/form.tsx';
 
 export default function ResetPasswordIsland({ locale }: { locale: Locale }) {
   const o = { locale };
@@ -55,14 +55,10 @@ export default function ResetPasswordIsland({ locale }: { locale: Locale }) {
     <form noValidate onSubmit={submit} className="space-y-5">
       <p className="text-gray-700">{m.reset_intro({}, o)}</p>
       {alert && <FormAlert>{alert}</FormAlert>}
-      <TextField
+      <EmailField
         id="reset-email"
         label={m.login_email({}, o)}
-        type="email"
-        inputMode="email"
         autoComplete="email"
-        autoCapitalize="none"
-        spellCheck={false}
         value={email}
         onChange={setEmail}
         error={fieldError}

@@ -81,6 +81,11 @@ export function TextField({ id, label, value, onChange, error, hint, optional, c
   );
 }
 
+/** An e-mail input: the keyboard, capitalisation and spelling an address needs (login, reset, signup). */
+export function EmailField(props: Omit<TextFieldProps, 'type'>) {
+  return <TextField type="email" inputMode="email" autoCapitalize="none" spellCheck={false} maxLength={254} {...props} />;
+}
+
 type PasswordFieldProps = Omit<TextFieldProps, 'type' | 'optional'> & { locale: Locale };
 
 /** A password input with a button that shows or hides what was typed. */

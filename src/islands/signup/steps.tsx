@@ -6,7 +6,7 @@ import { MIN_AGE, PASSWORD_MIN, NAME_MAX } from '../../lib/account-rules.ts';
 import { GENDERS, SEXUALITIES, type Gender, type Sexuality, type SignupForm } from '../../stores/signup.ts';
 import DateOfBirthPicker from '../DateOfBirthPicker.tsx';
 import RegionPicker from '../RegionPicker.tsx';
-import { TextField, PasswordField, FieldError, describedBy, inputClass, labelClass, withLinks } from './form.tsx';
+import { TextField, EmailField, PasswordField, FieldError, describedBy, inputClass, labelClass, withLinks } from './form.tsx';
 import type { FieldErrors } from './form.tsx';
 
 export interface StepProps {
@@ -163,15 +163,10 @@ export function AccountStep({ locale, form, errors, update }: StepProps) {
   const o = { locale };
   return (
     <div className="space-y-5">
-      <TextField
+      <EmailField
         id="email"
         label={m.login_email({}, o)}
-        type="email"
-        inputMode="email"
         autoComplete="email"
-        autoCapitalize="none"
-        spellCheck={false}
-        maxLength={254}
         value={form.email}
         onChange={(email) => update({ email })}
         error={errors.email}
