@@ -189,7 +189,7 @@ describe.each(engines())('accounts API on %s', (engine) => {
   describe('activation', () => {
     const rt = useRuntime(engine);
 
-    test('the mailed link activates the member and the profile, once', async () => {
+    test('the mailed link activates the member and the profile; a second click still says done', async () => {
       const { client, email, user } = await signUp(rt(), 'spetter');
       const mail = takeMail(rt(), email, 'mail_activate');
       expect(mail.link).toBe(`${rt().tenantUrl('spetter')}/api/activate.php?token=${mail.token}`);
@@ -203,9 +203,12 @@ describe.each(engines())('accounts API on %s', (engine) => {
       expect((await profileRow(rt(), user.id))!.status).toBe('active');
       expect(await client.user()).toMatchObject({ status: 'active', profile: { status: 'active' } });
 
+      // Mail scanners open links before the member does: the member's own click must not fail.
       const again = await client.get(`/api/activate.php?token=${mail.token}`);
       expect(again.status).toBe(303);
-      expect(again.headers.location).toBe('/activate/error');
+      expect(again.headers.location).toBe('/activate/done');
+      const bent = await client.get(`/api/activate.php?token=${mail.token.slice(0, -1)}${mail.token.endsWith('a') ? 'b' : 'a'}`);
+      expect(bent.headers.location).toBe('/activate/error');
     });
 
     test('POST with the token answers the active user', async () => {

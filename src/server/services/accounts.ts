@@ -126,12 +126,18 @@ export function createAccountService(deps: {
   }
 
   /** Uses a mail link once: the token's row when it is valid for this tenant and kind, else null. */
-  async function consumeToken(tenant: Tenant, kind: TokenKind, value: unknown) {
+  /** A genuine, unexpired link of this kind and brand, used or not. */
+  async function findToken(tenant: Tenant, kind: TokenKind, value: unknown) {
     const parsed = parseToken(value);
     if (!parsed) return null;
     const row = await db.selectFrom('tokens').selectAll().where('id', '=', parsed.id).executeTakeFirst();
-    if (!row || row.kind !== kind || row.tenant_id !== tenant.id || row.used_at || Date.parse(row.expires_at) <= Date.now()) return null;
-    if (!secretMatches(parsed.secret, row.secret_hash)) return null;
+    if (!row || row.kind !== kind || row.tenant_id !== tenant.id || Date.parse(row.expires_at) <= Date.now()) return null;
+    return secretMatches(parsed.secret, row.secret_hash) ? row : null;
+  }
+
+  async function consumeToken(tenant: Tenant, kind: TokenKind, value: unknown) {
+    const row = await findToken(tenant, kind, value);
+    if (!row || row.used_at) return null;
     const used = await db.updateTable('tokens').set({ used_at: nowIso() }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
     return Number(used.numUpdatedRows) === 1 ? row : null;
   }
@@ -232,7 +238,9 @@ export function createAccountService(deps: {
 
     /** Confirms the e-mail from the mail's link: status active, profile enabled. */
     async activate(tenant: Tenant, token: unknown): Promise<SiteUser> {
-      const row = await consumeToken(tenant, 'activate', token);
+      // A second click on the link (or a mail scanner's prefetch before the member's click)
+      // finds the account active already: that is success, not 'Activeren mislukt'.
+      const row = (await consumeToken(tenant, 'activate', token)) ?? (await findToken(tenant, 'activate', token));
       if (!row) throw new AppError('activate_failed', 400);
       const user = await requireUser(row.user_id);
       if (user.status === 'not_confirmed') {
