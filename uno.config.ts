@@ -1,11 +1,18 @@
-import { defineConfig, presetWind4 } from 'unocss';
+import { defineConfig, presetIcons, presetWind4 } from 'unocss';
 import { BREAKPOINTS } from './src/lib/theme.ts';
 
 const px = (n: number) => `${n}px`;
 
 /** Utility CSS; the tenant's colours come in as CSS variables (src/lib/theme.ts). */
 export default defineConfig({
-  presets: [presetWind4({ preflights: { reset: true } })],
+  presets: [
+    presetWind4({ preflights: { reset: true } }),
+    // Icons written in markup (class i-tabler-<name>) compile into the CSS; icons named in data
+    // (interests, fictional_icon) are drawn from /icons/tabler/<name>.svg instead (src/islands/Glyph.tsx).
+    presetIcons({
+      collections: { tabler: () => import('@iconify-json/tabler/icons.json', { with: { type: 'json' } }).then((m) => m.default as never) },
+    }),
+  ],
   theme: {
     breakpoint: { sm: px(BREAKPOINTS.sm), md: px(BREAKPOINTS.md), lg: px(BREAKPOINTS.lg), xl: px(BREAKPOINTS.xl) },
     colors: {

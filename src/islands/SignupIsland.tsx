@@ -150,8 +150,8 @@ export default function SignupIsland({ locale, brand }: Props) {
   } else if (!signupsOpen(settings.signups, tracking)) {
     body = (
       <div className="space-y-4 py-4 text-center">
-        <div aria-hidden="true" className="mx-auto grid h-16 w-16 place-items-center rounded-full bg-primary/10 text-3xl">
-          🔒
+        <div aria-hidden="true" className="mx-auto grid h-16 w-16 place-items-center rounded-full bg-primary/10 text-3xl text-primary">
+          <span className="i-tabler-lock" />
         </div>
         <p className="text-gray-800">{m.signup_invite_only({}, o)}</p>
         <a className="btn-light" href="/login">

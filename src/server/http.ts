@@ -13,6 +13,7 @@ import { handleApi } from './api/router.ts';
 import type { Services } from './services/index.ts';
 import { clientIp, countryFromHeaders, countryOfIp } from './data/geoip.ts';
 import { serveMedia } from './media.ts';
+import { ICON_CACHE, ICON_PATH, iconEtag, tablerSvg } from './icons.ts';
 
 export interface RuntimeOptions {
   port: number;
@@ -113,6 +114,19 @@ function sendFile(req: IncomingMessage, res: ServerResponse, path: string, statu
   createReadStream(path).pipe(res);
 }
 
+function sendText(req: IncomingMessage, res: ServerResponse, body: string, type: string, cache: string, etag: string): void {
+  res.setHeader('Content-Type', type);
+  res.setHeader('Cache-Control', cache);
+  res.setHeader('ETag', etag);
+  if (req.headers['if-none-match'] === etag) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  res.statusCode = 200;
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
 /** The prerendered page of a path in a locale: dist/<id>/client/l/<locale>/<path>/index.html. */
 function prerenderedPage(clientDir: string, locale: string, pathname: string): string | undefined {
   const clean = pathname.replace(/\/+$/, '');
@@ -194,6 +208,12 @@ export function createRuntime(options: RuntimeOptions) {
       if (url.pathname.startsWith('/_assets/')) {
         const asset = fileUnder(clientDir, url.pathname);
         if (asset) return sendFile(req, res, asset, 200, ASSET_CACHE);
+        return serveErrorPage(req, res, visitor, 404);
+      }
+      const icon = ICON_PATH.exec(url.pathname);
+      if (icon) {
+        const svg = tablerSvg(icon[1]!);
+        if (svg) return sendText(req, res, svg, 'image/svg+xml', ICON_CACHE, iconEtag());
         return serveErrorPage(req, res, visitor, 404);
       }
       if (url.pathname.startsWith('/brand/')) {

@@ -107,6 +107,9 @@ export const PROFILE_FIELDS = [
   'about',
   'interests',
 ] as const;
+/** The fictional-profile marker unless a brand sets its own: theatre masks, drawn as an icon. */
+export const DEFAULT_FICTIONAL_ICON = 'tabler:masks-theater';
+
 export const SEARCH_FIELDS = ['gender', 'country', 'region', 'age'] as const;
 
 const defaultPackages = [
@@ -140,8 +143,8 @@ export const TenantSchema = z
     mail_name: z.string().optional().describe('Sender name of mails; the brand name when not set.'),
     support_email: z.email({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an e-mail address such as support@example.com') }).describe('Support e-mail address.'),
     support_phone: z.string().default('').describe('Support phone number.'),
-    /** Icon shown on fictional profiles. */
-    fictional_icon: z.string().default('🎭').describe('Icon shown on fictional profiles.'),
+    /** Icon shown on fictional profiles: a Tabler icon id (`tabler:<name>`, src/lib/icons.ts) or a text/emoji. */
+    fictional_icon: z.string().min(1).default(DEFAULT_FICTIONAL_ICON).describe('Icon shown on fictional profiles: a Tabler icon id such as tabler:masks-theater, or a short text or emoji.'),
     /** Overrides of the catalogue's fictional-profile texts, in the brand's default locale. */
     fictional_warning: z.string().optional().describe("Override of the catalogue's fictional-profile warning."),
     fictional_singular: z.string().optional().describe('Override of the word for one fictional profile.'),

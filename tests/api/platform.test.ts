@@ -174,6 +174,33 @@ describe.each(engines())('platform API on %s', (engine) => {
     });
   });
 
+  describe('GET /icons/tabler/<name>.svg', () => {
+    test('serves every interest icon and the fictional marker as SVG a browser can cache', async () => {
+      const { interests } = (await hostFetch(rt, 'spetter', '/api/interests.php')).json() as { interests: { icon: string }[] };
+      const { settings } = (await hostFetch(rt, 'spetter', '/api/settings.php')).json();
+      for (const icon of [...interests.map((i) => i.icon), settings.fictional_icon as string]) {
+        const r = await hostFetch(rt, 'spetter', `/icons/tabler/${icon.slice('tabler:'.length)}.svg`);
+        expect(r.status, icon).toBe(200);
+        expect(r.headers['content-type']).toBe('image/svg+xml');
+        expect(r.text).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 24 24">.*<\/svg>$/s);
+      }
+      const first = await hostFetch(rt, 'velvet', '/icons/tabler/compass.svg');
+      expect(first.headers['cache-control']).toContain('max-age=');
+      const again = await hostFetch(rt, 'velvet', '/icons/tabler/compass.svg', { headers: { 'if-none-match': String(first.headers.etag) } });
+      expect(again.status).toBe(304);
+      expect(again.text).toBe('');
+    });
+
+    test.each(['/icons/tabler/no-such-icon.svg', '/icons/tabler/../../package.json', '/icons/tabler/Compass.svg', '/icons/tabler/compass.png', '/icons/mdi/heart.svg'])(
+      '%s is the 404 page',
+      async (path) => {
+        const r = await hostFetch(rt, 'spetter', path);
+        expect(r.status).toBe(404);
+        expect(r.headers['content-type']).toContain('text/html');
+      },
+    );
+  });
+
   describe('GET /api/interests.php', () => {
     test('lists exactly the 50 interests with stable keys, icons and Dutch labels on spetter', async () => {
       const r = await hostFetch(rt, 'spetter', '/api/interests.php');
@@ -183,7 +210,7 @@ describe.each(engines())('platform API on %s', (engine) => {
       expect(new Set(interests.map((i) => i.key)).size).toBe(50);
       for (const i of interests) {
         expect(i.key).toMatch(/^[a-z]+(_[a-z]+)*$/);
-        expect(i.icon.length).toBeGreaterThan(0);
+        expect(i.icon).toMatch(/^tabler:[a-z0-9-]+$/);
         expect(i.label).toBe(NL[`interest_${i.key}`]);
       }
       expect(interests.map((i) => i.key)).toEqual(expect.arrayContaining(['adventure', 'one_night_stand', 'video_games', 'wine']));

@@ -81,10 +81,15 @@ test('a member cannot save a profile name starting with @, and a valid edit stay
 
 test('a member toggles interests on and off', async ({ page }) => {
   await signUp(page);
+  const coffeeIcon = page.waitForResponse((r) => r.url().endsWith('/icons/tabler/coffee.svg'));
   await openProfile(page);
   const profile = page.locator('#profile');
   const coffee = profile.getByRole('button', { name: 'Koffie' });
   const travel = profile.getByRole('button', { name: 'Reizen' });
+
+  // Each interest shows its icon, drawn from an SVG file: no emoji font is needed.
+  await expect(coffee.locator('.icon-mask')).toHaveCSS('mask-image', /\/icons\/tabler\/coffee\.svg/);
+  expect((await coffeeIcon).status()).toBe(200);
 
   await expect(coffee).toHaveAttribute('aria-pressed', 'false');
   await coffee.click();

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import tabler from '@iconify-json/tabler/icons.json' with { type: 'json' };
 import { INTERESTS, INTEREST_KEYS, isInterestKey } from '../../src/server/data/interests.ts';
+import { isIconId } from '../../src/lib/icons.ts';
+import { DEFAULT_FICTIONAL_ICON } from '../../src/tenant/schema.ts';
 import {
   REGION_COUNTRIES,
   findRegion,
@@ -31,13 +34,14 @@ describe('interests', () => {
     expect(INTEREST_KEYS).toContain('exchanging_pictures');
   });
 
-  it('gives every interest one emoji icon', () => {
-    const seg = new Intl.Segmenter('en', { granularity: 'grapheme' });
-    for (const { icon } of INTERESTS) {
-      expect([...seg.segment(icon)]).toHaveLength(1);
-      expect(icon).toMatch(/\p{Extended_Pictographic}/u);
+  it('gives every interest its own icon of the installed Tabler set', () => {
+    const names = new Set([...Object.keys(tabler.icons), ...Object.keys(tabler.aliases ?? {})]);
+    for (const { key, icon } of INTERESTS) {
+      expect(isIconId(icon), key).toBe(true);
+      expect(names.has(icon.slice('tabler:'.length)), `${key}: ${icon}`).toBe(true);
     }
     expect(new Set(INTERESTS.map((i) => i.icon)).size).toBe(50);
+    expect(names.has(DEFAULT_FICTIONAL_ICON.slice('tabler:'.length))).toBe(true);
   });
 
   it('recognises interest keys', () => {

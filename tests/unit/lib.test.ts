@@ -10,6 +10,7 @@ import { countBadge, creditsBadge, titleWithCount } from '../../src/lib/badges.t
 import { refreshPeriodSeconds, refreshSchedule } from '../../src/lib/refresh.ts';
 import { termsVersionDate } from '../../src/lib/terms.ts';
 import { ROUTES, matchRoute, safeNext, loginRedirect, loggedOutSearchAllowed } from '../../src/lib/routes.ts';
+import { iconUrl, isIconId } from '../../src/lib/icons.ts';
 
 // SPEC §2 'Landing slugs': "1 has no prefix, 2 she-, 3 bdsm-, 4 bbw-, 5 gilf-, 6 milf-, 7 gay-;
 // each is followed by the locale, with en mapped to eng."
@@ -486,4 +487,17 @@ describe('routes (SPEC §2 route table)', () => {
       expect(matchRoute(path)?.route.name, path).toBe(route.name);
     }
   });
+});
+
+describe('icon ids', () => {
+  it('names Tabler icons and finds their SVG file', () => {
+    expect(isIconId('tabler:masks-theater')).toBe(true);
+    expect(iconUrl('tabler:masks-theater')).toBe('/icons/tabler/masks-theater.svg');
+    expect(iconUrl('tabler:device-gamepad-2')).toBe('/icons/tabler/device-gamepad-2.svg');
+  });
+
+  it.each(['🎭', 'masks', 'tabler:', 'tabler:Masks', 'mdi:heart', 'tabler:heart;color:red', 'tabler:-x', 'tabler:../x', ' tabler:heart'])(
+    'takes %j as a brand text, not an icon id',
+    (value) => expect(isIconId(value)).toBe(false),
+  );
 });

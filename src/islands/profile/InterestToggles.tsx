@@ -1,3 +1,4 @@
+import { Glyph } from '../Glyph.tsx';
 import type { Interest } from '../../stores/profile.ts';
 
 interface Props {
@@ -27,7 +28,7 @@ export function InterestToggles({ interests, selected, labelledBy, onChange }: P
                 on ? 'border-primary bg-primary text-white' : 'border-gray-300 bg-white text-gray-800 hover:border-primary'
               }`}
             >
-              <span aria-hidden="true">{interest.icon}</span>
+              <Glyph icon={interest.icon} className={on ? 'text-lg' : 'text-lg text-primary'} />
               {interest.label}
               {on && <span aria-hidden="true">✓</span>}
             </button>

@@ -4,6 +4,7 @@
  * one of the signup matches; the profile page renders it on the server without hydrating it.
  */
 import { m } from '../../paraglide/messages.js';
+import { Glyph } from '../Glyph.tsx';
 import type { Locale } from '../../lib/locales.ts';
 import type { MemberCard } from '../../stores/search.ts';
 
@@ -52,7 +53,7 @@ export default function ProfileCard({ locale, member, fictional, countryName, he
             title={fictional.warning}
             className="absolute right-2 top-2 grid h-8 w-8 place-items-center rounded-full bg-white/90 text-base shadow-sm"
           >
-            {fictional.icon}
+            <Glyph icon={fictional.icon} className="text-gray-800" />
           </span>
         )}
         <div className="absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/75 to-transparent px-2.5 pb-2.5 pt-10 text-white sm:px-3">

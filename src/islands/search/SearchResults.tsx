@@ -88,9 +88,7 @@ export default function SearchResults({ locale, state, fictional, countryName, o
       {status === 'done' && profiles && profiles.length === 0 && (
         <div className="space-y-8">
           <div className="card flex flex-col items-center gap-3 px-6 py-10 text-center">
-            <span aria-hidden="true" className="text-5xl">
-              🔍
-            </span>
+            <span aria-hidden="true" className="i-tabler-user-search text-5xl text-primary/70" />
             <p className="max-w-md font-semibold text-gray-800">{m.search_empty({}, o)}</p>
             <p className="max-w-md text-sm text-gray-600">{m.search_empty_hint({}, o)}</p>
             <button type="button" className="btn-light mt-2" onClick={onReset}>

@@ -37,9 +37,7 @@ export default function SignupMatches({ locale }: { locale: Locale }) {
   if (profiles.length === 0) {
     return (
       <div className="card flex flex-col items-center gap-4 px-6 py-12 text-center">
-        <span aria-hidden="true" className="text-5xl">
-          🔍
-        </span>
+        <span aria-hidden="true" className="i-tabler-user-search text-5xl text-primary/70" />
         <p className="max-w-md text-gray-700">{m.signup_matches_empty({}, o)}</p>
         <a href="/members?all=1" className="btn-primary">
           {m.nav_search({}, o)}

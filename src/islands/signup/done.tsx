@@ -9,13 +9,11 @@ export function CompleteStep({ locale, credits, onContinue }: { locale: Locale; 
   return (
     <div className="space-y-5 text-center">
       <div aria-hidden="true" className="mx-auto grid h-20 w-20 place-items-center rounded-full bg-success/15 text-4xl text-success">
-        ✓
+        <span className="i-tabler-check" />
       </div>
       {credits > 0 && (
         <p className="mx-auto flex max-w-sm items-center gap-3 rounded-2xl bg-primary/8 px-4 py-3 text-left text-gray-800">
-          <span aria-hidden="true" className="text-3xl">
-            🎁
-          </span>
+          <span aria-hidden="true" className="i-tabler-gift text-3xl text-primary" />
           <span>{m.signup_complete_credits({ credits }, { locale })}</span>
         </p>
       )}
@@ -43,8 +41,8 @@ export function ActivationStep({ locale, email }: { locale: Locale; email: strin
   const [before, after] = m.signup_activate_text({ email: '\u0000' }, { locale }).split('\u0000');
   return (
     <div className="space-y-5 text-center">
-      <div aria-hidden="true" className="mx-auto grid h-20 w-20 place-items-center rounded-full bg-primary/10 text-4xl">
-        ✉️
+      <div aria-hidden="true" className="mx-auto grid h-20 w-20 place-items-center rounded-full bg-primary/10 text-4xl text-primary">
+        <span className="i-tabler-mail-heart" />
       </div>
       <p className="text-gray-800">
         {before}
