@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { migrateToLatest } from '../../src/server/db/migrate.ts';
 import { seedDemo } from '../../src/server/db/seed.ts';
-import { seedDemoPhotos, portrait } from '../../src/server/db/seed-photos.ts';
+import { seedDemoPhotos } from '../../src/server/db/seed-photos.ts';
+import { portrait, svgDataUri } from '../../src/lib/portrait.ts';
 import { mainImage } from '../../src/server/services/main-image.ts';
 import { openSqlite, type Opened } from '../support/databases.ts';
 
@@ -43,5 +44,15 @@ describe('demo portraits', () => {
     expect(portrait(7, 'female')).toBe(portrait(7, 'female'));
     expect(portrait(7, 'female')).not.toBe(portrait(8, 'female'));
     expect(portrait(7, 'female')).not.toBe(portrait(7, 'male'));
+  });
+
+  test('a portrait as a data: URI decodes back to the same drawing', () => {
+    const svg = portrait(12, 'male');
+    const uri = svgDataUri(svg);
+    const body = uri.slice('data:image/svg+xml,'.length);
+    expect(uri.startsWith('data:image/svg+xml,')).toBe(true);
+    expect(body).not.toMatch(/[#<>"\n]/);
+    expect(body).not.toMatch(/%(?![0-9A-F]{2})/);
+    expect(decodeURIComponent(body)).toBe(svg.replace(/\n/g, '').replace(/"/g, "'"));
   });
 });
