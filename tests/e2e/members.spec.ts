@@ -174,3 +174,32 @@ test('an unknown member id gives the 404 page', async ({ page }) => {
     await expect(page.getByRole('link', { name: 'Back to the home page' })).toBeVisible();
   }
 });
+
+test('a new member finds no conversations and no likes yet, each with the way to the search', async ({ page }) => {
+  await signUp(page, { name: 'Noor', gender: 'female' });
+  await page.goto(brandUrl('spetter', '/members'));
+  await confirmEntryWarning(page);
+
+  await page.getByRole('navigation', { name: 'Hoofdmenu' }).getByRole('link', { name: 'Berichten' }).click();
+  await expect(page).toHaveURL(brandUrl('spetter', '/chats'));
+  await expect(page.getByRole('heading', { level: 1, name: 'Berichten' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Nog geen gesprekken' })).toBeVisible();
+  await page.getByRole('link', { name: 'Terug naar leden zoeken' }).click();
+  await expect(page).toHaveURL(brandUrl('spetter', '/members'));
+
+  await page.getByRole('navigation', { name: 'Hoofdmenu' }).getByRole('link', { name: 'Likes' }).click();
+  const tabs = page.getByRole('navigation', { name: 'Likes' });
+  await expect(tabs.getByRole('link', { name: 'Ontvangen' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByText('Nog niemand heeft je geliket.', { exact: false })).toBeVisible();
+  await tabs.getByRole('link', { name: 'Matches' }).click();
+  await expect(page).toHaveURL(brandUrl('spetter', '/likes/matches'));
+  await expect(tabs.getByRole('link', { name: 'Matches' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByText('Nog geen matches.', { exact: false })).toBeVisible();
+  await page.getByRole('main').getByRole('link', { name: 'Leden zoeken' }).click();
+  await expect(page).toHaveURL(brandUrl('spetter', '/members'));
+
+  for (const path of ['/likes/nope', '/chats/12']) {
+    const response = await page.goto(brandUrl('spetter', path));
+    expect(response?.status(), path).toBe(404);
+  }
+});
