@@ -1,9 +1,9 @@
 import { atom } from 'nanostores';
 import { api, ApiError } from './api.ts';
 import { loadUser } from './user.ts';
+import { FREE_PHOTOS, PREMIUM_PHOTOS } from '../lib/membership.ts';
 
-export const FREE_PHOTOS = 3; // SPEC §9: free members may upload 3 photos
-export const PREMIUM_PHOTOS = 25; // SPEC §9: premium members may upload 25 photos
+export { FREE_PHOTOS, PREMIUM_PHOTOS };
 /** The server refuses larger uploads (docs/API.md: at most 10 MiB); checked first to spare the upload. */
 export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 

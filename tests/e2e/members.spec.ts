@@ -203,3 +203,18 @@ test('a new member finds no conversations and no likes yet, each with the way to
     expect(response?.status(), path).toBe(404);
   }
 });
+
+test('a free member compares free and premium and finds the credit bundles', async ({ page }) => {
+  await signUp(page, { name: 'Fenna', gender: 'female' });
+  await page.goto(brandUrl('spetter', '/members'));
+  await confirmEntryWarning(page);
+  await page.getByRole('navigation', { name: 'Hoofdmenu' }).getByRole('link', { name: 'Word premium' }).click();
+  await expect(page).toHaveURL(brandUrl('spetter', '/premium'));
+  const table = page.getByRole('table');
+  await expect(table.getByRole('row', { name: /Eigen foto's plaatsen/ })).toContainText(/3.*25/);
+  await expect(table.getByRole('row', { name: /Gesprekken beginnen/ })).toContainText(/2.*Onbeperkt/);
+  await expect(table.getByRole('row', { name: /Kans op een match/ })).toContainText('46% hoger');
+  await page.getByRole('link', { name: 'Bekijk de creditbundels' }).click();
+  await expect(page).toHaveURL(brandUrl('spetter', '/pricing'));
+  await expect(page.getByRole('heading', { level: 1, name: 'Prijzen' })).toBeVisible();
+});

@@ -9,11 +9,9 @@ import { mainImage as readMainImage, mediaUrl, type MainImage } from './main-ima
 import { engineOf, type Engine } from '../db/engine.ts';
 import type { Database, Photo, PhotoStatus } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
+import { FREE_PHOTOS, PREMIUM_PHOTOS } from '../../lib/membership.ts';
 
-/** Photos a free member may have. SPEC §9 */
-export const FREE_PHOTOS = 3; // SPEC §9
-/** Photos a premium member may have. SPEC §9 */
-export const PREMIUM_PHOTOS = 25; // SPEC §9
+export { FREE_PHOTOS, PREMIUM_PHOTOS };
 /** Largest upload (API.md "Conventions"). */
 export const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
 /** Largest decoded image; guards against decompression bombs (API.md). */
