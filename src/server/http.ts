@@ -178,6 +178,11 @@ export function createRuntime(options: RuntimeOptions) {
       return;
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
+    // Icons are the same for every brand and visitor: served before any session lookup. An
+    // unknown name goes on to the brand's 404 page.
+    const icon = ICON_PATH.exec(url.pathname);
+    const svg = icon && (req.method === 'GET' || req.method === 'HEAD') ? tablerSvg(icon[1]!) : undefined;
+    if (svg) return sendText(req, res, svg, 'image/svg+xml', ICON_CACHE, iconEtag());
     const session = await options.services.sessions.fromRequest(req, tenant);
     const visitor = visitorOf(req, tenant, session?.user.language ?? null);
     // The visitor's country, readable by the scripts of prerendered pages (entry warning rules).
@@ -208,12 +213,6 @@ export function createRuntime(options: RuntimeOptions) {
       if (url.pathname.startsWith('/_assets/')) {
         const asset = fileUnder(clientDir, url.pathname);
         if (asset) return sendFile(req, res, asset, 200, ASSET_CACHE);
-        return serveErrorPage(req, res, visitor, 404);
-      }
-      const icon = ICON_PATH.exec(url.pathname);
-      if (icon) {
-        const svg = tablerSvg(icon[1]!);
-        if (svg) return sendText(req, res, svg, 'image/svg+xml', ICON_CACHE, iconEtag());
         return serveErrorPage(req, res, visitor, 404);
       }
       if (url.pathname.startsWith('/brand/')) {

@@ -15,7 +15,8 @@ export { ICON_PATH } from '../lib/icons.ts';
 export const ICON_CACHE = 'public, max-age=604800';
 
 let set: IconifyJSON | undefined;
-const svgs = new Map<string, string | null>();
+/** Drawn icons by name; only names the set has, so made-up names cannot grow it. */
+const svgs = new Map<string, string>();
 
 /** The set (2 MB of JSON) is read at the first icon asked for, not at start. */
 function tabler(): IconifyJSON {
@@ -23,20 +24,22 @@ function tabler(): IconifyJSON {
   return set;
 }
 
+/** Weak: the compression middleware may send the same icon gzipped under this tag. */
 export function iconEtag(): string {
-  return `"tabler-${tabler().lastModified ?? 0}"`;
+  return `W/"tabler-${tabler().lastModified ?? 0}"`;
 }
 
 /** The SVG text of a Tabler icon, or undefined for a name the set lacks. */
 export function tablerSvg(name: string): string | undefined {
-  let svg = svgs.get(name);
-  if (svg === undefined) {
-    const data = getIconData(tabler(), name);
-    if (data) {
-      const { attributes, body } = iconToSVG(data);
-      svg = iconToHTML(body, { viewBox: attributes.viewBox });
-    } else svg = null;
-    svgs.set(name, svg);
-  }
-  return svg ?? undefined;
+  const cached = svgs.get(name);
+  if (cached) return cached;
+  const icons = tabler();
+  // Own names only: 'constructor' and friends live on every object's prototype.
+  if (!Object.hasOwn(icons.icons, name) && !Object.hasOwn(icons.aliases ?? {}, name)) return undefined;
+  const data = getIconData(icons, name);
+  if (!data) return undefined;
+  const { attributes, body } = iconToSVG(data);
+  const svg = iconToHTML(body, { viewBox: attributes.viewBox });
+  svgs.set(name, svg);
+  return svg;
 }

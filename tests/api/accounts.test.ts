@@ -212,6 +212,17 @@ describe.each(engines())('accounts API on %s', (engine) => {
       expect(bent.headers.location).toBe('/activate/error');
     });
 
+    test('a used link answers the JSON call with "Activeren mislukt": only the mail link\'s redirect forgives a second click', async () => {
+      const { email } = await signUp(rt(), 'spetter');
+      const mail = takeMail(rt(), email, 'mail_activate');
+      expect((await new Client(rt(), 'spetter').post('/api/activate.php', { token: mail.token })).status).toBe(200);
+      const again = await new Client(rt(), 'spetter').post('/api/activate.php', { token: mail.token });
+      expect(again.status).toBe(400);
+      expect(again.json()).not.toHaveProperty('user');
+      expect(apiError(again)).toMatchObject({ code: 'activate_failed', message: 'Activeren mislukt' });
+      expect((await new Client(rt(), 'spetter').get(`/api/activate.php?token=${mail.token}`)).headers.location).toBe('/activate/done');
+    });
+
     test('POST with the token answers the active user', async () => {
       const { email } = await signUp(rt(), 'spetter');
       const mail = takeMail(rt(), email, 'mail_activate');
@@ -622,6 +633,21 @@ describe.each(engines())('accounts API on %s', (engine) => {
       const reused = await new Client(rt(), 'spetter').post('/api/mail-change.php', { token: mail.token });
       expect(reused.status).toBe(400);
       expect(apiError(reused).message).toBe('Link verlopen of invalide, vraag een nieuwe e-mail aan');
+    });
+
+    test('a not-confirmed member who confirms a new address is active with a visible profile; old activation links stop', async () => {
+      const { client, email, user } = await signUp(rt(), 'spetter');
+      const oldLink = takeMail(rt(), email, 'mail_activate');
+      const next = freshEmail('bevestigd');
+      await client.post('/api/mail-change.php', { email: next, password: PASSWORD });
+      const mail = takeMail(rt(), next, 'mail_change');
+      expect((await new Client(rt(), 'spetter').post('/api/mail-change.php', { token: mail.token })).status).toBe(200);
+      expect(await client.user()).toMatchObject({ email: next, status: 'active', profile: { status: 'active' } });
+      expect((await profileRow(rt(), user.id))!.status).toBe('active');
+      // The link sent to the old address gives nothing away and changes nothing.
+      const old = await new Client(rt(), 'spetter').post('/api/activate.php', { token: oldLink.token });
+      expect(old.status).toBe(400);
+      expect(apiError(old).message).toBe('Activeren mislukt');
     });
 
     test('an activated member stays active; the address is free again on this brand', async () => {

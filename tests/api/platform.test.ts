@@ -189,9 +189,20 @@ describe.each(engines())('platform API on %s', (engine) => {
       const again = await hostFetch(rt, 'velvet', '/icons/tabler/compass.svg', { headers: { 'if-none-match': String(first.headers.etag) } });
       expect(again.status).toBe(304);
       expect(again.text).toBe('');
+      const head = await hostFetch(rt, 'velvet', '/icons/tabler/compass.svg', { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.text).toBe('');
     });
 
-    test.each(['/icons/tabler/no-such-icon.svg', '/icons/tabler/../../package.json', '/icons/tabler/Compass.svg', '/icons/tabler/compass.png', '/icons/mdi/heart.svg'])(
+    test.each([
+      '/icons/tabler/no-such-icon.svg',
+      '/icons/tabler/constructor.svg',
+      '/icons/tabler/..%2f..%2fpackage.json',
+      '/icons/tabler/%2e%2e/%2e%2e/package.json',
+      '/icons/tabler/Compass.svg',
+      '/icons/tabler/compass.png',
+      '/icons/mdi/heart.svg',
+    ])(
       '%s is the 404 page',
       async (path) => {
         const r = await hostFetch(rt, 'spetter', path);
@@ -452,6 +463,11 @@ describe.each(engines())('platform API on %s', (engine) => {
       expect(velvet.text).toContain('--c-primary:#8c1c3a');
       expect(nl.text).toMatch(/<title[^>]*>[^<]*Spetter/);
       expect(velvet.text).toMatch(/<title[^>]*>[^<]*Velvet Nights/);
+      // The home's title starts with the brand; other pages end with it, once.
+      const title = (html: string) => /<title[^>]*>([^<]*)</.exec(html)![1]!;
+      expect(title(nl.text)).toBe('Spetter - flirten en daten met singles bij jou in de buurt');
+      expect(title(velvet.text).match(/Velvet Nights/g)).toHaveLength(1);
+      expect(title((await hostFetch(rt, 'spetter', '/pages/faq')).text)).toMatch(/^[^|]+ \| Spetter$/);
       expect(velvet.text).not.toContain('Spetter');
       expect(htmlLang(nl.text)).toBe('nl');
       expect(htmlLang(velvet.text)).toBe('en');

@@ -144,7 +144,7 @@ export const accountRoutes: Record<string, ApiRoute> = {
     // The link in the activation mail.
     GET: async (ctx) => {
       try {
-        await ctx.services.accounts.activate(ctx.tenant, ctx.query.get('token'));
+        await ctx.services.accounts.activate(ctx.tenant, ctx.query.get('token'), { again: true });
         return { status: 303, headers: { Location: '/activate/done' } };
       } catch (error) {
         if (error instanceof AppError) return { status: 303, headers: { Location: '/activate/error' } };

@@ -125,7 +125,6 @@ export function createAccountService(deps: {
     return token.value;
   }
 
-  /** Uses a mail link once: the token's row when it is valid for this tenant and kind, else null. */
   /** A genuine, unexpired link of this kind and brand, used or not. */
   async function findToken(tenant: Tenant, kind: TokenKind, value: unknown) {
     const parsed = parseToken(value);
@@ -135,6 +134,7 @@ export function createAccountService(deps: {
     return secretMatches(parsed.secret, row.secret_hash) ? row : null;
   }
 
+  /** Uses a mail link once: the token's row when it is valid for this tenant and kind, else null. */
   async function consumeToken(tenant: Tenant, kind: TokenKind, value: unknown) {
     const row = await findToken(tenant, kind, value);
     if (!row || row.used_at) return null;
@@ -236,14 +236,19 @@ export function createAccountService(deps: {
       await sendActivation(tenant, user, req);
     },
 
-    /** Confirms the e-mail from the mail's link: status active, profile enabled. */
-    async activate(tenant: Tenant, token: unknown): Promise<SiteUser> {
-      // A second click on the link (or a mail scanner's prefetch before the member's click)
-      // finds the account active already: that is success, not 'Activeren mislukt'.
-      const row = (await consumeToken(tenant, 'activate', token)) ?? (await findToken(tenant, 'activate', token));
+    /**
+     * Confirms the e-mail from the mail's link: status active, profile enabled. With `again`, a
+     * link that was used already still counts while its account is active: a mail scanner opens
+     * links before the member does, and the member's own click must not say 'Activeren mislukt'.
+     * Only the mail link's redirect passes it; the JSON answer, which carries the user, does not.
+     */
+    async activate(tenant: Tenant, token: unknown, { again = false } = {}): Promise<SiteUser> {
+      const fresh = await consumeToken(tenant, 'activate', token);
+      const row = fresh ?? (again ? await findToken(tenant, 'activate', token) : null);
       if (!row) throw new AppError('activate_failed', 400);
       const user = await requireUser(row.user_id);
-      if (user.status === 'not_confirmed') {
+      // Only an unused link changes anything; a used or retired one can at most confirm an active account.
+      if (fresh && user.status === 'not_confirmed') {
         await db.transaction().execute(async (trx) => {
           await trx.updateTable('users').set({ status: 'active' }).where('id', '=', user.id).execute();
           await trx.updateTable('profiles').set({ status: 'active', updated_at: nowIso() }).where('user_id', '=', user.id).execute();
@@ -352,8 +357,11 @@ export function createAccountService(deps: {
       try {
         await db.transaction().execute(async (trx) => {
           await trx.updateTable('users').set({ email }).where('id', '=', row.user_id).execute();
-          // Proving the new address confirms it, like the activation link does.
-          await trx.updateTable('users').set({ status: 'active' }).where('id', '=', row.user_id).where('status', '=', 'not_confirmed').execute();
+          // Proving the new address confirms it, like the activation link does: account and profile.
+          const confirmed = await trx.updateTable('users').set({ status: 'active' }).where('id', '=', row.user_id).where('status', '=', 'not_confirmed').executeTakeFirst();
+          if (Number(confirmed.numUpdatedRows) === 1) {
+            await trx.updateTable('profiles').set({ status: 'active', updated_at: nowIso() }).where('user_id', '=', row.user_id).execute();
+          }
         });
       } catch (error) {
         if (constraintViolation(error) === 'unique') throw fail('mail_in_use', 409, 'email');
@@ -361,6 +369,7 @@ export function createAccountService(deps: {
       }
       await retireTokens(row.user_id, 'mail_change');
       await retireTokens(row.user_id, 'reset');
+      await retireTokens(row.user_id, 'activate'); // links sent to the old address
     },
 
     /** PUT /api/user.php: language (SPEC §1) and invisible mode. */
