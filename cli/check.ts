@@ -2,6 +2,8 @@ import { listTenantIds, loadTenant, TenantError } from '../src/tenant/load.ts';
 import { readLanderFolder } from '../src/tenant/landers.ts';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
+import { isIconId } from '../src/lib/icons.ts';
+import { tablerSvg } from '../src/server/icons.ts';
 
 /**
  * Every problem in the tenant files and lander variants, as "file: field path: message" lines.
@@ -18,6 +20,10 @@ export function checkAll(tenantsDir: string): string[] {
         if (owner) problems.push(`tenants/${id}/tenant.json: domains.${i}: ${domain} is already the domain of tenant ${owner}`);
         else owners.set(domain, id);
       });
+      // A Tabler id the set lacks would draw nothing where the fictional marker belongs.
+      if (isIconId(tenant.fictional_icon) && !tablerSvg(tenant.fictional_icon.slice('tabler:'.length))) {
+        problems.push(`tenants/${id}/tenant.json: fictional_icon: ${tenant.fictional_icon} is not an icon of the Tabler set (https://tabler.io/icons)`);
+      }
     } catch (error) {
       if (!(error instanceof TenantError)) throw error;
       problems.push(...error.problems.map((p) => `${error.file}: ${p}`));

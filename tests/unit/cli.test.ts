@@ -104,6 +104,25 @@ describe('sitegen check', () => {
     expect(run.stderr).toContain('tenants/velvet/tenant.json: domains.1: spetter.nl is already the domain of tenant spetter');
   });
 
+  test('takes a Tabler icon or a brand\'s own text as the fictional marker, not an icon the set lacks', async () => {
+    const dir = tenantsCopy();
+    editTenant(dir, 'velvet', (t) => {
+      t.fictional_icon = 'tabler:no-such-mask';
+    });
+    editTenant(dir, 'spetter', (t) => {
+      t.fictional_icon = 'tabler:ghost';
+    });
+    const run = await sitegen(['check'], { TENANTS_DIR: dir });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.split('\n').filter((line) => line.startsWith('tenants/'))).toEqual([
+      'tenants/velvet/tenant.json: fictional_icon: tabler:no-such-mask is not an icon of the Tabler set (https://tabler.io/icons)',
+    ]);
+    editTenant(dir, 'velvet', (t) => {
+      t.fictional_icon = '*';
+    });
+    expect((await sitegen(['check'], { TENANTS_DIR: dir })).code).toBe(0);
+  });
+
   test('checks the lander variants marketers edit', async () => {
     const dir = tenantsCopy();
     writeFileSync(join(dir, 'velvet', 'landers', 'broken.en.md'), '---\nlander: nosuchlander\nheadline: Hi\n---\nBody\n');
