@@ -117,6 +117,26 @@ test('a visitor signs up in Dutch through every step and activates the account f
   await expect(page.getByRole('heading', { name: 'Activeren mislukt' })).toBeVisible();
 });
 
+test('the signup modal takes focus on opening and keeps Tab and Shift+Tab inside', async ({ page }) => {
+  await open(page, '/signup');
+  await confirmEntryWarning(page);
+  const modal = page.getByRole('dialog', { name: 'Meld je gratis aan bij Spetter' });
+  await expect(modal).toBeVisible();
+  await expect(modal).toBeFocused();
+  const inside = () => page.evaluate(() => Boolean(document.activeElement?.closest('dialog#signup-modal')));
+  const seen = new Set<string>();
+  for (let i = 0; i < 14; i++) {
+    await page.keyboard.press('Tab');
+    expect(await inside(), `Tab ${i + 1} left the modal`).toBe(true);
+    seen.add(await page.evaluate(() => document.activeElement?.textContent?.trim() || (document.activeElement as HTMLInputElement | null)?.value || ''));
+  }
+  expect(seen.size).toBeGreaterThanOrEqual(4);
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press('Shift+Tab');
+    expect(await inside(), `Shift+Tab ${i + 1} left the modal`).toBe(true);
+  }
+});
+
 test('once signup has begun the signup modal cannot be closed with Escape', async ({ page }) => {
   await open(page, '/signup');
   await confirmEntryWarning(page);
