@@ -218,3 +218,31 @@ test('a free member compares free and premium and finds the credit bundles', asy
   await expect(page).toHaveURL(brandUrl('spetter', '/pricing'));
   await expect(page.getByRole('heading', { level: 1, name: 'Prijzen' })).toBeVisible();
 });
+
+test('on a phone the member navigation fits beside a long brand name, in German too', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.context().addCookies([{ name: 'locale', value: 'de', url: brandUrl('velvet', '/') }]);
+  const res = await callApi(page, 'velvet', 'POST', '/api/signup.php', {
+    email: `telefoon-${Date.now()}@example.de`,
+    password: PASSWORD,
+    name: 'Jürgen',
+    date_of_birth: bornYearsAgo(44),
+    gender: 'male',
+    sexuality: 'hetero',
+    country: 'DE',
+  });
+  expect(res.status, JSON.stringify(res.json)).toBe(201);
+  for (const brand of ['velvet', 'spetter']) {
+    if (brand === 'spetter') await signUp(page, { name: 'Tijn', gender: 'male' });
+    await page.goto(brandUrl(brand, '/members'));
+    await confirmEntryWarning(page);
+    const account = page.locator('summary[aria-label]');
+    await expect(account).toBeVisible();
+    const box = (await account.boundingBox())!;
+    expect(box.x + box.width, `${brand}: the account menu ends inside the screen`).toBeLessThanOrEqual(375);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${brand}: no sideways scrolling`).toBeLessThanOrEqual(375);
+    // The brand stays named: visibly where it fits, else by the logo's accessible name.
+    await expect(page.getByRole('link', { name: brand === 'velvet' ? /Velvet Nights/ : /Spetter/ }).first()).toBeVisible();
+  }
+  await expect(page.getByText('Spetter', { exact: true }).first()).toBeVisible();
+});
