@@ -92,3 +92,21 @@ for (const brand of BRANDS) {
     });
   }
 }
+
+// WCAG 1.4.10 (reflow): at 320 CSS px wide (a 375 px phone zoomed, or a small one) nothing asks
+// to be scrolled sideways, in every language a brand offers: long German compound words included.
+const REFLOW_PAGES = ['/', '/login', '/pricing', '/complaints', '/pages/terms', '/pages/privacy', '/pages/cookies', '/pages/faq', '/landers/tinderswipe', '/landers/gallery', '/landers/socialnetwork', '/members/5/landing3'];
+for (const { id, locales } of [{ id: 'spetter', locales: ['nl'] }, { id: 'velvet', locales: ['en', 'de', 'fr'] }]) {
+  test(`${id} reflows at 320 px in ${locales.join(', ')}`, async ({ page }) => {
+    await page.setViewportSize({ width: 320, height: 740 });
+    await page.addInitScript(() => localStorage.setItem('entry_warning_confirmed', '1'));
+    for (const locale of locales) {
+      await page.context().addCookies([{ name: 'locale', value: locale, url: brandUrl(id, '/') }]);
+      for (const path of REFLOW_PAGES) {
+        await page.goto(brandUrl(id, path));
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect(width, `${id} ${locale} ${path}`).toBeLessThanOrEqual(320);
+      }
+    }
+  });
+}
