@@ -496,6 +496,15 @@ describe.each(engines())('platform API on %s', (engine) => {
       },
     );
 
+    test('the login page offers signing up in its top bar instead of a link to itself', async () => {
+      const login = await hostFetch(rt, 'spetter', '/login');
+      const header = /<header[\s\S]*?<\/header>/.exec(login.text)![0];
+      expect(header).toContain('href="/signup"');
+      expect(header).not.toContain('href="/login"');
+      const home = /<header[\s\S]*?<\/header>/.exec((await hostFetch(rt, 'spetter', '/pricing')).text)![0];
+      expect(home).toContain('href="/login"');
+    });
+
     test('the way back keeps the query string', async () => {
       const r = await hostFetch(rt, 'spetter', '/credits?package=popular');
       expect(r.status).toBe(302);
