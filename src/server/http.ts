@@ -14,6 +14,7 @@ import type { Services } from './services/index.ts';
 import { clientIp, countryFromHeaders, countryOfIp } from './data/geoip.ts';
 import { serveMedia } from './media.ts';
 import { ICON_CACHE, ICON_PATH, iconEtag, tablerSvg } from './icons.ts';
+import { message } from './i18n.ts';
 
 export interface RuntimeOptions {
   port: number;
@@ -164,10 +165,14 @@ export function createRuntime(options: RuntimeOptions) {
       res.statusCode = status;
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');
     }
-    res.end(status === 404 ? 'This page could not be found' : 'Error');
+    // Without its built page the error cannot be shown as a page: SPEC §8 has words for that.
+    res.end(status === 404 ? 'This page could not be found' : message('error_in_error_page', visitor.locale, {}, visitor.tenant.locales.fallback));
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** What a failed request still knows of its visitor, for the error page. */
+  type Failure = { visitor?: Visitor };
+
+  async function handle(req: IncomingMessage, res: ServerResponse, failure: Failure): Promise<void> {
     securityHeaders(res, production);
     const tenants = registry.tenants();
     const tenant = resolveTenant(tenants, req.headers.host, options.defaultTenant);
@@ -183,8 +188,10 @@ export function createRuntime(options: RuntimeOptions) {
     const icon = ICON_PATH.exec(url.pathname);
     const svg = icon && (req.method === 'GET' || req.method === 'HEAD') ? tablerSvg(icon[1]!) : undefined;
     if (svg) return sendText(req, res, svg, 'image/svg+xml', ICON_CACHE, iconEtag());
+    failure.visitor = visitorOf(req, tenant, null);
     const session = await options.services.sessions.fromRequest(req, tenant);
     const visitor = visitorOf(req, tenant, session?.user.language ?? null);
+    failure.visitor = visitor;
     // The visitor's country, readable by the scripts of prerendered pages (entry warning rules).
     if (visitor.country && readCookie(req.headers.cookie, 'country') !== visitor.country) {
       res.appendHeader('Set-Cookie', serializeCookie('country', visitor.country, { maxAgeSeconds: 86400, secure: production }));
@@ -225,6 +232,8 @@ export function createRuntime(options: RuntimeOptions) {
       } catch {
         return serveErrorPage(req, res, visitor, 404); // malformed %-encoding names no page
       }
+      // The error pages are answers with their own status, not pages to open at /404 or /error.
+      if (/^\/(404|error)\/?$/.test(pathname)) return serveErrorPage(req, res, visitor, 404);
       const page = prerenderedPage(clientDir, visitor.locale, pathname);
       if (page) return sendFile(req, res, page, 200, PAGE_CACHE);
     }
@@ -248,13 +257,21 @@ export function createRuntime(options: RuntimeOptions) {
 
   const server: Server = createServer((req, res) => {
     compress(req as never, res as never, () => {
-      handle(req, res).catch((error: unknown) => {
+      const failure: Failure = {};
+      handle(req, res, failure).catch(async (error: unknown) => {
         log(`runtime: ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
-        if (!res.headersSent) {
-          res.statusCode = 500;
-          res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-          res.end('Error');
-        } else res.destroy();
+        if (res.headersSent) return void res.destroy();
+        // The brand's error page ('Error', status 500) in the visitor's language when the visitor
+        // is known; plain words otherwise, or when the error page itself fails.
+        try {
+          if (failure.visitor) return await serveErrorPage(req, res, failure.visitor, 500);
+        } catch (inner) {
+          log(`runtime: error page for ${req.url}: ${(inner as Error).stack ?? String(inner)}`);
+          if (res.headersSent) return void res.destroy();
+        }
+        res.statusCode = 500;
+        res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+        res.end(failure.visitor ? message('error_in_error_page', failure.visitor.locale, {}, failure.visitor.tenant.locales.fallback) : 'Error');
       });
     });
   });

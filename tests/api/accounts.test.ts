@@ -292,6 +292,7 @@ describe.each(engines())('accounts API on %s', (engine) => {
     test('login answers the user and rotates the session cookie', async () => {
       const { client, email, user } = await signUp(rt(), 'spetter');
       const before = client.session;
+      const old = client.clone();
       const res = await client.login(email.toUpperCase());
       expect(res.status).toBe(200);
       expect(res.json().user).toMatchObject({ id: user.id, email });
@@ -300,6 +301,8 @@ describe.each(engines())('accounts API on %s', (engine) => {
       expect(client.session).toBeTruthy();
       expect(client.session).not.toBe(before);
       expect((await client.user()).id).toBe(user.id);
+      // The cookie from before the login (signup's session) no longer opens the account.
+      expect((await old.get('/api/user.php')).json()).toEqual({ user: null });
     });
 
     test('GET /api/user.php answers the user of SPEC §3 and never the password hash', async () => {

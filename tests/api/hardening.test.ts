@@ -123,3 +123,34 @@ describe.each(engines())('hardening on %s', (engine) => {
     expect((await signUp(rt(), 'spetter', { email: `o'brien+dating-${Date.now()}@example.co.uk` })).res.status).toBe(201);
   });
 });
+
+describe('when the runtime itself fails', () => {
+  const rt = useRuntime('sqlite');
+
+  test('a page answers with the brand\'s error page, status 500, in the visitor\'s language', async () => {
+    const sessions = rt().services.sessions;
+    const working = sessions.fromRequest;
+    sessions.fromRequest = async () => {
+      throw new Error('the database is gone');
+    };
+    try {
+      const nl = await hostFetch(rt(), 'spetter', '/profile');
+      expect(nl.status).toBe(500);
+      expect(nl.headers['content-type']).toMatch(/^text\/html/);
+      expect(nl.text).toContain('Spetter');
+      expect(nl.text).toMatch(/<h1[^>]*>[^<]*Error/);
+      const de = await hostFetch(rt(), 'velvet', '/members', { headers: { cookie: 'locale=de' } });
+      expect(de.status).toBe(500);
+      expect(de.text).toContain('lang="de"');
+    } finally {
+      sessions.fromRequest = working;
+    }
+    expect((await hostFetch(rt(), 'spetter', '/login')).status).toBe(200);
+  });
+
+  test.each(['/404', '/error'])('%s is no page of its own: it is the 404 page', async (path) => {
+    const r = await hostFetch(rt(), 'spetter', path);
+    expect(r.status).toBe(404);
+    expect(r.text).toContain('This page could not be found');
+  });
+});

@@ -113,6 +113,8 @@ export const accountRoutes: Record<string, ApiRoute> = {
       }
       const body = parse(LoginBody, await ctx.body(), { email: 'login_failed', password: 'login_failed' });
       const { user, cookies } = await ctx.services.accounts.login(ctx.tenant, body.email, body.password, ctx.ip, ctx.req);
+      // Rotated at login: the session this browser had (say, from signup) ends with it.
+      if (ctx.session) await ctx.services.sessions.revoke(ctx.session.id);
       cookies.forEach(ctx.setCookie);
       return { user };
     },
