@@ -157,6 +157,28 @@ test('choosing Deutsch in the language menu on velvet sets the cookie and shows 
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
 });
 
+test('on a prerendered page the language menu offers the languages of the visitor\'s country', async ({ page, context }) => {
+  // Austria speaks German (SPEC §1): of velvet's en, de and fr only German is offered beside the page's own.
+  await context.addCookies([{ name: 'country', value: 'AT', url: brandUrl('velvet', '/') }]);
+  await page.goto(brandUrl('velvet', '/pages/faq'));
+  await confirmEntryWarning(page);
+  const menu = page.getByRole('combobox', { name: say('en', 'nav_language'), exact: true });
+  await expect(menu.locator('option')).toHaveText(['English', 'Deutsch']);
+  await expect(menu).toHaveValue('en');
+
+  // In German, for an Austrian visitor, nothing is left to choose: no menu.
+  await context.addCookies([{ name: 'locale', value: 'de', url: brandUrl('velvet', '/') }]);
+  await page.goto(brandUrl('velvet', '/pages/faq'));
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await expect(page.locator('footer')).toBeVisible();
+  await expect(page.getByRole('combobox', { name: say('de', 'nav_language'), exact: true })).toHaveCount(0);
+
+  // Swiss visitors may read all three.
+  await context.addCookies([{ name: 'country', value: 'CH', url: brandUrl('velvet', '/') }]);
+  await page.goto(brandUrl('velvet', '/pages/faq'));
+  await expect(page.getByRole('combobox', { name: say('de', 'nav_language'), exact: true }).locator('option')).toHaveCount(3);
+});
+
 test('on a phone the language menu sits in the footer, where the top bar has no room', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto(brandUrl('velvet', '/pricing'));
