@@ -188,6 +188,50 @@ describe.each(engines())('profile and settings API on %s', (engine) => {
     });
   });
 
+  describe('POST /api/user.php?push=1', () => {
+    const subscription = (endpoint = `https://push.example.net/send/${Math.random().toString(36).slice(2)}`) => ({
+      endpoint,
+      expirationTime: null,
+      keys: { p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM', auth: 'tBHItJI5svbpez7KI4CCXg' },
+    });
+
+    test('keeps the browser\'s subscription and switches push on', async () => {
+      const { client, user } = await activeMember(rt(), 'spetter');
+      const sub = subscription();
+      const res = await client.post('/api/user.php?push=1', { subscription: sub });
+      expect(res.status).toBe(200);
+      expect(res.json()).toEqual({ ok: true });
+      expect((await client.get('/api/notifications.php')).json().push).toBe(true);
+      expect(await rt().services.notifications.pushSubscriptions(user.id)).toEqual([{ endpoint: sub.endpoint, p256dh: sub.keys.p256dh, auth: sub.keys.auth }]);
+
+      // The same browser subscribing for another member moves the endpoint to that member.
+      const other = await activeMember(rt(), 'spetter');
+      expect((await other.client.post('/api/user.php?push=1', { subscription: sub })).status).toBe(200);
+      expect(await rt().services.notifications.pushSubscriptions(user.id)).toEqual([]);
+      expect(await rt().services.notifications.pushSubscriptions(other.user.id)).toHaveLength(1);
+    });
+
+    test.each([
+      ['no subscription', {}],
+      ['an http endpoint', { subscription: subscription('http://push.example.net/x') }],
+      ['a script for an endpoint', { subscription: subscription('javascript:alert(1)') }],
+      ['keys that are not base64url', { subscription: { ...subscription(), keys: { p256dh: 'a b', auth: 'x' } } }],
+      ['missing keys', { subscription: { endpoint: 'https://push.example.net/x' } }],
+    ])('refuses %s with a 400 and stores nothing', async (_label, body) => {
+      const { client, user } = await activeMember(rt(), 'spetter');
+      const res = await client.post('/api/user.php?push=1', body);
+      expect(res.status).toBe(400);
+      expect(apiError(res).message).toBe('De gegevens zijn niet geldig.');
+      expect(await rt().services.notifications.pushSubscriptions(user.id)).toEqual([]);
+      expect((await client.get('/api/notifications.php')).json().push).toBe(false);
+    });
+
+    test('asks a visitor to log in', async () => {
+      const res = await new Client(rt(), 'spetter').post('/api/user.php?push=1', { subscription: subscription() });
+      expect(res.status).toBe(401);
+    });
+  });
+
   describe('/api/notifications.php and /api/unsubscribe.php', () => {
     test('eight e-mail types, all on at first; a switch persists', async () => {
       const { client, user } = await signUp(rt(), 'spetter');
@@ -417,6 +461,8 @@ describe.each(engines())('profile and settings API on %s', (engine) => {
       expect(photoFiles).toHaveLength(2);
       for (const f of photoFiles) expect(existsSync(join(rt().services.mediaDir, f))).toBe(true);
       expect((await client.user()).profile.main_image).not.toBeNull();
+      const push = { endpoint: 'https://push.example.net/send/purge-me', keys: { p256dh: 'BNcRdreALRFXTkOOUHK1EtK2', auth: 'tBHItJI5svbpez7KI4CCXg' } };
+      expect((await client.post('/api/user.php?push=1', { subscription: push })).status).toBe(200);
 
       expect((await client.delete('/api/account.php', { reason: 'privacy', password: PASSWORD })).status).toBe(200);
       const erase = (id: number) => rt().services.photos.eraseAll(id);
@@ -436,6 +482,7 @@ describe.each(engines())('profile and settings API on %s', (engine) => {
       for (const f of photoFiles) expect(existsSync(join(rt().services.mediaDir, f))).toBe(false);
       expect(await rt().db.db.selectFrom('sessions').selectAll().where('user_id', '=', user.id).execute()).toEqual([]);
       expect(await rt().db.db.selectFrom('tokens').selectAll().where('user_id', '=', user.id).execute()).toEqual([]);
+      expect(await rt().services.notifications.pushSubscriptions(user.id)).toEqual([]);
       // The ledger is append-only: its rows stay, without a person behind them.
       expect(await rt().db.db.selectFrom('credit_ledger').select(['reason', 'delta']).where('user_id', '=', user.id).execute()).toEqual([{ reason: 'signup', delta: 10 }]);
       expect(filesUnder(rt().services.mediaDir).some((f) => photoFiles.some((p) => f.endsWith(p)))).toBe(false);

@@ -59,6 +59,15 @@ const ResetBody = z.object({ token: z.string().min(1).max(200), password });
 const MailChangeBody = z.object({ email: z.string().max(254), password: z.string().min(1).max(PASSWORD_MAX) });
 const PasswordBody = z.object({ old_password: z.string().min(1).max(PASSWORD_MAX), password, password_repeat: z.string().max(PASSWORD_MAX) });
 const UserSettingsBody = z.object({ language: z.enum(LOCALES).optional(), invisible: z.boolean().optional() }).strict();
+/** A browser's PushSubscription.toJSON() (W3C Push API): an https endpoint and two base64url keys. */
+const base64url = (max: number) => z.string().min(1).max(max).regex(/^[A-Za-z0-9_-]+=*$/);
+const PushBody = z.object({
+  subscription: z.object({
+    endpoint: z.url({ protocol: /^https$/ }).max(2048),
+    expirationTime: z.number().nullish(),
+    keys: z.object({ p256dh: base64url(200), auth: base64url(64) }),
+  }),
+});
 const DeleteBody = z.object({ reason: z.string().min(1).max(40), password: z.string().min(1).max(PASSWORD_MAX) });
 
 const option = (field: keyof typeof PROFILE_FIELD_KEYS) => z.enum(PROFILE_FIELD_KEYS[field]).nullable();
@@ -107,8 +116,9 @@ export const accountRoutes: Record<string, ApiRoute> = {
     GET: (ctx) => ({ user: ctx.session?.user ?? null }),
     POST: async (ctx) => {
       if (ctx.query.get('push') === '1') {
-        member(ctx);
-        await ctx.body();
+        const session = member(ctx);
+        const { subscription } = parse(PushBody, await ctx.body());
+        await ctx.services.notifications.subscribePush(session.user.id, subscription);
         return { ok: true };
       }
       const body = parse(LoginBody, await ctx.body(), { email: 'login_failed', password: 'login_failed' });

@@ -13,6 +13,7 @@ export interface Database {
   sessions: SessionsTable;
   tokens: TokensTable;
   credit_ledger: CreditLedgerTable;
+  push_subscriptions: PushSubscriptionsTable;
 }
 
 /** An integer 0/1 column standing for a boolean. */
@@ -164,6 +165,18 @@ export interface SessionsTable {
   ip: string | null;
   user_agent: string | null;
 }
+/** A browser's Web Push subscription of a member (SPEC §7 POST /api/user.php?push=1). */
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The push service's URL for this browser; one browser, one row. */
+  endpoint: string;
+  /** The browser's public key and auth secret for encrypting messages (RFC 8291). */
+  p256dh: string;
+  auth: string;
+  created_at: CreatedAt;
+}
+
 export type Session = Selectable<SessionsTable>;
 export type NewSession = Insertable<SessionsTable>;
 export type SessionUpdate = Updateable<SessionsTable>;

@@ -424,6 +424,7 @@ export function createAccountService(deps: {
         await db.transaction().execute(async (trx) => {
           await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
           await trx.deleteFrom('tokens').where('user_id', '=', id).execute();
+          await trx.deleteFrom('push_subscriptions').where('user_id', '=', id).execute();
           await trx.deleteFrom('profiles').where('user_id', '=', id).execute();
           await trx
             .updateTable('users')

@@ -53,6 +53,23 @@ export function createNotificationService(deps: { db: Kysely<Database> }) {
       return read(userId);
     },
 
+    /**
+     * Keeps a browser's push subscription (SPEC §7) and switches push on: the member allowed it
+     * in that browser. An endpoint moves to the member who subscribed last in that browser.
+     */
+    async subscribePush(userId: number, subscription: { endpoint: string; keys: { p256dh: string; auth: string } }): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('push_subscriptions').where('endpoint', '=', subscription.endpoint).execute();
+        await trx.insertInto('push_subscriptions').values({ user_id: userId, endpoint: subscription.endpoint, p256dh: subscription.keys.p256dh, auth: subscription.keys.auth }).execute();
+        await trx.updateTable('users').set({ push_enabled: 1 }).where('id', '=', userId).execute();
+      });
+    },
+
+    /** The member's push subscriptions, newest first. */
+    async pushSubscriptions(userId: number): Promise<{ endpoint: string; p256dh: string; auth: string }[]> {
+      return db.selectFrom('push_subscriptions').select(['endpoint', 'p256dh', 'auth']).where('user_id', '=', userId).orderBy('id', 'desc').execute();
+    },
+
     /** A lasting one-click unsubscribe link for the mails a member may opt out of. */
     async unsubscribeToken(user: { id: number; tenant_id: string }): Promise<string> {
       const token = newToken();

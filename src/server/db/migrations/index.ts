@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as m20261123_0001 from './2026-11-23-0001-members.ts';
 import * as m20261123_0002 from './2026-11-23-0002-account-settings.ts';
+import * as m20261123_0003 from './2026-11-23-0003-push-subscriptions.ts';
 
 /**
  * Every migration of this folder, by file name without extension. Imported statically, not
@@ -10,4 +11,5 @@ import * as m20261123_0002 from './2026-11-23-0002-account-settings.ts';
 export const migrations: Record<string, Migration> = {
   '2026-11-23-0001-members': m20261123_0001,
   '2026-11-23-0002-account-settings': m20261123_0002,
+  '2026-11-23-0003-push-subscriptions': m20261123_0003,
 };
