@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
-import { test, expect, brandUrl, confirmEntryWarning } from '../support/e2e.ts';
+import { test, expect, brandUrl, callApi, confirmEntryWarning } from '../support/e2e.ts';
 
 /** Browser tests of issue 4 on /profile and /notifications, in Dutch on the Spetter demo brand. */
 
@@ -10,26 +10,11 @@ const BRAND = 'spetter';
 const PASSWORD = 'geheim-wachtwoord-1';
 let counter = 0;
 
-/**
- * Calls the brand's API from its own page, as the islands do: the browser sends the brand's
- * Origin and keeps the session cookie. (Node cannot resolve <brand>.localhost; Chromium can.)
- */
-async function callApi(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  if (!page.url().startsWith(brandUrl(BRAND, '/'))) await page.goto(brandUrl(BRAND, '/pricing'));
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const res = await fetch(path, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-      return { status: res.status, json: await res.json().catch(() => null) };
-    },
-    { method, path, body },
-  );
-}
-
 /** Signs a new member up through the API; the session cookie lands in the page's browser context. */
 async function signUp(page: Page, name = 'Anna'): Promise<{ email: string }> {
   counter += 1;
   const email = `profiel-${process.pid}-${Date.now().toString(36)}-${counter}@example.nl`;
-  const res = await callApi(page, 'POST', '/api/signup.php', {
+  const res = await callApi(page, BRAND, 'POST', '/api/signup.php', {
     email, password: PASSWORD, name, date_of_birth: '1990-05-17', gender: 'female', sexuality: 'hetero', country: 'NL', region: 'Noord-Holland', city: 'Amsterdam',
   });
   expect(res.status, JSON.stringify(res.json)).toBe(201);
@@ -122,7 +107,7 @@ test('a member uploads a photo and sees it as the main image', async ({ page }) 
   await expect(photos.getByText('1 van 3 foto\'s')).toBeVisible();
   await expect(photos.getByRole('img', { name: 'Foto 1' })).toBeVisible();
   await expect(photos.getByText('Hoofdfoto', { exact: true })).toBeVisible();
-  const { json } = await callApi(page, 'GET', '/api/user.php');
+  const { json } = await callApi(page, BRAND, 'GET', '/api/user.php');
   expect(json.user.profile.main_image).not.toBeNull();
 
   // A second photo can become the main image; deleting asks first.
@@ -250,7 +235,7 @@ test('a member deletes the account and the link in the mail brings it back', asy
   await del.getByLabel('Wachtwoord', { exact: true }).fill(PASSWORD);
   await del.getByRole('button', { name: 'Account verwijderen' }).click();
   await expect(page).toHaveURL(/\/account-deleted$/);
-  expect((await callApi(page, 'GET', '/api/user.php')).json.user).toBeNull();
+  expect((await callApi(page, BRAND, 'GET', '/api/user.php')).json.user).toBeNull();
 
   const link = /https?:\/\/\S*account-deleted\?token=[^\s"<]+/.exec(newestMail(email, 'mail_reactivate'))?.[0];
   expect(link).toBeTruthy();
@@ -260,7 +245,7 @@ test('a member deletes the account and the link in the mail brings it back', asy
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
   await page.getByRole('button', { name: 'Mijn account heractiveren' }).click();
   await expect(page).toHaveURL(/\/members/);
-  const back = (await callApi(page, 'GET', '/api/user.php')).json.user;
+  const back = (await callApi(page, BRAND, 'GET', '/api/user.php')).json.user;
   expect(back?.email).toBe(email);
   expect(back?.status).not.toBe('deletion_requested');
 });

@@ -1,27 +1,12 @@
 import sharp from 'sharp';
 import type { Browser, Page } from '@playwright/test';
-import { test, expect, brandUrl, confirmEntryWarning } from '../support/e2e.ts';
+import { test, expect, brandUrl, callApi, confirmEntryWarning } from '../support/e2e.ts';
 import { linkIn, mailTo } from '../support/mail.ts';
 
 /** Browser tests of the members search (/members) and the member profile (/members/{id}, /likes/m/{id}). */
 
 const PASSWORD = 'geheim-wachtwoord-1';
 let counter = 0;
-
-/**
- * Calls the brand's API from its own page, as the islands do: the browser sends the brand's
- * Origin and keeps the session cookie. (Node cannot resolve <brand>.localhost; Chromium can.)
- */
-async function callApi(page: Page, brand: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  if (!page.url().startsWith(brandUrl(brand, '/'))) await page.goto(brandUrl(brand, '/pricing'));
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const res = await fetch(path, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-      return { status: res.status, json: await res.json().catch(() => null) };
-    },
-    { method, path, body },
-  );
-}
 
 /** A birth date that makes a member `age` today (a few days past the birthday). */
 function bornYearsAgo(age: number): string {

@@ -11,5 +11,20 @@ export async function confirmEntryWarning(page: Page): Promise<void> {
   if (await dialog.isVisible().catch(() => false)) await dialog.getByRole('button').first().click();
 }
 
+/**
+ * Calls the brand's API from its own page, as the islands do: the browser sends the brand's
+ * Origin and keeps the session cookie. (Node cannot resolve <brand>.localhost; Chromium can.)
+ */
+export async function callApi(page: Page, brand: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+  if (!page.url().startsWith(brandUrl(brand, '/'))) await page.goto(brandUrl(brand, '/pricing'));
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const res = await fetch(path, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: res.status, json: await res.json().catch(() => null) };
+    },
+    { method, path, body },
+  );
+}
+
 export const test = base;
 export { expect };
