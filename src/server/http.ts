@@ -141,20 +141,23 @@ export function createRuntime(options: RuntimeOptions) {
   const compress = compression({ threshold: 1024 });
   const production = options.production ?? false;
 
-  function visitorOf(req: IncomingMessage, tenant: Tenant, userLanguage: string | null): Visitor {
+  /** The visitor before the session is known: address, country and the language without a user record. */
+  function visitorOf(req: IncomingMessage, tenant: Tenant): Visitor {
     const ip = clientIp(req.socket.remoteAddress, req.headers, options.trustProxy ?? false) ?? '';
     const country = countryFromHeaders(req.headers, options.trustProxy ?? false) ?? countryOfIp(ip || undefined);
-    const cookies = req.headers.cookie;
     const locales = visibleLocales(tenant.locales.available, country);
-    const locale = chooseLocale({
-      cookie: readCookie(cookies, LOCALE_COOKIE),
+    return { tenant, locale: localeOf(req, tenant, country, null), locales, country, ip };
+  }
+
+  function localeOf(req: IncomingMessage, tenant: Tenant, country: string | null, userLanguage: string | null): Locale {
+    return chooseLocale({
+      cookie: readCookie(req.headers.cookie, LOCALE_COOKIE),
       userLanguage,
       domainLanguage: tenant.domain_language,
       tenantLocales: tenant.locales.available,
       defaultLocale: tenant.locales.default,
       country,
     });
-    return { tenant, locale, locales, country, ip };
   }
 
   async function serveErrorPage(req: IncomingMessage, res: ServerResponse, visitor: Visitor, status: 404 | 500): Promise<void> {
@@ -188,10 +191,14 @@ export function createRuntime(options: RuntimeOptions) {
     const icon = ICON_PATH.exec(url.pathname);
     const svg = icon && (req.method === 'GET' || req.method === 'HEAD') ? tablerSvg(icon[1]!) : undefined;
     if (svg) return sendText(req, res, svg, 'image/svg+xml', ICON_CACHE, iconEtag());
-    failure.visitor = visitorOf(req, tenant, null);
-    const session = await options.services.sessions.fromRequest(req, tenant);
-    const visitor = visitorOf(req, tenant, session?.user.language ?? null);
+    let visitor = visitorOf(req, tenant);
     failure.visitor = visitor;
+    const session = await options.services.sessions.fromRequest(req, tenant);
+    // A member's saved language counts once the session is known (SPEC §1).
+    if (session?.user.language) {
+      visitor = { ...visitor, locale: localeOf(req, tenant, visitor.country, session.user.language) };
+      failure.visitor = visitor;
+    }
     // The visitor's country, readable by the scripts of prerendered pages (entry warning rules).
     if (visitor.country && readCookie(req.headers.cookie, 'country') !== visitor.country) {
       res.appendHeader('Set-Cookie', serializeCookie('country', visitor.country, { maxAgeSeconds: 86400, secure: production }));
