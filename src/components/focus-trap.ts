@@ -30,7 +30,8 @@ export function trapFocusInModals(doc: Document = document): void {
     const last = items[items.length - 1]!;
     const active = doc.activeElement;
     const inside = active instanceof Node && dialog.contains(active);
-    if (event.shiftKey ? active === first || !inside : active === last || !inside) {
+    // The dialog itself (focused on opening) counts as before the first control.
+    if (event.shiftKey ? active === first || active === dialog || !inside : active === last || !inside) {
       event.preventDefault();
       (event.shiftKey ? last : first).focus();
     }

@@ -239,8 +239,9 @@ export function createRuntime(options: RuntimeOptions) {
       } catch {
         return serveErrorPage(req, res, visitor, 404); // malformed %-encoding names no page
       }
-      // The error pages are answers with their own status, not pages to open at /404 or /error.
-      if (/^\/(404|error)\/?$/.test(pathname)) return serveErrorPage(req, res, visitor, 404);
+      // The error pages are answers with their own status, not pages to open at /404 or /error
+      // (however the path is written: /404//, //error/).
+      if (/^\/(404|error)$/.test(pathname.replace(/\/+/g, '/').replace(/(.)\/$/, '$1'))) return serveErrorPage(req, res, visitor, 404);
       const page = prerenderedPage(clientDir, visitor.locale, pathname);
       if (page) return sendFile(req, res, page, 200, PAGE_CACHE);
     }
@@ -266,19 +267,26 @@ export function createRuntime(options: RuntimeOptions) {
     compress(req as never, res as never, () => {
       const failure: Failure = {};
       handle(req, res, failure).catch(async (error: unknown) => {
-        log(`runtime: ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
+        const describe = (e: unknown) => (e instanceof Error ? (e.stack ?? e.message) : String(e));
+        log(`runtime: ${req.method} ${req.url}: ${describe(error)}`);
         if (res.headersSent) return void res.destroy();
-        // The brand's error page ('Error', status 500) in the visitor's language when the visitor
-        // is known; plain words otherwise, or when the error page itself fails.
+        const { visitor } = failure;
         try {
-          if (failure.visitor) return await serveErrorPage(req, res, failure.visitor, 500);
+          // An API call gets JSON; a page gets the brand's error page ('Error', status 500) in the
+          // visitor's language; plain words when the visitor is unknown or the error page fails.
+          if (visitor && req.url?.startsWith('/api/')) {
+            res.statusCode = 500;
+            res.setHeader('Content-Type', 'application/json; charset=utf-8');
+            return void res.end(JSON.stringify({ error: { code: 'server_error', message: message('error_generic', visitor.locale, {}, visitor.tenant.locales.fallback) } }));
+          }
+          if (visitor) return await serveErrorPage(req, res, visitor, 500);
         } catch (inner) {
-          log(`runtime: error page for ${req.url}: ${(inner as Error).stack ?? String(inner)}`);
+          log(`runtime: error page for ${req.url}: ${describe(inner)}`);
           if (res.headersSent) return void res.destroy();
         }
         res.statusCode = 500;
         res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-        res.end(failure.visitor ? message('error_in_error_page', failure.visitor.locale, {}, failure.visitor.tenant.locales.fallback) : 'Error');
+        res.end('Error');
       });
     });
   });

@@ -142,13 +142,17 @@ describe('when the runtime itself fails', () => {
       const de = await hostFetch(rt(), 'velvet', '/members', { headers: { cookie: 'locale=de' } });
       expect(de.status).toBe(500);
       expect(de.text).toContain('lang="de"');
+      // An API call gets JSON it can show, not a page.
+      const api = await hostFetch(rt(), 'spetter', '/api/user.php');
+      expect(api.status).toBe(500);
+      expect(api.json()).toEqual({ error: { code: 'server_error', message: 'Er is een fout opgetreden, probeer het later opnieuw.' } });
     } finally {
       sessions.fromRequest = working;
     }
     expect((await hostFetch(rt(), 'spetter', '/login')).status).toBe(200);
   });
 
-  test.each(['/404', '/error'])('%s is no page of its own: it is the 404 page', async (path) => {
+  test.each(['/404', '/error', '/404//', '/error//', '/%2F404', '/error%2F'])('%s is no page of its own: it is the 404 page', async (path) => {
     const r = await hostFetch(rt(), 'spetter', path);
     expect(r.status).toBe(404);
     expect(r.text).toContain('This page could not be found');

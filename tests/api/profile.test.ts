@@ -209,12 +209,22 @@ describe.each(engines())('profile and settings API on %s', (engine) => {
       expect((await other.client.post('/api/user.php?push=1', { subscription: sub })).status).toBe(200);
       expect(await rt().services.notifications.pushSubscriptions(user.id)).toEqual([]);
       expect(await rt().services.notifications.pushSubscriptions(other.user.id)).toHaveLength(1);
+
+      // Someone who learnt the endpoint cannot claim it with keys of their own.
+      const thief = await activeMember(rt(), 'spetter');
+      const stolen = await thief.client.post('/api/user.php?push=1', { subscription: { ...sub, keys: { p256dh: 'BAttackerKey', auth: 'attackerAuth' } } });
+      expect(stolen.status).toBe(400);
+      expect(await rt().services.notifications.pushSubscriptions(thief.user.id)).toEqual([]);
+      expect(await rt().services.notifications.pushSubscriptions(other.user.id)).toEqual([{ endpoint: sub.endpoint, p256dh: sub.keys.p256dh, auth: sub.keys.auth }]);
     });
 
     test.each([
       ['no subscription', {}],
       ['an http endpoint', { subscription: subscription('http://push.example.net/x') }],
       ['a script for an endpoint', { subscription: subscription('javascript:alert(1)') }],
+      ['an address inside the network', { subscription: subscription('https://10.0.0.5/push') }],
+      ['the runtime itself', { subscription: subscription('https://localhost:4321/api/user.php') }],
+      ['a local name', { subscription: subscription('https://db.internal/x') }],
       ['keys that are not base64url', { subscription: { ...subscription(), keys: { p256dh: 'a b', auth: 'x' } } }],
       ['missing keys', { subscription: { endpoint: 'https://push.example.net/x' } }],
     ])('refuses %s with a 400 and stores nothing', async (_label, body) => {

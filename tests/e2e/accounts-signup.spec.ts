@@ -124,8 +124,15 @@ test('the signup modal takes focus on opening and keeps Tab and Shift+Tab inside
   await expect(modal).toBeVisible();
   await expect(modal).toBeFocused();
   const inside = () => page.evaluate(() => Boolean(document.activeElement?.closest('dialog#signup-modal')));
+  // Shift+Tab straight from the dialog itself stays inside too.
+  await page.keyboard.press('Shift+Tab');
+  expect(await inside()).toBe(true);
+  await modal.focus();
+  // Every control once and round again: past the last one focus must come back to the first.
+  const controls = await modal.evaluate((dialog) => [...dialog.querySelectorAll('a[href], button:not([disabled]), input:not([disabled]), select, textarea')].filter((el) => (el as HTMLElement).getClientRects().length > 0).length);
+  expect(controls).toBeGreaterThan(3);
   const seen = new Set<string>();
-  for (let i = 0; i < 14; i++) {
+  for (let i = 0; i < controls + 3; i++) {
     await page.keyboard.press('Tab');
     expect(await inside(), `Tab ${i + 1} left the modal`).toBe(true);
     seen.add(await page.evaluate(() => document.activeElement?.textContent?.trim() || (document.activeElement as HTMLInputElement | null)?.value || ''));

@@ -61,9 +61,11 @@ const PasswordBody = z.object({ old_password: z.string().min(1).max(PASSWORD_MAX
 const UserSettingsBody = z.object({ language: z.enum(LOCALES).optional(), invisible: z.boolean().optional() }).strict();
 /** A browser's PushSubscription.toJSON() (W3C Push API): an https endpoint and two base64url keys. */
 const base64url = (max: number) => z.string().min(1).max(max).regex(/^[A-Za-z0-9_-]+=*$/);
+/** A push service on the public internet: a named host, never an address or a local name the runtime could reach inside. */
+const pushHost = /^(?=.*[a-z])(?!localhost$)(?!.*\.(local|internal|localhost)$)[a-z0-9-]+(\.[a-z0-9-]+)+$/;
 const PushBody = z.object({
   subscription: z.object({
-    endpoint: z.url({ protocol: /^https$/ }).max(2048),
+    endpoint: z.url({ protocol: /^https$/, hostname: pushHost }).max(2048),
     expirationTime: z.number().nullish(),
     keys: z.object({ p256dh: base64url(200), auth: base64url(64) }),
   }),
@@ -118,7 +120,9 @@ export const accountRoutes: Record<string, ApiRoute> = {
       if (ctx.query.get('push') === '1') {
         const session = member(ctx);
         const { subscription } = parse(PushBody, await ctx.body());
-        await ctx.services.notifications.subscribePush(session.user.id, subscription);
+        if (!(await ctx.services.notifications.subscribePush(session.user.id, subscription))) {
+          throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: 'subscription' });
+        }
         return { ok: true };
       }
       const body = parse(LoginBody, await ctx.body(), { email: 'login_failed', password: 'login_failed' });

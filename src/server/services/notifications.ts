@@ -55,14 +55,20 @@ export function createNotificationService(deps: { db: Kysely<Database> }) {
 
     /**
      * Keeps a browser's push subscription (SPEC §7) and switches push on: the member allowed it
-     * in that browser. An endpoint moves to the member who subscribed last in that browser.
+     * in that browser. The same browser sends the same endpoint and keys again, so a known
+     * endpoint moves to the member subscribing now only with its own keys; with other keys it is
+     * someone else's subscription and the answer is false, changing nothing.
      */
-    async subscribePush(userId: number, subscription: { endpoint: string; keys: { p256dh: string; auth: string } }): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('push_subscriptions').where('endpoint', '=', subscription.endpoint).execute();
-        await trx.insertInto('push_subscriptions').values({ user_id: userId, endpoint: subscription.endpoint, p256dh: subscription.keys.p256dh, auth: subscription.keys.auth }).execute();
-        await trx.updateTable('users').set({ push_enabled: 1 }).where('id', '=', userId).execute();
-      });
+    async subscribePush(userId: number, subscription: { endpoint: string; keys: { p256dh: string; auth: string } }): Promise<boolean> {
+      const { endpoint, keys } = subscription;
+      const stored = await db
+        .insertInto('push_subscriptions')
+        .values({ user_id: userId, endpoint, p256dh: keys.p256dh, auth: keys.auth })
+        .onConflict((oc) => oc.column('endpoint').doUpdateSet({ user_id: userId }).where('push_subscriptions.p256dh', '=', keys.p256dh).where('push_subscriptions.auth', '=', keys.auth))
+        .executeTakeFirst();
+      if (Number(stored.numInsertedOrUpdatedRows ?? 0n) === 0) return false;
+      await db.updateTable('users').set({ push_enabled: 1 }).where('id', '=', userId).execute();
+      return true;
     },
 
     /** The member's push subscriptions, newest first. */
