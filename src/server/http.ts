@@ -95,10 +95,11 @@ function fileUnder(root: string, relative: string): string | undefined {
   }
 }
 
-function sendFile(req: IncomingMessage, res: ServerResponse, path: string, status: number, cache: string): void {
-  const type = CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
-  const stat = statSync(path);
-  const etag = `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+/**
+ * The answer shared by files and generated bodies: type, caching and ETag headers, a 304 when
+ * the browser holds this version already, no body for HEAD, else `write` sends the content.
+ */
+function sendCacheable(req: IncomingMessage, res: ServerResponse, status: number, type: string, cache: string, etag: string, write: () => void): void {
   res.setHeader('Content-Type', type);
   res.setHeader('Cache-Control', cache);
   res.setHeader('ETag', etag);
@@ -112,20 +113,14 @@ function sendFile(req: IncomingMessage, res: ServerResponse, path: string, statu
     res.end();
     return;
   }
-  createReadStream(path).pipe(res);
+  write();
 }
 
-function sendText(req: IncomingMessage, res: ServerResponse, body: string, type: string, cache: string, etag: string): void {
-  res.setHeader('Content-Type', type);
-  res.setHeader('Cache-Control', cache);
-  res.setHeader('ETag', etag);
-  if (req.headers['if-none-match'] === etag) {
-    res.statusCode = 304;
-    res.end();
-    return;
-  }
-  res.statusCode = 200;
-  res.end(req.method === 'HEAD' ? undefined : body);
+function sendFile(req: IncomingMessage, res: ServerResponse, path: string, status: number, cache: string): void {
+  const type = CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+  const stat = statSync(path);
+  const etag = `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+  sendCacheable(req, res, status, type, cache, etag, () => createReadStream(path).pipe(res));
 }
 
 /** The prerendered page of a path in a locale: dist/<id>/client/l/<locale>/<path>/index.html. */
@@ -190,7 +185,7 @@ export function createRuntime(options: RuntimeOptions) {
     // unknown name goes on to the brand's 404 page.
     const icon = ICON_PATH.exec(url.pathname);
     const svg = icon && (req.method === 'GET' || req.method === 'HEAD') ? tablerSvg(icon[1]!) : undefined;
-    if (svg) return sendText(req, res, svg, 'image/svg+xml', ICON_CACHE, iconEtag());
+    if (svg) return sendCacheable(req, res, 200, 'image/svg+xml', ICON_CACHE, iconEtag(), () => res.end(svg));
     let visitor = visitorOf(req, tenant);
     failure.visitor = visitor;
     const session = await options.services.sessions.fromRequest(req, tenant);

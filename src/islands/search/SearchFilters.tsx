@@ -47,6 +47,27 @@ export default function SearchFilters({ locale, value, onChange, onSubmit, count
 
   const set = (patch: Partial<Filters>) => onChange({ ...value, ...patch });
   const invalid = (field: string) => (invalidField === field ? ('true' as const) : undefined);
+  /** One end of the age range: a labelled select of every searchable age. */
+  const ageSelect = (field: 'min_age' | 'max_age', label: string, unset: number) => (
+    <>
+      <label htmlFor={`${id}-${field.replace('_', '-')}`} className="sr-only">
+        {label}
+      </label>
+      <select
+        id={`${id}-${field.replace('_', '-')}`}
+        className={selectClass}
+        value={value[field] ?? unset}
+        onChange={(e) => set({ [field]: Number(e.currentTarget.value) })}
+        aria-invalid={invalid(field)}
+      >
+        {AGES.map((age) => (
+          <option key={age} value={age}>
+            {age}
+          </option>
+        ))}
+      </select>
+    </>
+  );
 
   return (
     <form
@@ -130,41 +151,11 @@ export default function SearchFilters({ locale, value, onChange, onSubmit, count
         <fieldset>
           <legend className={labelClass}>{m.search_age({}, o)}</legend>
           <div className="flex items-center gap-2">
-            <label htmlFor={`${id}-min-age`} className="sr-only">
-              {m.search_min_age({}, o)}
-            </label>
-            <select
-              id={`${id}-min-age`}
-              className={selectClass}
-              value={value.min_age ?? SEARCH_MIN_AGE}
-              onChange={(e) => set({ min_age: Number(e.currentTarget.value) })}
-              aria-invalid={invalid('min_age')}
-            >
-              {AGES.map((age) => (
-                <option key={age} value={age}>
-                  {age}
-                </option>
-              ))}
-            </select>
+            {ageSelect('min_age', m.search_min_age({}, o), SEARCH_MIN_AGE)}
             <span aria-hidden="true" className="text-gray-500">
               –
             </span>
-            <label htmlFor={`${id}-max-age`} className="sr-only">
-              {m.search_max_age({}, o)}
-            </label>
-            <select
-              id={`${id}-max-age`}
-              className={selectClass}
-              value={value.max_age ?? SEARCH_MAX_AGE}
-              onChange={(e) => set({ max_age: Number(e.currentTarget.value) })}
-              aria-invalid={invalid('max_age')}
-            >
-              {AGES.map((age) => (
-                <option key={age} value={age}>
-                  {age}
-                </option>
-              ))}
-            </select>
+            {ageSelect('max_age', m.search_max_age({}, o), SEARCH_MAX_AGE)}
           </div>
         </fieldset>
       )}
