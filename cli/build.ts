@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { REPO_ROOT, TENANTS_DIR, DIST_DIR } from './paths.ts';
+import { precompress } from './precompress.ts';
 
 /** Sources every tenant build reads; a build older than any of them is stale. */
 const SHARED_SOURCES = ['src', 'locales', 'content', 'tenants/_defaults', 'astro.config.mjs', 'uno.config.ts', 'project.inlang/settings.json', 'package.json'];
@@ -75,6 +76,7 @@ export async function buildTenants(ids: string[]): Promise<{ id: string; seconds
     await runAstroBuild(id, next);
     const assets = join(TENANTS_DIR, id, 'assets');
     if (existsSync(assets)) cpSync(assets, join(next, 'client', 'brand'), { recursive: true });
+    await precompress(join(next, 'client'));
     writeFileSync(join(next, STAMP), JSON.stringify({ id, sources, built: new Date().toISOString() }));
     const final = join(DIST_DIR, id);
     const old = join(DIST_DIR, `.${id}.old`);

@@ -12,9 +12,14 @@ import { tablerSvg } from '../src/server/icons.ts';
 export function checkAll(tenantsDir: string): string[] {
   const problems: string[] = [];
   const owners = new Map<string, string>();
+  let defaultBrand: string | undefined;
   for (const id of listTenantIds(tenantsDir)) {
     try {
       const tenant = loadTenant(id, tenantsDir);
+      if (tenant.default) {
+        if (defaultBrand) problems.push(`tenants/${id}/tenant.json: default: ${defaultBrand} is the default brand already; one brand at most`);
+        else defaultBrand = id;
+      }
       tenant.domains.forEach((domain, i) => {
         const owner = owners.get(domain);
         if (owner) problems.push(`tenants/${id}/tenant.json: domains.${i}: ${domain} is already the domain of tenant ${owner}`);

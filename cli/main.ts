@@ -10,14 +10,14 @@ import { TENANTS_DIR, DATA_DIR } from './paths.ts';
 import { buildTenants, isStale } from './build.ts';
 import { checkAll } from './check.ts';
 import { createTenantFile } from './new.ts';
-import { startServer } from './serve.ts';
+import { runningPort, startServer } from './serve.ts';
 import { generateVapidKeys } from './keys.ts';
 import { listTenantIds } from '../src/tenant/load.ts';
 import { createDb } from '../src/server/db/index.ts';
 import { migrateToLatest, migrateDown } from '../src/server/db/migrate.ts';
 import { seedDemo } from '../src/server/db/seed.ts';
 import { seedDemoPhotos } from '../src/server/db/seed-photos.ts';
-import { defaultMediaDir } from '../src/server/services/photos.ts';
+import { configFromEnv } from '../src/server/config.ts';
 import { loadAllTenants } from '../src/tenant/load.ts';
 import { NICHES } from '../src/lib/slugs.ts';
 import { LOCALES } from '../src/lib/locales.ts';
@@ -69,7 +69,12 @@ program
     console.log(`sitegen: wrote ${result.file}`);
     if (opts.build) {
       await buildTenants([id]);
-      console.log(`sitegen: ${id} is built; a running \`sitegen serve\` serves it now at http://${id}.localhost:${process.env.PORT ?? 4321}/ and on ${result.domain}`);
+      const running = runningPort(DATA_DIR);
+      console.log(
+        running
+          ? `sitegen: ${id} is built; the running server serves it now at http://${id}.localhost:${running}/ and on ${result.domain}`
+          : `sitegen: ${id} is built; \`npx sitegen serve\` serves it at http://${id}.localhost:${process.env.PORT ?? 4321}/ and on ${result.domain}`,
+      );
     }
   });
 
@@ -129,11 +134,17 @@ program
     await startServer({ port: opts.port ?? Number(process.env.PORT ?? 4321), host: '0.0.0.0', seed: true, watch: true });
   });
 
+/** The database the configuration names (DATABASE_URL, DATABASE_SCHEMA, else DATABASE_FILE). */
+function openDatabase() {
+  const config = configFromEnv();
+  return createDb({ url: config.databaseUrl, schema: config.databaseSchema, file: config.databaseFile });
+}
+
 const db = program.command('db').description('Database tasks (SQLite under data/, or DATABASE_URL).');
 db.command('migrate')
   .description('Run every pending migration.')
   .action(async () => {
-    const { db: kysely, engine, close } = createDb();
+    const { db: kysely, engine, close } = openDatabase();
     const ran = await migrateToLatest(kysely);
     console.log(`sitegen: ${engine}: ${ran.length ? `ran ${ran.join(', ')}` : 'up to date'}`);
     await close();
@@ -141,7 +152,7 @@ db.command('migrate')
 db.command('down')
   .description('Undo the last migration.')
   .action(async () => {
-    const { db: kysely, engine, close } = createDb();
+    const { db: kysely, engine, close } = openDatabase();
     const undone = await migrateDown(kysely);
     console.log(`sitegen: ${engine}: ${undone.length ? `undid ${undone.join(', ')}` : 'nothing to undo'}`);
     await close();
@@ -149,10 +160,10 @@ db.command('down')
 db.command('seed')
   .description('Add demo members to tenants that have none.')
   .action(async () => {
-    const { db: kysely, engine, close } = createDb();
+    const { db: kysely, engine, close } = openDatabase();
     await migrateToLatest(kysely);
     const { profiles } = await seedDemo(kysely, loadAllTenants(TENANTS_DIR));
-    const photos = await seedDemoPhotos(kysely, defaultMediaDir());
+    const photos = await seedDemoPhotos(kysely, configFromEnv().mediaDir);
     console.log(`sitegen: ${engine}: ${profiles} demo profiles added, ${photos} demo portraits drawn`);
     await close();
   });

@@ -1,18 +1,29 @@
-import { existsSync, readFileSync, watch } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRuntime } from '../src/server/http.ts';
-import { createDb } from '../src/server/db/index.ts';
-import { migrateToLatest } from '../src/server/db/migrate.ts';
+import { buildApp } from '../src/server/app.ts';
+import { configFromEnv } from '../src/server/config.ts';
 import { seedDemo } from '../src/server/db/seed.ts';
 import { seedDemoPhotos } from '../src/server/db/seed-photos.ts';
-import { defaultMediaDir } from '../src/server/services/photos.ts';
-import { createServices } from '../src/server/services/create.ts';
 import { loadAllTenants, listTenantIds } from '../src/tenant/load.ts';
-import { REPO_ROOT, TENANTS_DIR, DIST_DIR, DATA_DIR } from './paths.ts';
+import { defaultTenantOf } from '../src/tenant/resolve.ts';
+import { REPO_ROOT, TENANTS_DIR } from './paths.ts';
 import { buildTenants, isStale } from './build.ts';
 
-/** How often accounts past their reactivation window are looked for. */
-const PURGE_EVERY_MS = 3_600_000;
+/** data/serving.json: the pid and port of the running `sitegen serve`. */
+const SERVING_FILE = 'serving.json';
+
+/** The port a running `sitegen serve` of this checkout listens on, or undefined. */
+export function runningPort(dataDir: string): number | undefined {
+  const file = join(dataDir, SERVING_FILE);
+  if (!existsSync(file)) return undefined;
+  try {
+    const { pid, port } = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; port: number };
+    process.kill(pid, 0); // throws when that process is gone
+    return port;
+  } catch {
+    return undefined;
+  }
+}
 
 export interface ServeOptions {
   port: number;
@@ -21,57 +32,38 @@ export interface ServeOptions {
   watch?: boolean;
 }
 
-/** Migrates, optionally seeds, and serves every tenant from one process; prints each tenant's URL. */
+/** Builds the runtime (DESIGN §8: one wiring), optionally seeds, serves every tenant; prints each tenant's URL. */
 export async function startServer(opts: ServeOptions) {
-  const database = createDb();
-  const migrated = await migrateToLatest(database.db);
-  if (migrated.length) console.log(`sitegen: ${database.engine}: ran ${migrated.length} migrations`);
+  const config = configFromEnv();
+  const app = await buildApp(config);
   if (opts.seed) {
-    const { profiles } = await seedDemo(database.db, loadAllTenants(TENANTS_DIR));
+    const { profiles } = await seedDemo(app.db.db, loadAllTenants(config.tenantsDir));
     if (profiles) console.log(`sitegen: added ${profiles} demo profiles`);
-    const photos = await seedDemoPhotos(database.db, defaultMediaDir());
+    const photos = await seedDemoPhotos(app.db.db, config.mediaDir);
     if (photos) console.log(`sitegen: drew ${photos} demo portraits`);
   }
-  const vapidFile = join(DATA_DIR, 'vapid.json');
-  const pushPublicKey = existsSync(vapidFile) ? (JSON.parse(readFileSync(vapidFile, 'utf8')) as { publicKey: string }).publicKey : null;
-  let runtime: ReturnType<typeof createRuntime> | undefined;
-  const services = createServices({ db: database.db, engine: database.engine, pushPublicKey, tenants: () => runtime?.registry.tenants() ?? [], production: process.env.NODE_ENV === 'production' });
-  // Accounts past their 14-day reactivation window are removed for good, at start and every hour.
-  const purge = () =>
-    services.accounts
-      .purgeExpired((profileId) => services.photos.eraseAll(profileId))
-      .then((n) => n && console.log(`sitegen: removed ${n} deleted account${n === 1 ? '' : 's'} for good`))
-      .catch((error: unknown) => console.error(`sitegen: purge failed: ${(error as Error).message}`));
-  void purge();
-  setInterval(purge, PURGE_EVERY_MS).unref();
-  runtime = createRuntime({
-    port: opts.port,
-    host: opts.host,
-    tenantsDir: TENANTS_DIR,
-    distDir: DIST_DIR,
-    services,
-    defaultTenant: process.env.DEFAULT_TENANT,
-    trustProxy: process.env.TRUST_PROXY === '1',
-    production: process.env.NODE_ENV === 'production',
-  });
-  const url = await runtime.listen();
+  const url = await app.listen(opts.port, opts.host);
   const port = new URL(url).port;
-  const tenants = runtime.registry.tenants();
-  const fallback = tenants.find((t) => t.id === process.env.DEFAULT_TENANT) ?? tenants[0];
-  console.log(`\nsitegen: serving ${tenants.length} brand${tenants.length === 1 ? '' : 's'} (${database.engine} database)`);
+  const tenants = app.registry.tenants();
+  const fallback = defaultTenantOf(tenants, config.defaultTenant);
+  console.log(`\nsitegen: serving ${tenants.length} brand${tenants.length === 1 ? '' : 's'} (${app.db.engine} database)`);
   for (const t of tenants) {
     console.log(`  ${t.name.padEnd(20)} http://${t.id}.localhost:${port}/   (${t.domains.join(', ')})${t === fallback ? `   also http://localhost:${port}/` : ''}`);
   }
   console.log('');
   if (opts.watch) watchAndRebuild();
+  // Where this server listens, for `sitegen new` to print the new brand's address.
+  const serving = join(config.dataDir, SERVING_FILE);
+  mkdirSync(config.dataDir, { recursive: true });
+  writeFileSync(serving, JSON.stringify({ pid: process.pid, port: Number(port) }));
   const stop = async () => {
-    await runtime?.close();
-    await database.close();
+    rmSync(serving, { force: true });
+    await app.close();
     process.exit(0);
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  return { runtime, database, url };
+  return { app, url };
 }
 
 /** dev: rebuild the stale tenants a moment after a source changes, one round at a time. */

@@ -1,7 +1,7 @@
 /// <reference types="astro/client" />
 import type { Tenant } from './tenant/schema.ts';
 import type { Locale } from './lib/locales.ts';
-import type { SiteUser } from './site/context.ts';
+import type { SiteUser } from './contract/user.ts';
 import type { Services } from './server/services/index.ts';
 
 declare global {

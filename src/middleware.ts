@@ -4,12 +4,12 @@ import { matchRoute, loginRedirect, loggedOutSearchAllowed } from './lib/routes.
 /**
  * Route guards (SPEC §2: "not shown", chosen in src/lib/routes.ts): member routes send a
  * logged-out visitor to /login; the members search opens to visitors when the tenant allows it.
+ * The guard fails closed: a server-rendered page missing from the route table is for members only.
  */
 export const onRequest = defineMiddleware((context, next) => {
-  if (context.isPrerendered) return next();
+  if (context.isPrerendered || context.locals.user) return next();
   const match = matchRoute(context.url.pathname);
-  if (!match || context.locals.user) return next();
-  const { guard } = match.route;
+  const guard = match?.route.guard ?? 'member';
   const allowed =
     guard === 'guest' || (guard === 'search' && loggedOutSearchAllowed(context.locals.tenant, context.locals.trafficSource));
   if (allowed) return next();

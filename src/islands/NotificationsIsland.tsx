@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { m } from '../paraglide/messages.js';
 import type { Locale } from '../lib/locales.ts';
-import type { SiteUser } from '../site/context.ts';
+import type { SiteUser } from '../contract/user.ts';
 import { ApiError } from '../stores/api.ts';
 import {
   $notifications,

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
 import { m } from '../paraglide/messages.js';
 import type { Locale } from '../lib/locales.ts';
-import type { SiteUser } from '../site/context.ts';
+import type { SiteUser } from '../contract/user.ts';
 import { ApiError } from '../stores/api.ts';
 import { $photos, $upload, deletePhoto, loadPhotos, PHOTO_MAX_BYTES, photoLimit, PREMIUM_PHOTOS, setMainPhoto, uploadPhoto, type Photo } from '../stores/photos.ts';
 import { ConfirmDialog } from './profile/ConfirmDialog.tsx';

@@ -14,5 +14,3 @@ export const PROFILE_FIELD_KEYS = {
 export type OptionField = keyof typeof PROFILE_FIELD_KEYS;
 export const OPTION_FIELDS = Object.keys(PROFILE_FIELD_KEYS) as OptionField[];
 
-export const GENDERS = ['male', 'female'] as const; // SPEC §3
-export const SEXUALITIES = ['hetero', 'gay', 'lesbian', 'bi'] as const; // SPEC §3

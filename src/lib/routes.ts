@@ -53,6 +53,8 @@ export const ROUTES: readonly RouteDef[] = [
   { name: 'directdebit', path: '/directdebit', layout: 'default', guard: 'member' },
   { name: 'transactions-id', path: '/transactions/{id?}', layout: 'default', guard: 'member' },
   { name: 'complaints', path: '/complaints', layout: 'default', guard: 'guest' },
+  // The server-rendered 404 page that pages answering 404 are rerouted to (src/pages/404.astro).
+  { name: 'not-found', path: '/404', layout: 'default', guard: 'guest' },
 ];
 
 /** The likes tabs of SPEC §2. */

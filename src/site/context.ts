@@ -1,27 +1,9 @@
 import type { Tenant } from '../tenant/schema.ts';
 import type { Locale } from '../lib/locales.ts';
 import type { LayoutName } from '../lib/visibility.ts';
+import type { SiteUser } from '../contract/user.ts';
 
-/** The user of SPEC §3 as pages and islands see it (GET /api/user.php). */
-export interface SiteUser {
-  id: number;
-  email: string;
-  status: string;
-  credits: number;
-  paid_user: boolean;
-  language: string | null;
-  notifications_disabled: { type: string; reason: string }[];
-  signup_date: string;
-  /** Invisible mode: the member is not shown in searches and online lists. */
-  invisible: boolean;
-  profile: {
-    id: number;
-    name: string;
-    country: string;
-    status: string;
-    main_image: { filename: string; thumb_filename: string; status: string; match: string } | null;
-  } | null;
-}
+export type { SiteUser };
 
 /** Everything a layout needs to render one page for one visitor. */
 export interface PageContext {

@@ -1,6 +1,6 @@
 import { api } from './api.ts';
 import { $user } from './user.ts';
-import type { SiteUser } from '../site/context.ts';
+import type { SiteUser } from '../contract/user.ts';
 
 /**
  * The account actions around logging in that a mail link or a forgotten password starts:

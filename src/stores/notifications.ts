@@ -1,7 +1,7 @@
 import { atom } from 'nanostores';
 import { api } from './api.ts';
 import { loadUser } from './user.ts';
-import { EMAIL_NOTIFICATION_TYPES, type EmailNotificationType, type DisabledReason } from '../lib/notification-types.ts';
+import { EMAIL_NOTIFICATION_TYPES, type EmailNotificationType, type DisabledReason } from '../contract/enums.ts';
 
 export { EMAIL_NOTIFICATION_TYPES, type EmailNotificationType, type DisabledReason };
 

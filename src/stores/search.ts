@@ -1,6 +1,6 @@
 import { atom } from 'nanostores';
 import { api, ApiError } from './api.ts';
-import { GENDERS } from '../lib/profile-fields.ts';
+import { GENDERS, SEARCH_MAX_AGE, SEARCH_MIN_AGE } from '../contract/enums.ts';
 
 /**
  * The members search (SPEC §2 route members, §3 "Search state"): the filters (gender, country,
@@ -12,8 +12,7 @@ import { GENDERS } from '../lib/profile-fields.ts';
 export type SearchGender = (typeof GENDERS)[number];
 export const SEARCH_GENDERS: readonly SearchGender[] = GENDERS;
 /** Ages the search offers, as GET /api/members.php accepts them (members are 18+, SPEC §5). */
-export const SEARCH_MIN_AGE = 18;
-export const SEARCH_MAX_AGE = 99;
+export { SEARCH_MAX_AGE, SEARCH_MIN_AGE };
 
 /** The filters as GET /api/members.php takes them; '' and null mean "any". */
 export interface SearchFilters {

@@ -1,7 +1,7 @@
 import { atom, map } from 'nanostores';
 import { api } from './api.ts';
 import { $user } from './user.ts';
-import type { SiteUser } from '../site/context.ts';
+import type { SiteUser } from '../contract/user.ts';
 
 /**
  * The signup flow (SPEC §2, §4): steps 0 to 4, then the complete step and the e-mail activation
@@ -10,10 +10,9 @@ import type { SiteUser } from '../site/context.ts';
 export type SignupStep = 0 | 1 | 2 | 3 | 4 | 'complete' | 'activate';
 export const SIGNUP_STEPS = 5;
 
-export type Gender = 'male' | 'female';
-export type Sexuality = 'hetero' | 'gay' | 'lesbian' | 'bi';
-export const GENDERS: readonly Gender[] = ['male', 'female'];
-export const SEXUALITIES: readonly Sexuality[] = ['hetero', 'gay', 'lesbian', 'bi'];
+export { GENDERS, SEXUALITIES, type Gender, type Sexuality } from '../contract/enums.ts';
+import type { Gender, Sexuality, Tracking } from '../contract/enums.ts';
+import { TRACKING_KEYS } from '../contract/enums.ts';
 
 /** SPEC §3 "Signup form" plus the profile fields signup asks for. */
 export interface SignupForm {
@@ -60,8 +59,8 @@ export const $signupSettings = atom<SignupSettings | null>(null);
 
 // ---- Tracking parameters (SPEC §3 "Tracking parameters stored") ----
 
-export const TRACKING_PARAMS = ['network', 'ref', 'sub1', 'sub2', 'sub3'] as const;
-export type Tracking = Partial<Record<(typeof TRACKING_PARAMS)[number], string>>;
+export const TRACKING_PARAMS = TRACKING_KEYS;
+export type { Tracking };
 const TRACKING_KEY = 'tracking';
 
 /**

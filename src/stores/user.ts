@@ -1,6 +1,6 @@
 import { atom, computed } from 'nanostores';
 import { api } from './api.ts';
-import type { SiteUser } from '../site/context.ts';
+import type { SiteUser } from '../contract/user.ts';
 
 /** The logged-in member (SPEC §3 User), null when logged out. Pages seed it from the server render. */
 export const $user = atom<SiteUser | null>(null);
@@ -24,7 +24,7 @@ export async function login(email: string, password: string): Promise<SiteUser> 
 }
 
 export async function logout(): Promise<void> {
-  await api('GET', '/logout.php');
+  await api('POST', '/logout.php');
   $user.set(null);
 }
 

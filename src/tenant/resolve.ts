@@ -9,10 +9,18 @@ export function hostName(host: string | undefined | null): string {
 }
 
 /**
+ * The brand for hosts that name none: the one DEFAULT_TENANT names, else the brand whose tenant
+ * file says `"default": true`, else the first by id.
+ */
+export function defaultTenantOf<T extends Pick<Tenant, 'id'> & { default?: boolean }>(tenants: readonly T[], defaultId?: string): T | undefined {
+  return tenants.find((t) => t.id === defaultId) ?? tenants.find((t) => t.default) ?? tenants[0];
+}
+
+/**
  * The tenant serving a host: one of its domains (or www. of one), `<id>.localhost`, or `<id>.<anything>`
  * on a local host name; otherwise the default tenant so that every host shows a brand.
  */
-export function resolveTenant<T extends Pick<Tenant, 'id' | 'domains'>>(tenants: readonly T[], host: string | null | undefined, defaultId?: string): T | undefined {
+export function resolveTenant<T extends Pick<Tenant, 'id' | 'domains'> & { default?: boolean }>(tenants: readonly T[], host: string | null | undefined, defaultId?: string): T | undefined {
   const name = hostName(host).replace(/^www\./, '');
   const byDomain = tenants.find((t) => t.domains.includes(name));
   if (byDomain) return byDomain;
@@ -21,5 +29,5 @@ export function resolveTenant<T extends Pick<Tenant, 'id' | 'domains'>>(tenants:
     const byId = tenants.find((t) => t.id === firstLabel);
     if (byId) return byId;
   }
-  return tenants.find((t) => t.id === defaultId) ?? tenants[0];
+  return defaultTenantOf(tenants, defaultId);
 }

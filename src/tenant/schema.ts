@@ -124,6 +124,8 @@ export const TenantSchema = z
     name: z.string().min(1).max(60).describe('Brand name shown in the logo bar, titles and mails.'),
     /** Host names of the brand; the first is the main domain (settings.domain). */
     domains: z.array(domain).min(1).describe('Host names of the brand; the first is the main domain.'),
+    /** This brand answers hosts that name no brand (localhost, an unknown domain); one brand at most. */
+    default: z.boolean().default(false).describe('This brand answers hosts that name no brand (localhost, an unknown domain); one brand at most.'),
     /** Language of the domain; its first two letters choose the locale when no cookie exists (SPEC §1). */
     domain_language: z.string().regex(/^[a-z]{2}(?:-[A-Z]{2})?$/).optional().describe('Language of the domain; the default locale when not set.'),
     /** Niche number 1-7; chooses the landing slug prefix (SPEC §2). */

@@ -28,7 +28,10 @@ import {
 const NEW_PASSWORD = 'nieuw-wachtwoord-2';
 
 describe.each(engines())('accounts API on %s', (engine) => {
-  describe('signup', () => {
+  /** What a browser sends with a click on a link of the brand's own page. */
+const SAME_ORIGIN_NAVIGATION = { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate' };
+
+describe('signup', () => {
     const rt = useRuntime(engine);
 
     test('creates a not-confirmed member with the signup credits once, logged in with a 30-day HttpOnly cookie', async () => {
@@ -327,7 +330,7 @@ describe.each(engines())('accounts API on %s', (engine) => {
     test('logout answers {ok:true}, clears the cookies and ends the session for good', async () => {
       const { client } = await signUp(rt(), 'spetter');
       const stolen = client.clone();
-      const res = await client.get('/api/logout.php');
+      const res = await client.post('/api/logout.php', {});
       expect(res.status).toBe(200);
       expect(res.json()).toEqual({ ok: true });
       const cleared = setCookies(res);
@@ -343,12 +346,33 @@ describe.each(engines())('accounts API on %s', (engine) => {
 
     test('logout with next redirects only within the site', async () => {
       const { client } = await signUp(rt(), 'spetter');
-      const res = await client.get('/api/logout.php?next=%2Fmembers');
+      const res = await client.request('GET', '/api/logout.php?next=%2Fmembers', undefined, SAME_ORIGIN_NAVIGATION);
       expect(res.status).toBe(303);
       expect(res.headers.location).toBe('/members');
-      const evil = await new Client(rt(), 'spetter').get('/api/logout.php?next=https%3A%2F%2Fevil.example%2F');
+      expect(await client.user()).toBeNull();
+      const evil = await new Client(rt(), 'spetter').request('GET', '/api/logout.php?next=https%3A%2F%2Fevil.example%2F', undefined, SAME_ORIGIN_NAVIGATION);
       expect(evil.status).toBe(303);
       expect(evil.headers.location).toBe('/');
+    });
+
+    test('a link from another site does not log the member out', async () => {
+      const { client } = await signUp(rt(), 'spetter');
+      const crossSite = await client.request('GET', '/api/logout.php?next=%2F', undefined, { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' });
+      expect(crossSite.status).toBe(303);
+      expect(crossSite.headers.location).toBe('/');
+      expect(await client.user()).not.toBeNull();
+      // A GET that does not say where it comes from changes nothing either.
+      const unknown = await client.get('/api/logout.php');
+      expect(unknown.status).toBe(403);
+      expect(unknown.json()).toMatchObject({ error: { code: 'forbidden_origin' } });
+      expect(await client.user()).not.toBeNull();
+      // A POST from another site's page is refused by the Origin check.
+      const forged = await client.request('POST', '/api/logout.php', {}, { origin: 'http://evil.example' });
+      expect(forged.status).toBe(403);
+      expect(await client.user()).not.toBeNull();
+      // The page's own logout: a same-origin GET (the menu link) or POST.
+      expect((await client.request('GET', '/api/logout.php', undefined, { 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+      expect(await client.user()).toBeNull();
     });
 
     test('a spetter session cookie is refused on velvet', async () => {
@@ -411,6 +435,16 @@ describe.each(engines())('accounts API on %s', (engine) => {
       expect(crossSite.status).toBe(403);
       const otherBrand = await new Client(rt(), 'spetter').post('/api/user.php', { email, password: PASSWORD }, { origin: rt().tenantUrl('velvet') });
       expect(otherBrand.status).toBe(403);
+      // The same host on another port or scheme is another origin (another server, or a page
+      // that was not served over the same connection security).
+      const otherPort = await new Client(rt(), 'spetter').post('/api/user.php', { email, password: PASSWORD }, { origin: `http://spetter.localhost:${rt().port + 1}` });
+      expect(otherPort.status).toBe(403);
+      const otherScheme = await new Client(rt(), 'spetter').post('/api/user.php', { email, password: PASSWORD }, { origin: `https://spetter.localhost:${rt().port}` });
+      expect(otherScheme.status).toBe(403);
+      const opaque = await new Client(rt(), 'spetter').post('/api/user.php', { email, password: PASSWORD }, { origin: 'null' });
+      expect(opaque.status).toBe(403);
+      const put = await new Client(rt(), 'spetter').request('PUT', '/api/user.php', { invisible: true }, { origin: `http://spetter.localhost:9999` });
+      expect(put.status).toBe(403);
       expect(await snapshot(rt())).toEqual(before);
 
       const own = await new Client(rt(), 'spetter').post('/api/user.php', { email, password: PASSWORD }, { origin: rt().tenantUrl('spetter'), 'sec-fetch-site': 'same-origin' });

@@ -389,7 +389,7 @@ describe.each(engines())('profile and settings API on %s', (engine) => {
       const before = await snapshot(rt());
       const wrong = await client.delete('/api/account.php', { reason: 'privacy', password: 'niet-mijn-wachtwoord' });
       expect(wrong.status).toBe(400);
-      expect(apiError(wrong)).toEqual({ code: 'password_old_wrong', message: 'Controleer je oude wachtwoord.', field: 'password' });
+      expect(apiError(wrong)).toEqual({ code: 'password_wrong', message: 'Dit wachtwoord klopt niet.', field: 'password' });
       const noReason = await client.delete('/api/account.php', { reason: 'verveling', password: PASSWORD });
       expect(noReason.status).toBe(400);
       expect(apiError(noReason)).toEqual({ code: 'choose_reason', message: 'Kies een reden.', field: 'reason' });

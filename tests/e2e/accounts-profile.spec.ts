@@ -230,7 +230,7 @@ test('a member deletes the account and the link in the mail brings it back', asy
 
   await del.getByLabel('Wachtwoord', { exact: true }).fill('niet-mijn-wachtwoord');
   await del.getByRole('button', { name: 'Account verwijderen' }).click();
-  await expect(del.getByText('Controleer je oude wachtwoord.')).toBeVisible();
+  await expect(del.getByText('Dit wachtwoord klopt niet.')).toBeVisible();
 
   await del.getByLabel('Wachtwoord', { exact: true }).fill(PASSWORD);
   await del.getByRole('button', { name: 'Account verwijderen' }).click();

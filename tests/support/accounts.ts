@@ -42,6 +42,8 @@ export class Client {
   readonly jar = new Map<string, string>();
   readonly rt: TestRuntime;
   readonly tenant: string;
+  /** The address this browser calls from (a private one, so no country): per-address limits count it. */
+  ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
   constructor(rt: TestRuntime, tenant: string) {
     this.rt = rt;
     this.tenant = tenant;
@@ -58,12 +60,13 @@ export class Client {
   /** A second browser holding the same cookies (e.g. a stolen or older copy). */
   clone(tenant = this.tenant): Client {
     const c = new Client(this.rt, tenant);
+    c.ip = this.ip;
     for (const [k, v] of this.jar) c.jar.set(k, v);
     return c;
   }
 
   async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HostResponse> {
-    const h: Record<string, string> = { ...headers };
+    const h: Record<string, string> = { 'x-forwarded-for': this.ip, ...headers };
     if (this.jar.size) h.cookie = this.cookieHeader();
     let payload: string | undefined;
     if (body !== undefined) {

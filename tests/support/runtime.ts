@@ -4,11 +4,10 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { request } from 'node:http';
-import { createRuntime } from '../../src/server/http.ts';
-import { createDb, type Db } from '../../src/server/db/index.ts';
-import { migrateToLatest } from '../../src/server/db/migrate.ts';
+import { buildApp, type App } from '../../src/server/app.ts';
+import { configFromEnv, type AppConfig } from '../../src/server/config.ts';
+import type { Db } from '../../src/server/db/index.ts';
 import { seedDemo } from '../../src/server/db/seed.ts';
-import { createServices } from '../../src/server/services/create.ts';
 import { loadAllTenants } from '../../src/tenant/load.ts';
 import type { Services } from '../../src/server/services/index.ts';
 
@@ -28,6 +27,9 @@ export interface TestRuntime {
   port: number;
   db: Db;
   services: Services;
+  app: App;
+  /** PostgreSQL: the private schema of this runtime. */
+  schema?: string;
   outbox: string;
   /** http://<tenant>.localhost:<port> */
   tenantUrl(id: string): string;
@@ -40,6 +42,10 @@ export interface TestRuntimeOptions {
   tenantsDir?: string;
   /** Builds to serve (default: the checkout's dist/). */
   distDir?: string;
+  /** Run the background jobs (off by default: tests call services directly). */
+  jobs?: boolean;
+  /** Anything else of the configuration. */
+  config?: Partial<AppConfig>;
 }
 
 /**
@@ -51,46 +57,57 @@ export async function startTestRuntime(engine: EngineName = 'sqlite', opts: Test
   const distDir = opts.distDir ?? DIST_DIR;
   const dir = mkdtempSync(join(tmpdir(), 'sitegen-test-'));
   let schema: string | undefined;
-  let db: Db;
   if (engine === 'postgres') {
-    const url = process.env.DATABASE_URL;
-    if (!url) throw new Error('PostgreSQL tests need DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)');
+    if (!process.env.DATABASE_URL) throw new Error('PostgreSQL tests need DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)');
     schema = `t_${randomBytes(6).toString('hex')}`;
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query(`create schema ${schema}`);
-    await client.end();
-    db = createDb({ url, schema });
-  } else {
-    db = createDb({ file: join(dir, 'app.db') });
+    await adminQuery(`create schema ${schema}`);
   }
-  await migrateToLatest(db.db);
-  const tenants = loadAllTenants(tenantsDir);
-  if (opts.seed ?? true) await seedDemo(db.db, tenants, { perTenant: 12 });
-  let runtime: ReturnType<typeof createRuntime> | undefined;
-  const services = createServices({ db: db.db, engine: db.engine, pushPublicKey: null, tenants: () => runtime?.registry.tenants() ?? [], outboxDir: join(dir, 'outbox'), mediaDir: join(dir, 'media'), log: () => {} });
-  runtime = createRuntime({ port: 0, host: '127.0.0.1', tenantsDir, distDir, services, log: () => {} });
-  const url = await runtime.listen();
+  const config: AppConfig = {
+    ...configFromEnv({}, REPO),
+    databaseUrl: engine === 'postgres' ? process.env.DATABASE_URL! : null,
+    databaseFile: join(dir, 'app.db'),
+    databaseSchema: schema,
+    tenantsDir,
+    distDir,
+    dataDir: dir,
+    outboxDir: join(dir, 'outbox'),
+    mediaDir: join(dir, 'media'),
+    logLevel: 'silent',
+    // Test clients stand for browsers on addresses of their own (X-Forwarded-For), as behind a proxy.
+    trustProxy: true,
+    jobs: opts.jobs ?? false,
+    ...opts.config,
+  };
+  const app = await buildApp(config);
+  if (opts.seed ?? true) await seedDemo(app.db.db, loadAllTenants(tenantsDir), { perTenant: 12 });
+  const url = await app.listen(0, '127.0.0.1');
   const port = Number(new URL(url).port);
   return {
     url: `http://127.0.0.1:${port}`,
     port,
-    db,
-    services,
-    outbox: join(dir, 'outbox'),
+    db: app.db,
+    services: app.services,
+    app,
+    schema,
+    outbox: config.outboxDir,
     tenantUrl: (id) => `http://${id}.localhost:${port}`,
     async close() {
-      await runtime?.close();
-      await db.close();
-      if (schema) {
-        const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-        await client.connect();
-        await client.query(`drop schema ${schema} cascade`);
-        await client.end();
-      }
+      await app.close();
+      if (schema) await adminQuery(`drop schema ${schema} cascade`);
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** One statement on the PostgreSQL of DATABASE_URL outside any test schema (create or drop one). */
+export async function adminQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
 }
 
 export interface HostResponse {

@@ -86,6 +86,16 @@ describe('sitegen check', () => {
     expect(run.stdout).not.toContain('valid');
   });
 
+  test('refuses a second default brand', async () => {
+    const dir = tenantsCopy();
+    editTenant(dir, 'velvet', (t) => {
+      t.default = true;
+    });
+    const run = await sitegen(['check'], { TENANTS_DIR: dir });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.split('\n')).toContain('tenants/velvet/tenant.json: default: spetter is the default brand already; one brand at most');
+  });
+
   test('reports a file that is not JSON', async () => {
     const dir = tenantsCopy();
     writeFileSync(join(dir, 'velvet', 'tenant.json'), '{ "name": "Velvet", }');
@@ -225,10 +235,14 @@ describe('sitegen new (with build) while the runtime runs', () => {
     expect(before.text).not.toContain('Launchy');
     expect((await hostFetch(rt, 'launchy', '/api/settings.php')).json().settings.domain).not.toBe('launchy.test');
 
+    // The running server says where it listens (data/serving.json); PORT in the operator's shell may differ.
+    const dataDir = tempDir('sitegen-data-');
+    writeFileSync(join(dataDir, 'serving.json'), JSON.stringify({ pid: process.pid, port: rt.port }));
     const run = await sitegen(['new', 'launchy', '--domain', 'launchy.test', '--niche', '2', '--locales', 'en', '--primary', '#0b7a75'], {
       TENANTS_DIR: tenantsDir,
       DIST_DIR: distDir,
-      PORT: String(rt.port),
+      DATA_DIR: dataDir,
+      PORT: '4321',
     });
     expect(run.stderr).not.toMatch(/error/i);
     expect(run.code).toBe(0);

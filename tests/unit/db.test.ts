@@ -272,13 +272,14 @@ describe('sqlite file database', () => {
     }
   });
 
-  test('an explicit file wins over DATABASE_URL', async () => {
+  test('the database is the one named: a file means SQLite whatever the environment says', async () => {
     const saved = process.env.DATABASE_URL;
     process.env.DATABASE_URL = 'postgres://nobody@127.0.0.1:1/none';
     try {
       const handle = createDb({ file: ':memory:' });
       expect(handle.engine).toBe('sqlite');
       await handle.close();
+      expect(() => createDb({})).toThrow(/url or a SQLite file/);
     } finally {
       if (saved === undefined) delete process.env.DATABASE_URL;
       else process.env.DATABASE_URL = saved;

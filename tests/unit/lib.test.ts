@@ -2,6 +2,7 @@
  * The pure rules of SPEC in src/lib, each tested beside the SPEC wording it implements.
  */
 import { describe, expect, it } from 'vitest';
+import { resolveTenant } from '../../src/tenant/resolve.ts';
 import fc from 'fast-check';
 import { landingSlug, NICHES, type Niche } from '../../src/lib/slugs.ts';
 import { LOCALES, chooseLocale, visibleLocales, showLanguageDropdown, type Locale } from '../../src/lib/locales.ts';
@@ -500,4 +501,22 @@ describe('icon ids', () => {
     'takes %j as a brand text, not an icon id',
     (value) => expect(isIconId(value)).toBe(false),
   );
+});
+
+describe('the brand of a host', () => {
+  const brands = [
+    { id: 'aaa', domains: ['aaa.test'] },
+    { id: 'spetter', domains: ['spetter.nl'], default: true },
+    { id: 'velvet', domains: ['velvetnights.com'] },
+  ];
+  it('a brand by its domain, www. of it, or <id>.localhost', () => {
+    expect(resolveTenant(brands, 'www.velvetnights.com')?.id).toBe('velvet');
+    expect(resolveTenant(brands, 'aaa.localhost:4321')?.id).toBe('aaa');
+  });
+  it('hosts that name no brand get the brand marked default, whatever brands are added before it', () => {
+    expect(resolveTenant(brands, 'localhost:4321')?.id).toBe('spetter');
+    expect(resolveTenant(brands, 'unknown.example')?.id).toBe('spetter');
+    expect(resolveTenant(brands, 'localhost', 'velvet')?.id).toBe('velvet');
+    expect(resolveTenant(brands.map((b) => ({ ...b, default: false })), 'localhost')?.id).toBe('aaa');
+  });
 });

@@ -20,8 +20,12 @@ import {
   type PhotoUploader,
 } from '../../src/server/services/photos.ts';
 import { photoRoutes } from '../../src/server/api/photos.ts';
-import type { ApiContext } from '../../src/server/api/context.ts';
-import { serveMedia } from '../../src/server/media.ts';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { registerApi } from '../../src/server/http/api.ts';
+import { asAppError } from '../../src/server/http/failures.ts';
+import type { Services, Session } from '../../src/server/services/index.ts';
+import type { Tenant } from '../../src/tenant/schema.ts';
+import { hostFetch, startTestRuntime, type TestRuntime } from '../support/runtime.ts';
 
 /**
  * The photo service on both engines (DESIGN §3): SQLite always, PostgreSQL when DATABASE_URL is
@@ -408,7 +412,7 @@ describe('/api/photos.php', () => {
   let dir: string;
   let handle: Db;
   let photos: PhotoService;
-  let server: Server;
+  let server: FastifyInstance;
   let base: string;
   let free: { user: PhotoUploader; profileId: number };
   let loggedIn = true;
@@ -420,40 +424,29 @@ describe('/api/photos.php', () => {
     photos = createPhotoService({ db: handle.db, mediaDir: join(dir, 'media') });
     free = await makeMember(handle.db, false);
 
-    // A minimal stand-in for the router: the route's handlers with a context, errors as the router answers them.
-    server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-      const method = req.method as 'GET' | 'POST' | 'PUT' | 'DELETE';
-      const ctx = {
-        req,
-        res,
-        method,
-        tenant: { id: TENANT },
-        services: { photos },
-        session: loggedIn
-          ? { id: 's', user: { id: free.user.id, paid_user: false, profile: { id: free.profileId, name: 'x', country: 'NL', status: 'active', main_image: null } } }
-          : null,
-        async body() {
-          const chunks: Buffer[] = [];
-          for await (const c of req) chunks.push(c as Buffer);
-          return chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
-        },
-      } as unknown as ApiContext;
-      try {
-        const body = await photoRoutes['photos.php']![method]!(ctx);
-        res.setHeader('Content-Type', 'application/json');
-        res.end(JSON.stringify(body));
-      } catch (error) {
-        const e = error as AppError;
-        res.statusCode = e.status ?? 500;
-        res.setHeader('Content-Type', 'application/json');
-        res.end(JSON.stringify({ error: { code: e.code ?? String(error) } }));
-      }
+    // The router with only the photo routes, a stand-in visitor and session, errors as `{error: {code}}`.
+    server = Fastify();
+    server.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null, undefined));
+    registerApi(server, photoRoutes, {
+      services: { photos } as unknown as Services,
+      trustProxy: false,
+      visit: async (request) => {
+        request.sessionState = loggedIn
+          ? ({ id: 's', user: { id: free.user.id, paid_user: false, profile: { id: free.profileId, name: 'x', country: 'NL', status: 'active', main_image: null } } } as unknown as Session)
+          : null;
+        return { tenant: { id: TENANT, locales: { fallback: 'nl' } } as Tenant, locale: 'nl', locales: ['nl'], country: null, ip: '127.0.0.1' };
+      },
+      sendErrorPage: (_request, reply) => reply.code(404).send(),
+      wantsHtml: () => false,
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/photos.php`;
+    server.setErrorHandler((error, _request, reply) => {
+      const refusal = asAppError(error);
+      void reply.code(refusal?.status ?? 500).send({ error: { code: refusal?.code ?? String(error) } });
+    });
+    base = `${await server.listen({ port: 0, host: '127.0.0.1' })}/api/photos.php`;
   });
   afterAll(async () => {
-    await new Promise((resolve) => server?.close(resolve));
+    await server?.close();
     await handle?.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -533,44 +526,36 @@ describe('/api/photos.php', () => {
 
 // --- serving the files ----------------------------------------------------------------------
 
-describe('serveMedia', () => {
-  let dir: string;
-  let server: Server;
+describe('/media/ on the runtime', () => {
+  let rt: TestRuntime;
   let base: string;
+  const get = (path: string, method = 'GET') => hostFetch(rt, TENANT, path, { method });
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'media-test-'));
+    rt = await startTestRuntime('sqlite', { seed: false });
+    const dir = join(rt.services.mediaDir, '..');
     mkdirSync(join(dir, 'media', TENANT), { recursive: true });
     writeFileSync(join(dir, 'media', TENANT, 'abc123.webp'), 'photo-bytes');
     writeFileSync(join(dir, 'media', TENANT, 'abc123-t.webp'), 'thumb');
     writeFileSync(join(dir, 'media', TENANT, 'notes.txt'), 'no');
     writeFileSync(join(dir, 'secret.webp'), 'outside');
-    server = createServer((req, res) => {
-      const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-      if (!serveMedia(req, res, join(dir, 'media'), pathname)) {
-        res.statusCode = 404;
-        res.end('not found');
-      }
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = '';
   });
   afterAll(async () => {
-    await new Promise((resolve) => server?.close(resolve));
-    rmSync(dir, { recursive: true, force: true });
+    await rt?.close();
   });
 
   test('serves a stored photo and its thumbnail as immutable WebP', async () => {
-    const res = await fetch(`${base}/media/${TENANT}/abc123.webp`);
+    const res = await get(`${base}/media/${TENANT}/abc123.webp`);
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('image/webp');
-    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(await res.text()).toBe('photo-bytes');
-    const thumb = await fetch(`${base}/media/${TENANT}/abc123-t.webp`);
-    expect(await thumb.text()).toBe('thumb');
-    const head = await fetch(`${base}/media/${TENANT}/abc123.webp`, { method: 'HEAD' });
-    expect([head.status, head.headers.get('content-length')]).toEqual([200, '11']);
+    expect(res.headers['content-type']).toBe('image/webp');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.text).toBe('photo-bytes');
+    const thumb = await get(`${base}/media/${TENANT}/abc123-t.webp`);
+    expect(thumb.text).toBe('thumb');
+    const head = await get(`${base}/media/${TENANT}/abc123.webp`, 'HEAD');
+    expect([head.status, head.headers['content-length']]).toEqual([200, '11']);
   });
 
   test('anything else is not served', async () => {
@@ -585,11 +570,10 @@ describe('serveMedia', () => {
       `/media/${TENANT}/abc123.webp/`,
       `/media/${TENANT}/abc123.webp%00.txt`,
     ]) {
-      const res = await fetch(`${base}${path}`);
+      const res = await get(`${base}${path}`);
       expect(res.status, path).toBe(404);
-      await res.arrayBuffer();
     }
-    const post = await fetch(`${base}/media/${TENANT}/abc123.webp`, { method: 'POST' });
+    const post = await get(`${base}/media/${TENANT}/abc123.webp`, 'POST');
     expect(post.status).toBe(404);
   });
 });

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { m } from '../../paraglide/messages.js';
 import type { Locale } from '../../lib/locales.ts';
-import type { SiteUser } from '../../site/context.ts';
+import type { SiteUser } from '../../contract/user.ts';
 import { ApiError } from '../../stores/api.ts';
 import { saveUserSettings } from '../../stores/user.ts';
 import { changePassword, requestMailChange } from '../../stores/account.ts';

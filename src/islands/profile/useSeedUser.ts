@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useStore } from '@nanostores/react';
 import { $user, setUser } from '../../stores/user.ts';
-import type { SiteUser } from '../../site/context.ts';
+import type { SiteUser } from '../../contract/user.ts';
 
 /**
  * The logged-in member as the page rendered it, then as the store has it. Stores are seeded in

@@ -1,35 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import busboy from 'busboy';
-import { z } from 'zod';
-import type { ApiContext, ApiRoute } from './context.ts';
-import { AppError, authRequired, badRequest, notFound } from '../errors.ts';
-import { MAX_PHOTO_BYTES, photoError, type PhotoService, type PhotoUpload } from '../services/photos.ts';
+import { AppError, badRequest, notFound } from '../errors.ts';
+import { MAX_PHOTO_BYTES, photoError, type PhotoUpload } from '../services/photos.ts';
+import { PhotoIdBody, SetMainPhotoBody } from '../../contract/profile.ts';
+import { json, route, type RouteContext } from '../http/routes.ts';
 
 /** Room for the multipart boundaries and part headers around a photo of the largest size. */
 const MULTIPART_OVERHEAD = 64 * 1024;
 
-const PhotoId = z.coerce.number().int().positive().max(2_147_483_647);
-const SetMainBody = z.object({ id: PhotoId, main: z.literal(true) });
-const RemoveBody = z.object({ id: PhotoId });
-
-// Services is owned elsewhere; until it declares `photos: PhotoService` the service is reached through this cast.
-const photosOf = (ctx: ApiContext): PhotoService => ctx.services.photos;
-
-/** The logged-in member and their profile; 401 when logged out, 404 when there is no profile. */
-function member(ctx: ApiContext) {
-  if (!ctx.session) throw authRequired();
-  const { user } = ctx.session;
-  if (!user.profile) throw notFound();
-  return { user, profileId: user.profile.id };
-}
-
-async function parseBody<T>(ctx: ApiContext, schema: z.ZodType<T>): Promise<T> {
-  const parsed = schema.safeParse(await ctx.body());
-  if (!parsed.success) throw badRequest(String(parsed.error.issues[0]?.path[0] ?? 'id'));
-  return parsed.data;
-}
-
 const missingPhoto = () => new AppError('photo_missing', 400, { key: 'photo_missing', field: 'photo' });
+
+/** The logged-in member's profile; 404 when there is none. */
+function profileOf(ctx: RouteContext<unknown, unknown, 'member'>): number {
+  const id = ctx.session.user.profile?.id;
+  if (!id) throw notFound();
+  return id;
+}
 
 /**
  * Reads the `photo` part of a multipart upload into memory (at most 10 MiB, API.md). A larger
@@ -96,27 +82,32 @@ export function readPhoto(req: IncomingMessage, res: ServerResponse): Promise<Ph
 }
 
 /** The member's own photos (API.md "Profile, photos, settings"). */
-export const photoRoutes: Record<string, ApiRoute> = {
-  'photos.php': {
-    GET: async (ctx) => {
-      const { profileId } = member(ctx);
-      return { photos: await photosOf(ctx).list(profileId) };
-    },
-    POST: async (ctx) => {
-      const { user, profileId } = member(ctx);
+export const photoRoutes = [
+  route({ method: 'GET', path: 'photos.php', who: 'member', handler: async (ctx) => json({ photos: await ctx.services.photos.list(profileOf(ctx)) }) }),
+  route({
+    method: 'POST',
+    path: 'photos.php',
+    who: 'member',
+    upload: true,
+    handler: async (ctx) => {
+      const profileId = profileOf(ctx);
       const file = await readPhoto(ctx.req, ctx.res);
-      const photos = await photosOf(ctx).upload({ id: user.id, paid_user: user.paid_user, tenant_id: ctx.tenant.id }, profileId, file);
-      return { photos };
+      const { user } = ctx.session;
+      return json({ photos: await ctx.services.photos.upload({ id: user.id, paid_user: user.paid_user, tenant_id: ctx.tenant.id }, profileId, file) });
     },
-    PUT: async (ctx) => {
-      const { profileId } = member(ctx);
-      const { id } = await parseBody(ctx, SetMainBody);
-      return { photos: await photosOf(ctx).setMain(profileId, id) };
-    },
-    DELETE: async (ctx) => {
-      const { profileId } = member(ctx);
-      const { id } = await parseBody(ctx, RemoveBody);
-      return { photos: await photosOf(ctx).remove(profileId, id) };
-    },
-  },
-};
+  }),
+  route({
+    method: 'PUT',
+    path: 'photos.php',
+    who: 'member',
+    body: SetMainPhotoBody,
+    handler: async (ctx) => json({ photos: await ctx.services.photos.setMain(profileOf(ctx), ctx.body.id) }),
+  }),
+  route({
+    method: 'DELETE',
+    path: 'photos.php',
+    who: 'member',
+    body: PhotoIdBody,
+    handler: async (ctx) => json({ photos: await ctx.services.photos.remove(profileOf(ctx), ctx.body.id) }),
+  }),
+];

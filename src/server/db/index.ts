@@ -1,11 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { Kysely, PostgresDialect, type Dialect } from 'kysely';
 import pg from 'pg';
 import { isPostgresUrl, type Engine } from './engine.ts';
 import type { Database } from './schema.ts';
 import { createNodeSqliteDialect } from './sqlite-dialect.ts';
-import { repoRoot } from '../paths.ts';
 
 export type { Engine } from './engine.ts';
 export type { Database } from './schema.ts';
@@ -13,20 +12,21 @@ export type { Database } from './schema.ts';
 export interface Db {
   db: Kysely<Database>;
   engine: Engine;
+  /** The PostgreSQL pool (rate limits and jobs share it); null on SQLite. */
+  pool: pg.Pool | null;
   /** Closes the SQLite file or ends the PostgreSQL pool. */
   close(): Promise<void>;
 }
 
 export interface CreateDbOptions {
-  /** postgres:// or postgresql:// URL; DATABASE_URL when not given. Anything else means SQLite. */
-  url?: string;
-  /**
-   * SQLite file, or `:memory:`. Default DATABASE_FILE, else data/app.db in the repository.
-   * Given without `url`, it wins over DATABASE_URL.
-   */
+  /** postgres:// or postgresql:// URL (PostgreSQL); without it, the SQLite `file`. */
+  url?: string | null;
+  /** SQLite file, or `:memory:`. */
   file?: string;
   /** PostgreSQL only: schema to work in (search_path), e.g. a test's private schema. */
   schema?: string;
+  /** Where a dropped idle connection is reported (PostgreSQL). */
+  log?: (line: string) => void;
 }
 
 /**
@@ -34,25 +34,19 @@ export interface CreateDbOptions {
  * never once per tenant). PostgreSQL when a postgres URL is given or in DATABASE_URL,
  * otherwise the embedded SQLite file (DESIGN §3).
  */
-export function createDb(opts: CreateDbOptions = {}): Db {
-  // An explicit file asks for SQLite even when DATABASE_URL is set (tests, CLI tools).
-  const url = opts.url ?? (opts.file === undefined ? process.env.DATABASE_URL : undefined);
+export function createDb(opts: CreateDbOptions): Db {
+  // The caller says which database (src/server/config.ts reads the environment); nothing here does.
+  const url = opts.url ?? undefined;
   const engine: Engine = isPostgresUrl(url) ? 'postgres' : 'sqlite';
-  const dialect: Dialect =
-    engine === 'postgres'
-      ? new PostgresDialect({ pool: createPool(url as string, opts.schema) })
-      : createNodeSqliteDialect({ file: sqliteFile(opts.file) });
+  if (engine === 'sqlite' && opts.file === undefined) throw new Error('createDb: a PostgreSQL url or a SQLite file is needed');
+  const pool = engine === 'postgres' ? createPool(url as string, opts.schema, opts.log ?? ((line) => console.error(line))) : null;
+  const dialect: Dialect = pool ? new PostgresDialect({ pool }) : createNodeSqliteDialect({ file: sqliteFile(opts.file) });
   const db = new Kysely<Database>({ dialect });
-  return { db, engine, close: () => db.destroy() };
-}
-
-/** Default location of the embedded database: data/app.db at the repository root. */
-export function defaultSqliteFile(): string {
-  return process.env.DATABASE_FILE ?? join(repoRoot(), 'data', 'app.db');
+  return { db, engine, pool, close: () => db.destroy() };
 }
 
 function sqliteFile(file: string | undefined): string {
-  const path = file ?? defaultSqliteFile();
+  const path = file!;
   if (path === ':memory:') return path;
   mkdirSync(dirname(resolve(path)), { recursive: true });
   return path;
@@ -66,17 +60,26 @@ function sqliteFile(file: string | undefined): string {
 const PG_INT8 = 20;
 const PG_NUMERIC = 1700;
 
-function createPool(url: string, schema: string | undefined): pg.Pool {
-  return new pg.Pool({
+function createPool(url: string, schema: string | undefined, log: (line: string) => void): pg.Pool {
+  const pool = new pg.Pool({
     connectionString: url,
     ...(schema ? { options: `-c search_path=${checkSchemaName(schema)}` } : {}),
+    // Named, so an operator (or a test) can tell the runtime's connections apart in pg_stat_activity.
+    application_name: `sitegen${schema ? `:${schema}` : ''}`,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === PG_INT8 || oid === PG_NUMERIC
           ? (value: string) => Number(value)
           : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
+    // A connection is never held open forever: failovers and restarts leave no stale ones behind.
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 5_000,
   });
+  // An idle connection that the server ends (a restart, pg_terminate_backend, an idle cut) emits
+  // 'error' on the pool; unhandled, it would end the process. The pool drops it and connects anew.
+  pool.on('error', (error) => log(`database: idle connection lost: ${error.message}`));
+  return pool;
 }
 
 function checkSchemaName(name: string): string {

@@ -30,8 +30,8 @@ type Id = ColumnType<number, number | undefined, never>;
 export type UserStatus = 'not_confirmed' | 'active' | 'deletion_requested' | 'deleted';
 
 /** E-mail notification types a member can switch off. SPEC §3 */
-export type { EmailNotificationType } from '../../lib/notification-types.ts';
-import type { EmailNotificationType } from '../../lib/notification-types.ts';
+export type { EmailNotificationType, Gender, Sexuality } from '../../contract/enums.ts';
+import type { EmailNotificationType, Gender, Sexuality } from '../../contract/enums.ts';
 
 /** Why notifications were switched off: by the member, or by a spam report, bounce or list-unsubscribe. SPEC §3 */
 export type NotificationDisabledReason = 'fbl' | 'bounce' | 'listunsubscribe' | (string & {});
@@ -43,13 +43,7 @@ export interface NotificationDisabled {
 }
 
 /** Traffic source stored at signup (`users.tracking`, JSON). SPEC §3 */
-export interface Tracking {
-  network?: string;
-  ref?: string;
-  sub1?: string;
-  sub2?: string;
-  sub3?: string;
-}
+export type { Tracking } from '../../contract/enums.ts';
 
 export interface UsersTable {
   id: Id;
@@ -88,8 +82,6 @@ export type UserUpdate = Updateable<UsersTable>;
 
 // --- profiles --------------------------------------------------------------------------
 
-export type Gender = 'male' | 'female'; // SPEC §3
-export type Sexuality = 'hetero' | 'gay' | 'lesbian' | 'bi'; // SPEC §3
 export type ProfileStatus = 'active' | 'disabled'; // SPEC §3
 
 export interface ProfilesTable {

@@ -1,13 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { Kysely, Transaction } from 'kysely';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Database } from '../db/index.ts';
 import type { User } from '../db/schema.ts';
 import type { TokenKind, Tracking } from '../db/schema.ts';
 import { constraintViolation, nowIso } from '../db/engine.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import type { Locale } from '../../lib/locales.ts';
-import { AppError } from '../errors.ts';
+import { AppError, type ErrorCode } from '../errors.ts';
 import { hashPassword, verifyPassword, burnPasswordCheck } from './passwords.ts';
 import { newToken, parseToken, secretMatches } from './secrets.ts';
 import { findRegion } from '../data/regions.ts';
@@ -16,7 +15,11 @@ import { birthDateProblem, nameProblem, normalizeEmail, isValidEmail, MIN_AGE } 
 import type { MailService } from './mail.ts';
 import type { SessionServiceImpl } from './sessions.ts';
 import type { UserViews } from './user-view.ts';
-import type { SiteUser } from '../../site/context.ts';
+import type { SiteUser } from '../../contract/user.ts';
+import type { SignupInput } from '../../contract/accounts.ts';
+import type { EventBus } from '../bus.ts';
+import type { Limits } from '../limits.ts';
+import { publishToMember } from './events.ts';
 
 // Lockout and throttling, chosen here (SPEC §6: "temporarily blocked after too many failed logins").
 export const LOGIN_MAX_FAILURES = 5;
@@ -29,6 +32,23 @@ export const RESET_MAILS_PER_DAY = 3; // SPEC §8: "try again tomorrow"
 export const PASSWORD_CHECKS_PER_MEMBER = 10;
 export const DELETION_WINDOW_DAYS = 14; // SPEC §4, §9
 
+// Mail and abuse limits (issue: "Nothing bounds mail sending"), chosen here and in docs/API.md.
+// Each mail a request can make a member or a stranger receive is limited per account and per
+// address; look-ups that tell whether an address has an account are limited per address.
+export const ABUSE_LIMITS = {
+  /** Activation mails sent again: per account and per IP address, an hour. */
+  activationResendsPerHour: 3,
+  activationResendsPerIpHour: 10,
+  /** Address changes asked (each mails the new address): per account and per IP address, a day. */
+  mailChangesPerDay: 5,
+  mailChangesPerIpDay: 20,
+  /** Password-reset requests (each looks an address up) per IP address, an hour; mails per account: RESET_MAILS_PER_DAY. */
+  resetLookupsPerIpHour: 10,
+  /** New accounts per IP address, an hour (a household or an office may share one). */
+  signupsPerIpHour: 5,
+};
+export type AbuseLimits = typeof ABUSE_LIMITS;
+
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 /** How long each kind of mail link works. */
@@ -40,21 +60,9 @@ export const TOKEN_LIFETIME_MS: Record<TokenKind, number> = {
   unsubscribe: 100 * 365 * DAY,
 };
 
-export interface SignupInput {
-  email: string;
-  password: string;
-  name: string;
-  date_of_birth: string;
-  gender: 'male' | 'female';
-  sexuality: 'hetero' | 'gay' | 'lesbian' | 'bi';
-  country: string;
-  region?: string | null;
-  city?: string | null;
-  signup_message?: string | null;
-  tracking?: Tracking | null;
-}
+export type { SignupInput };
 
-const fail = (code: string, status: number, field?: string, params?: Record<string, string | number>) =>
+const fail = (code: ErrorCode, status: number, field?: string, params?: Record<string, string | number>) =>
   new AppError(code, status, { field, params });
 
 /** Whether signups are open for this request (SPEC §5). */
@@ -73,26 +81,32 @@ export function createAccountService(deps: {
   unsubscribeToken: (user: { id: number; tenant_id: string }) => Promise<string>;
   /** Production: mail links use https. */
   production?: boolean;
+  bus: EventBus;
+  limits: Limits;
+  /** The numbers of the mail and abuse limits (ABUSE_LIMITS unless configured). */
+  abuse?: Partial<AbuseLimits>;
 }) {
-  const { db, mail, sessions, views } = deps;
-  const ipLimiter = new RateLimiterMemory({ points: LOGIN_ATTEMPTS_PER_IP, duration: LOGIN_WINDOW_MINUTES * 60 });
-  const passwordLimiter = new RateLimiterMemory({ points: PASSWORD_CHECKS_PER_MEMBER, duration: LOGIN_WINDOW_MINUTES * 60 });
+  const abuse = { ...ABUSE_LIMITS, ...deps.abuse };
+  const { db, mail, sessions, views, bus, limits } = deps;
+  const HOUR_S = 3600;
+  const DAY_S = 86_400;
+  const loginsPerIp = limits({ name: 'login_ip', points: LOGIN_ATTEMPTS_PER_IP, windowSeconds: LOGIN_WINDOW_MINUTES * 60 });
+  const passwordChecks = limits({ name: 'password_check', points: PASSWORD_CHECKS_PER_MEMBER, windowSeconds: LOGIN_WINDOW_MINUTES * 60 });
+  const resends = limits({ name: 'activation_resend', points: abuse.activationResendsPerHour, windowSeconds: HOUR_S });
+  const resendsPerIp = limits({ name: 'activation_resend_ip', points: abuse.activationResendsPerIpHour, windowSeconds: HOUR_S });
+  const mailChanges = limits({ name: 'mail_change', points: abuse.mailChangesPerDay, windowSeconds: DAY_S });
+  const mailChangesPerIp = limits({ name: 'mail_change_ip', points: abuse.mailChangesPerIpDay, windowSeconds: DAY_S });
+  const resetLookups = limits({ name: 'reset_ip', points: abuse.resetLookupsPerIpHour, windowSeconds: HOUR_S });
+  const signups = limits({ name: 'signup_ip', points: abuse.signupsPerIpHour, windowSeconds: HOUR_S });
 
   /**
    * The password check of a logged-in member (password change, e-mail change, deletion): a
    * stolen session must not make guessing cheap, so wrong answers are limited per member.
    */
-  async function checkOwnPassword(user: User, password: string, field: string): Promise<void> {
+  async function checkOwnPassword(user: User, password: string, field: string, code: 'password_old_wrong' | 'password_wrong' = 'password_old_wrong'): Promise<void> {
     if (await verifyPassword(password, user.password_hash)) return;
-    try {
-      await passwordLimiter.consume(String(user.id));
-    } catch (limit) {
-      if (limit instanceof RateLimiterRes) {
-        throw new AppError('too_many_requests', 429, { key: 'error_too_many', extra: { retry_after: Math.ceil(limit.msBeforeNext / 1000) } });
-      }
-      throw limit;
-    }
-    throw fail('password_old_wrong', 400, field);
+    await passwordChecks.take(user.id);
+    throw fail(code, 400, field);
   }
 
   /**
@@ -165,8 +179,9 @@ export function createAccountService(deps: {
 
   return {
     /** SPEC §4 signup: validates, refuses existing accounts, creates user and profile, grants signup credits once. */
-    async signup(tenant: Tenant, locale: Locale, input: SignupInput, req: IncomingMessage): Promise<{ user: SiteUser; cookies: string[] }> {
+    async signup(tenant: Tenant, locale: Locale, input: SignupInput, req: IncomingMessage, ip: string): Promise<{ user: SiteUser; cookies: string[] }> {
       if (!signupsOpen(tenant, input.tracking)) throw new AppError('signup_invite_only', 403);
+      await signups.take(ip);
       const email = normalizeEmail(input.email);
       if (!isValidEmail(email)) throw fail('signup_email_invalid', 400, 'email');
       const nameIssue = nameProblem(input.name, email);
@@ -230,9 +245,11 @@ export function createAccountService(deps: {
       return { user: await views.toSite(user), cookies };
     },
 
-    async resendActivation(tenant: Tenant, userId: number, req: IncomingMessage): Promise<void> {
+    async resendActivation(tenant: Tenant, userId: number, req: IncomingMessage, ip: string): Promise<void> {
       const user = await requireUser(userId);
       if (user.status !== 'not_confirmed') throw new AppError('activate_already', 409);
+      await resends.take(user.id);
+      await resendsPerIp.take(ip);
       await sendActivation(tenant, user, req);
     },
 
@@ -261,14 +278,7 @@ export function createAccountService(deps: {
 
     /** POST /api/user.php: checks the password, with the per-account lockout and per-IP throttle. */
     async login(tenant: Tenant, emailInput: string, password: string, ip: string, req: IncomingMessage): Promise<{ user: SiteUser; cookies: string[] }> {
-      try {
-        await ipLimiter.consume(ip);
-      } catch (limit) {
-        if (limit instanceof RateLimiterRes) {
-          throw new AppError('too_many_requests', 429, { key: 'error_too_many', extra: { retry_after: Math.ceil(limit.msBeforeNext / 1000) } });
-        }
-        throw limit;
-      }
+      await loginsPerIp.take(ip);
       const user = await userByEmail(tenant, emailInput);
       if (!user || user.status === 'deleted') {
         await burnPasswordCheck(password);
@@ -300,8 +310,10 @@ export function createAccountService(deps: {
     },
 
     /** Sends a reset link; refuses unknown addresses and more than 3 mails a day (SPEC §8). */
-    async requestReset(tenant: Tenant, emailInput: string, req: IncomingMessage): Promise<void> {
+    async requestReset(tenant: Tenant, emailInput: string, req: IncomingMessage, ip: string): Promise<void> {
       if (!isValidEmail(emailInput)) throw fail('signup_email_invalid', 400, 'email');
+      // The answer tells whether an address has an account: look-ups are limited per address.
+      await resetLookups.take(ip);
       const user = await userByEmail(tenant, emailInput);
       if (!user || user.status === 'deleted' || user.status === 'deletion_requested') throw fail('reset_not_found', 404, 'email');
       const since = new Date(Date.now() - DAY).toISOString();
@@ -338,13 +350,15 @@ export function createAccountService(deps: {
     },
 
     /** Starts an e-mail change: a confirmation link goes to the new address. */
-    async requestMailChange(tenant: Tenant, userId: number, newEmail: string, password: string, req: IncomingMessage): Promise<void> {
+    async requestMailChange(tenant: Tenant, userId: number, newEmail: string, password: string, req: IncomingMessage, ip: string): Promise<void> {
       const user = await requireUser(userId);
       const email = normalizeEmail(newEmail);
       if (!isValidEmail(email) || email === user.email) throw fail('mail_new_invalid', 400, 'email');
       // The password first: whether an address has an account is told only to its owner's session.
       await checkOwnPassword(user, password, 'password');
       if (await userByEmail(tenant, email)) throw fail('mail_in_use', 409, 'email');
+      await mailChanges.take(user.id);
+      await mailChangesPerIp.take(ip);
       const token = await issueToken(db, user, 'mail_change', { email });
       await mail.send({ tenant, to: email, locale: user.language, kind: 'mail_change', link: `${origin(tenant, req)}/mail-change/do?token=${token}` });
     },
@@ -377,14 +391,18 @@ export function createAccountService(deps: {
       const set: { language?: string; invisible?: 0 | 1 } = {};
       if (settings.language) set.language = settings.language;
       if (settings.invisible !== undefined) set.invisible = settings.invisible ? 1 : 0;
-      if (Object.keys(set).length) await db.updateTable('users').set(set).where('id', '=', userId).execute();
+      if (Object.keys(set).length) {
+        await db.updateTable('users').set(set).where('id', '=', userId).execute();
+        // The member's other tabs (on any runtime process) reload the user.
+        await publishToMember(bus, userId, { type: 'user' });
+      }
       return views.toSite(await requireUser(userId));
     },
 
     /** Asks to delete the account: logged out everywhere, reactivation by mail link for 14 days. */
     async requestDeletion(tenant: Tenant, userId: number, reason: string, password: string, req: IncomingMessage): Promise<void> {
       const user = await requireUser(userId);
-      await checkOwnPassword(user, password, 'password');
+      await checkOwnPassword(user, password, 'password', 'password_wrong');
       const token = await db.transaction().execute(async (trx) => {
         await trx.updateTable('users').set({ status: 'deletion_requested', deletion_requested_at: nowIso(), deletion_reason: reason }).where('id', '=', userId).execute();
         await trx.updateTable('profiles').set({ status: 'disabled', updated_at: nowIso() }).where('user_id', '=', userId).execute();

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, Engine } from '../db/index.ts';
 import type { Tenant } from '../../tenant/schema.ts';
-import type { SiteUser } from '../../site/context.ts';
+import type { SiteUser } from '../../contract/user.ts';
 import type { AccountService } from './accounts.ts';
 import type { ProfileService } from './profiles.ts';
 import type { NotificationService } from './notifications.ts';
@@ -9,6 +9,7 @@ import type { SessionServiceImpl } from './sessions.ts';
 import type { PhotoService } from './photos.ts';
 import type { MailService } from './mail.ts';
 import type { SearchService } from './search.ts';
+import type { EventBus } from '../bus.ts';
 
 /** A logged-in member on one request. */
 export interface Session {
@@ -23,6 +24,8 @@ export interface Session {
 export interface Services {
   db: Kysely<Database>;
   engine: Engine;
+  /** Live events between the processes (DESIGN §9): publish after commit, subscribe per stream. */
+  bus: EventBus;
   /** The tenants being served now (the registry re-reads tenants/ as they change). */
   tenants(): Tenant[];
   /** VAPID public key for web push, from `sitegen keys`; null until generated. */

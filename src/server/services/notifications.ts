@@ -4,7 +4,7 @@ import type { EmailNotificationType, NotificationDisabled } from '../db/schema.t
 import { newToken, parseToken, secretMatches } from './secrets.ts';
 import { TOKEN_LIFETIME_MS } from './accounts.ts';
 import type { Tenant } from '../../tenant/schema.ts';
-import { EMAIL_NOTIFICATION_TYPES } from '../../lib/notification-types.ts';
+import { EMAIL_NOTIFICATION_TYPES } from '../../contract/enums.ts';
 
 /** The e-mail notification types of SPEC §3. */
 export const EMAIL_TYPES: readonly EmailNotificationType[] = EMAIL_NOTIFICATION_TYPES;

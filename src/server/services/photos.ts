@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import { fileTypeFromBuffer } from 'file-type';
-import { repoRoot } from '../paths.ts';
 import { mainImage as readMainImage, mediaUrl, type MainImage } from './main-image.ts';
 import { engineOf, type Engine } from '../db/engine.ts';
 import type { Database, Photo, PhotoStatus } from '../db/schema.ts';
@@ -75,18 +74,13 @@ export interface PhotoService {
 
 export interface PhotoServiceOptions {
   db: Kysely<Database>;
-  /** Folder the files are written to, one sub-folder per tenant. Default MEDIA_DIR, else data/media. */
-  mediaDir?: string;
+  /** Folder the files are written to, one sub-folder per tenant (configuration: MEDIA_DIR, else data/media). */
+  mediaDir: string;
   /**
    * Status of a new photo. Nothing in SPEC or API.md moderates uploads, so photos are active at
    * once; a moderated deployment would pass 'pending'.
    */
   initialStatus?: PhotoStatus;
-}
-
-/** Default media folder: MEDIA_DIR, else data/media at the repository root. */
-export function defaultMediaDir(): string {
-  return process.env.MEDIA_DIR ?? join(repoRoot(), 'data', 'media');
 }
 
 
@@ -101,7 +95,7 @@ export const photoError = {
 
 export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
   const { db } = opts;
-  const mediaDir = opts.mediaDir ?? defaultMediaDir();
+  const { mediaDir } = opts;
   const initialStatus: PhotoStatus = opts.initialStatus ?? 'active';
   const engine: Engine = engineOf(db);
 

@@ -8,26 +8,12 @@ import { birthDateProblem, nameProblem, ageOn, MIN_AGE } from '../../lib/account
 import { isInterestKey } from '../data/interests.ts';
 import { findRegion } from '../data/regions.ts';
 import { mainImage, mediaUrl } from './main-image.ts';
+import { visibleProfiles } from './visibility.ts';
 import type { OptionField } from '../../lib/profile-fields.ts';
+import type { ProfileChanges } from '../../contract/profile.ts';
 
-/** The fields a member may change on the own profile (PUT /api/profile.php). */
-export interface ProfileChanges {
-  name?: string;
-  gender?: 'male' | 'female';
-  sexuality?: 'hetero' | 'gay' | 'lesbian' | 'bi';
-  birth_date?: string;
-  country?: string;
-  region?: string | null;
-  city?: string | null;
-  hair_color?: string | null;
-  eye_color?: string | null;
-  body_type?: string | null;
-  relationship_status?: string | null;
-  tattoos?: string | null;
-  reason?: string | null;
-  about?: string | null;
-  interests?: string[];
-}
+/** The fields a member may change on the own profile (PUT /api/profile.php): the contract's. */
+export type { ProfileChanges };
 
 /** Which tenant field (visible_profile_fields) governs each profile column. */
 const FIELD_OF: Record<keyof ProfileChanges, string> = {
@@ -81,6 +67,10 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
     const profile = await db.selectFrom('profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
     if (!profile) throw new AppError('not_found', 404, { key: 'error_not_found_api' });
     return profile;
+  }
+
+  async function ownProfileId(userId: number): Promise<number | undefined> {
+    return (await db.selectFrom('profiles').select('id').where('user_id', '=', userId).executeTakeFirst())?.id;
   }
 
   return {
@@ -139,16 +129,9 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
      * profiles. Invisible, disabled and other brands' profiles are not found.
      */
     async publicProfile(tenant: Tenant, id: number, viewer: { /** user id */ id: number; paid_user: boolean } | null) {
-      const p = await db
-        .selectFrom('profiles')
-        .leftJoin('users', 'users.id', 'profiles.user_id')
-        .selectAll('profiles')
-        .select('users.invisible')
-        .where('profiles.id', '=', id)
-        .where('profiles.tenant_id', '=', tenant.id)
-        .where('profiles.status', '=', 'active')
-        .executeTakeFirst();
-      if (!p || (p.invisible === 1 && p.user_id !== viewer?.id)) throw new AppError('not_found', 404, { key: 'error_not_found_api' });
+      const seer = viewer ? { userId: viewer.id, profileId: (await ownProfileId(viewer.id)) ?? null } : null;
+      const p = await visibleProfiles(db, tenant.id, seer, { self: true }).selectAll('profiles').where('profiles.id', '=', id).executeTakeFirst();
+      if (!p) throw new AppError('not_found', 404, { key: 'error_not_found_api' });
       const card = {
         id: p.id,
         name: p.name,
@@ -171,15 +154,10 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
         .orderBy('position')
         .orderBy('id')
         .execute();
-      const related = await db
-        .selectFrom('profiles')
-        .leftJoin('users', 'users.id', 'profiles.user_id')
+      const related = await visibleProfiles(db, tenant.id, seer)
         .selectAll('profiles')
-        .where('profiles.tenant_id', '=', tenant.id)
-        .where('profiles.status', '=', 'active')
         .where('profiles.id', '!=', p.id)
         .where('profiles.gender', '=', p.gender)
-        .where((eb) => eb.or([eb('users.invisible', 'is', null), eb('users.invisible', '=', 0)]))
         .orderBy((eb) => eb.case().when('profiles.country', '=', p.country).then(0).else(1).end())
         .orderBy('profiles.last_seen_at', 'desc')
         .orderBy('profiles.id', 'desc')
@@ -202,17 +180,13 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
       const me = await own(userId);
       const wanted: ('male' | 'female')[] =
         me.sexuality === 'bi' ? ['male', 'female'] : me.sexuality === 'hetero' ? [me.gender === 'male' ? 'female' : 'male'] : [me.gender];
-      const rows = await db
-        .selectFrom('profiles')
-        .selectAll()
-        .where('tenant_id', '=', tenant.id)
-        .where('status', '=', 'active')
-        .where('id', '!=', me.id)
-        .where('gender', 'in', wanted)
-        .orderBy((eb) => eb.case().when('country', '=', me.country).then(0).else(1).end())
-        .orderBy((eb) => eb.case().when('region', '=', me.region ?? '').then(0).else(1).end())
-        .orderBy('last_seen_at', 'desc')
-        .orderBy('id', 'desc')
+      const rows = await visibleProfiles(db, tenant.id, { userId, profileId: me.id })
+        .selectAll('profiles')
+        .where('profiles.gender', 'in', wanted)
+        .orderBy((eb) => eb.case().when('profiles.country', '=', me.country).then(0).else(1).end())
+        .orderBy((eb) => eb.case().when('profiles.region', '=', me.region ?? '').then(0).else(1).end())
+        .orderBy('profiles.last_seen_at', 'desc')
+        .orderBy('profiles.id', 'desc')
         .limit(limit)
         .execute();
       return Promise.all(

@@ -3,35 +3,18 @@ import type { Database } from '../db/index.ts';
 import type { Gender, Profile } from '../db/schema.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import { AppError } from '../errors.ts';
+import type { SearchQuery } from '../../contract/search.ts';
 import { ageOn } from '../../lib/account-rules.ts';
 import { findRegion } from '../data/regions.ts';
 import { mediaUrl, type MainImage } from './main-image.ts';
+import { visibleProfiles } from './visibility.ts';
 
-/**
- * Cards per page of the member search. SPEC §3 names "results by page number" but the page
- * size is "not shown"; 24 fills the 2-, 3- and 4-column grids of the breakpoints without a gap.
- */
-export const PER_PAGE = 24;
-/** How many "similar results" an empty search shows instead (SPEC §3), so the page is never empty. */
-export const SIMILAR_PROFILES = 12;
-/** Age range a search may ask for (members are 18+, SPEC §5). */
-export const SEARCH_MIN_AGE = 18;
-export const SEARCH_MAX_AGE = 99;
-/** Deepest page a search may ask for: paging further is scraping, not searching. */
-export const MAX_PAGE = 1000;
+import { PER_PAGE, SIMILAR_PROFILES, SEARCH_MIN_AGE, SEARCH_MAX_AGE, MAX_PAGE } from '../../contract/enums.ts';
 
-/** The query of GET /api/members.php after its types and ranges were checked (SPEC §3 "Search state"). */
-export interface SearchQuery {
-  gender?: Gender;
-  /** ISO 3166-1 alpha-2, capitals. */
-  country?: string;
-  /** A region code or name of `country` (of any of the brand's countries without one). */
-  region?: string;
-  min_age?: number;
-  max_age?: number;
-  /** 1-based. */
-  page: number;
-}
+export { PER_PAGE, SIMILAR_PROFILES, SEARCH_MIN_AGE, SEARCH_MAX_AGE, MAX_PAGE };
+
+/** The query of GET /api/members.php after its types and ranges were checked: the contract's. */
+export type { SearchQuery };
 
 /** One result of the search: what a member card shows. */
 export interface SearchCard {
@@ -147,13 +130,7 @@ export function createSearchService(deps: { db: Kysely<Database> }) {
 
       /** The brand's active profiles others may see: not invisible (fictional ones have no user), not the searcher's own. */
       const visible = () => {
-        let q = db
-          .selectFrom('profiles')
-          .leftJoin('users', 'users.id', 'profiles.user_id')
-          .where('profiles.tenant_id', '=', tenant.id)
-          .where('profiles.status', '=', 'active')
-          .where((eb) => eb.or([eb('users.invisible', 'is', null), eb('users.invisible', '=', 0)]));
-        if (me) q = q.where('profiles.id', '!=', me.id);
+        let q = visibleProfiles(db, tenant.id, me && userId !== null ? { userId, profileId: me.id } : null);
         if (genders) q = q.where('profiles.gender', 'in', genders);
         return q;
       };

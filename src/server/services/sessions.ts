@@ -5,7 +5,7 @@ import type { Tenant } from '../../tenant/schema.ts';
 import { readCookie, serializeCookie } from '../../lib/cookies.ts';
 import { newToken, parseToken, secretMatches } from './secrets.ts';
 import type { Session } from './index.ts';
-import type { UserViews } from './user-view.ts';
+import { SITE_USER_COLUMNS, siteUserOf, type UserViews } from './user-view.ts';
 
 export const SESSION_DAYS = 30; // SPEC §9: auth cookie lasts 30 days
 const SESSION_MS = SESSION_DAYS * 86_400_000;
@@ -76,15 +76,26 @@ export function createSessionService(deps: { db: Kysely<Database>; views: UserVi
     async fromRequest(req: IncomingMessage, tenant: Tenant): Promise<Session | null> {
       const token = parseToken(readCookie(req.headers.cookie, cookieName));
       if (!token) return null;
-      const row = await db.selectFrom('sessions').selectAll().where('id', '=', token.id).executeTakeFirst();
+      // One indexed query a request (by the session's primary key): the session with its user,
+      // profile and main photo joined, everything the pages and GET /api/user.php show.
+      const row = await db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .leftJoin('profiles', 'profiles.user_id', 'users.id')
+        .leftJoin('photos', (join) => join.onRef('photos.profile_id', '=', 'profiles.id').on('photos.is_main', '=', 1))
+        .select(['sessions.id', 'sessions.tenant_id', 'sessions.secret_hash', 'sessions.expires_at', 'sessions.last_used_at'])
+        .select(SITE_USER_COLUMNS)
+        .where('sessions.id', '=', token.id)
+        .orderBy('photos.id')
+        .limit(1)
+        .executeTakeFirst();
       if (!row || row.tenant_id !== tenant.id || !secretMatches(token.secret, row.secret_hash)) return null;
       const now = Date.now();
       if (Date.parse(row.expires_at) <= now) {
         await db.deleteFrom('sessions').where('id', '=', row.id).execute();
         return null;
       }
-      const user = await views.userById(row.user_id);
-      if (!user || user.row.status === 'deletion_requested' || user.row.status === 'deleted') return null;
+      if (row.status === 'deletion_requested' || row.status === 'deleted') return null;
       if (now - Date.parse(row.last_used_at) > TOUCH_EVERY_MS) {
         const extend = now - (Date.parse(row.expires_at) - SESSION_MS) > EXTEND_AFTER_MS;
         await db
@@ -93,7 +104,7 @@ export function createSessionService(deps: { db: Kysely<Database>; views: UserVi
           .where('id', '=', row.id)
           .execute();
       }
-      return { id: row.id, user: user.site };
+      return { id: row.id, user: siteUserOf(row) };
     },
 
     async touch(session: Session): Promise<void> {

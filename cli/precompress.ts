@@ -1,0 +1,46 @@
+import { readdirSync, readFileSync, statSync, writeFileSync, type Dirent } from 'node:fs';
+import { extname, join } from 'node:path';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import { promisify } from 'node:util';
+
+const brotli = promisify(brotliCompress);
+const gz = promisify(gzip);
+
+/** Text files worth compressing; images and fonts are compressed already. */
+const COMPRESSIBLE = new Set(['.html', '.css', '.js', '.mjs', '.json', '.svg', '.txt', '.xml', '.webmanifest']);
+/** Below this a compressed copy saves less than its headers cost. */
+const MIN_BYTES = 1024;
+/** Files compressed at once (each on a thread of libuv's pool of 4). */
+const CONCURRENCY = 4;
+
+/**
+ * Writes `<file>.br` (brotli quality 11) and `<file>.gz` (gzip level 9) beside every text file of a
+ * build's client folder, once at build time, so the runtime sends prerendered pages and assets
+ * compressed at the best ratio without compressing them on every request (@fastify/static
+ * `preCompressed`). A copy that is not smaller than the file is not written.
+ */
+export async function precompress(dir: string): Promise<{ files: number; bytes: number; brotliBytes: number }> {
+  const totals = { files: 0, bytes: 0, brotliBytes: 0 };
+  const files = (readdirSync(dir, { withFileTypes: true, recursive: true }) as Dirent[])
+    .filter((e) => e.isFile() && COMPRESSIBLE.has(extname(e.name).toLowerCase()))
+    .map((e) => join(e.parentPath, e.name))
+    .filter((path) => statSync(path).size >= MIN_BYTES);
+  const one = async (path: string) => {
+    const body = readFileSync(path);
+    const [br, gzipped] = await Promise.all([
+      brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+      gz(body, { level: 9 }),
+    ]);
+    if (br.length < body.length) writeFileSync(`${path}.br`, br);
+    if (gzipped.length < body.length) writeFileSync(`${path}.gz`, gzipped);
+    totals.files += 1;
+    totals.bytes += body.length;
+    totals.brotliBytes += Math.min(br.length, body.length);
+  };
+  // zlib works on libuv's thread pool: a few files at a time keep every core busy.
+  const queue = [...files];
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    for (let path = queue.shift(); path; path = queue.shift()) await one(path);
+  }));
+  return totals;
+}

@@ -1,0 +1,68 @@
+import type catalogue from '../../locales/nl.json';
+
+/**
+ * The stable error codes of the API (API.md "Errors"): `{error: {code, message, field?}}`. A code
+ * is a union member, so a misspelt one fails `npm run typecheck`. The message shown with it comes
+ * from the catalogue, in the member's language.
+ */
+export const ERROR_CODES = [
+  // Requests
+  'invalid_input',
+  'invalid_json',
+  'unsupported_media_type',
+  'payload_too_large',
+  'method_not_allowed',
+  'not_found',
+  'forbidden',
+  'forbidden_origin',
+  'authentication_required',
+  'too_many_requests',
+  'service_unavailable',
+  'server_error',
+  // Accounts
+  'signup_exists',
+  'signup_deleted',
+  'signup_email_invalid',
+  'signup_invite_only',
+  'login_failed',
+  'login_locked',
+  'activate_failed',
+  'activate_already',
+  'reactivate_failed',
+  'reset_link_invalid',
+  'reset_not_found',
+  'reset_too_many',
+  'mail_in_use',
+  'mail_new_invalid',
+  'password_old_wrong',
+  'password_wrong',
+  'password_mismatch',
+  'password_too_short',
+  'choose_reason',
+  'name_no_at',
+  'name_not_email',
+  'name_length',
+  'birth_date_required',
+  'birth_date_invalid',
+  // Profiles and photos
+  'premium_only',
+  'photo_limit',
+  'photo_type',
+  'photo_too_large',
+  'photo_dimensions',
+  'photo_missing',
+  // Credits
+  'not_enough_credits',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** A key of the message catalogue (locales/nl.json is the reference). */
+export type MessageKey = Exclude<keyof typeof catalogue, '$schema'>;
+
+/** The body of every refusal (API.md "Errors"). */
+export interface ApiErrorBody {
+  error: { code: ErrorCode; message: string; field?: string };
+  /** A 401/403 for a logged-out caller (SPEC §7). */
+  authentication_required?: true;
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { GENDERS, MAX_PAGE, SEARCH_MAX_AGE, SEARCH_MIN_AGE } from './enums.ts';
+
+/** A whole number in a range, from a query string ("abc", "1.5", "-3" are refused). */
+const whole = (min: number, max: number) => z.string().max(6).regex(/^\d+$/).transform(Number).pipe(z.number().int().min(min).max(max));
+
+/**
+ * GET /api/members.php: the search filters of SPEC §3 "Search state". An empty value counts as
+ * absent (a form's "any" choice); a repeated parameter counts once (the first).
+ */
+export const SearchParams = z.preprocess(
+  (raw) => {
+    if (typeof raw !== 'object' || raw === null) return raw;
+    const out: Record<string, string> = {};
+    for (const [key, value] of Object.entries(raw)) {
+      const first = (Array.isArray(value) ? value[0] : value) as unknown;
+      if (typeof first === 'string' && first.trim()) out[key] = first.trim();
+    }
+    return out;
+  },
+  z.object({
+    gender: z.enum(GENDERS).optional(),
+    country: z
+      .string()
+      .regex(/^[A-Za-z]{2}$/)
+      .transform((c) => c.toUpperCase())
+      .optional(),
+    region: z.string().min(1).max(100).optional(),
+    min_age: whole(SEARCH_MIN_AGE, SEARCH_MAX_AGE).optional(),
+    max_age: whole(SEARCH_MIN_AGE, SEARCH_MAX_AGE).optional(),
+    page: whole(1, MAX_PAGE).default(1),
+  }),
+);
+export type SearchQuery = z.output<typeof SearchParams>;

@@ -1,0 +1,9 @@
+import type { AnyRoute } from '../http/routes.ts';
+import { publicRoutes } from './public.ts';
+import { accountRoutes } from './accounts.ts';
+import { photoRoutes } from './photos.ts';
+import { searchRoutes } from './search.ts';
+import { eventRoutes } from './events.ts';
+
+/** Every endpoint under /api/ (API.md), each declaring who may call it and what it reads. */
+export const API_ROUTES: AnyRoute[] = [...publicRoutes, ...accountRoutes, ...photoRoutes, ...searchRoutes, ...eventRoutes];

@@ -1,0 +1,108 @@
+import pino from 'pino';
+import type { AppConfig } from './config.ts';
+import { createDb, type Db } from './db/index.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { TenantRegistry } from './registry.ts';
+import { createMemoryBus, createPostgresBus, type EventBus } from './bus.ts';
+import { createLocalJobs, createPgBossJobs, type Jobs } from './jobs.ts';
+import { createLimits } from './limits.ts';
+import { createServices } from './services/create.ts';
+import type { Services } from './services/index.ts';
+import { createHttp } from './http/server.ts';
+import { API_ROUTES } from './api/index.ts';
+
+/** How often accounts past their reactivation window are looked for (minutes). */
+const PURGE_EVERY_MINUTES = 60;
+
+export interface App {
+  config: AppConfig;
+  db: Db;
+  registry: TenantRegistry;
+  bus: EventBus;
+  jobs: Jobs;
+  services: Services;
+  http: Awaited<ReturnType<typeof createHttp>>;
+  log: pino.Logger;
+  /** Starts listening; resolves to the base URL. */
+  listen(port: number, host?: string): Promise<string>;
+  /** Stops listening, the jobs, the bus and the database, in that order. */
+  close(): Promise<void>;
+}
+
+/** The LISTEN/NOTIFY channel of one database schema, so runtimes on other schemas never hear it. */
+function channelOf(schema: string | undefined): string {
+  return `sitegen_events_${schema ?? 'public'}`.toLowerCase().slice(0, 63);
+}
+
+/**
+ * The one wiring of the runtime (DESIGN §8): configuration, database (migrated), tenant registry,
+ * event bus, jobs, services and the HTTP runtime. `sitegen serve` and the tests both build it here.
+ */
+export async function buildApp(config: AppConfig): Promise<App> {
+  const log = pino({ level: config.logLevel, redact: ['req.headers.cookie', 'password', '*.password', 'token'] });
+  const line = (text: string) => log.warn(text);
+  const db = config.databaseUrl
+    ? createDb({ url: config.databaseUrl, schema: config.databaseSchema, log: line })
+    : createDb({ file: config.databaseFile });
+  const migrated = await migrateToLatest(db.db);
+  if (migrated.length) log.info(`${db.engine}: ran ${migrated.length} migrations`);
+
+  const registry = new TenantRegistry({ tenantsDir: config.tenantsDir, distDir: config.distDir, onError: line });
+  const bus: EventBus = config.databaseUrl
+    ? createPostgresBus({ connectionString: config.databaseUrl, channel: channelOf(config.databaseSchema), log: line })
+    : createMemoryBus();
+  const jobs: Jobs = config.databaseUrl
+    ? createPgBossJobs({ connectionString: config.databaseUrl, schema: `${config.databaseSchema ?? 'public'}_jobs`.slice(0, 63), log: line })
+    : createLocalJobs({ log: line });
+  const services = createServices({
+    db: db.db,
+    engine: db.engine,
+    bus,
+    limits: createLimits(db.pool ? { pool: db.pool } : null),
+    pushPublicKey: config.pushPublicKey,
+    tenants: () => registry.tenants(),
+    outboxDir: config.outboxDir,
+    smtpUrl: config.smtpUrl,
+    mediaDir: config.mediaDir,
+    production: config.production,
+    abuse: config.abuse,
+    log: (text) => log.info(text),
+  });
+  // Accounts past their 14-day reactivation window are removed for good, at start and every hour,
+  // by one process at a time.
+  await jobs.every('purge-deleted-accounts', PURGE_EVERY_MINUTES, async () => {
+    const n = await services.accounts.purgeExpired((profileId) => services.photos.eraseAll(profileId));
+    if (n) log.info(`removed ${n} deleted account${n === 1 ? '' : 's'} for good`);
+  });
+
+  const http = await createHttp({
+    registry,
+    services,
+    routes: API_ROUTES,
+    defaultTenant: config.defaultTenant,
+    trustProxy: config.trustProxy,
+    production: config.production,
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+  });
+
+  return {
+    config,
+    db,
+    registry,
+    bus,
+    jobs,
+    services,
+    http,
+    log,
+    async listen(port, host) {
+      if (config.jobs) await jobs.start();
+      return http.listen(port, host);
+    },
+    async close() {
+      await http.close();
+      await jobs.stop();
+      await bus.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isPostgresUrl } from './db/engine.ts';
+import { repoRoot } from './paths.ts';
+import type { AbuseLimits } from './services/accounts.ts';
+
+/**
+ * Everything the runtime is configured with, read from the environment in this one place
+ * (services read no environment variables themselves). README "Configuration by environment".
+ */
+export interface AppConfig {
+  /** PostgreSQL URL (DATABASE_URL); null for the embedded SQLite file. */
+  databaseUrl: string | null;
+  /** SQLite file (DATABASE_FILE, default data/app.db). */
+  databaseFile: string;
+  /** PostgreSQL schema to work in (DATABASE_SCHEMA; tests use a private one); the default search_path otherwise. */
+  databaseSchema?: string;
+  tenantsDir: string;
+  distDir: string;
+  dataDir: string;
+  /** Where mails are written without SMTP (OUTBOX_DIR, default data/outbox). */
+  outboxDir: string;
+  /** Photos (MEDIA_DIR, default data/media). */
+  mediaDir: string;
+  smtpUrl?: string;
+  /** The brand for hosts that match none (DEFAULT_TENANT). */
+  defaultTenant?: string;
+  /** TRUST_PROXY=1: client address, scheme and country from the proxy's headers. */
+  trustProxy: boolean;
+  /** NODE_ENV=production: Secure __Host- cookies, HSTS, https mail links. */
+  production: boolean;
+  /** VAPID public key for web push, from data/vapid.json (`sitegen keys`). */
+  pushPublicKey: string | null;
+  /** Request log level (LOG_LEVEL, default info); 'silent' for none. */
+  logLevel: string;
+  /** Run background jobs (the account purge) in this process. */
+  jobs: boolean;
+  /** Mail and abuse limits other than the defaults of docs/API.md (tests only). */
+  abuse?: Partial<AbuseLimits>;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env, root = repoRoot()): AppConfig {
+  const dataDir = env.DATA_DIR ?? join(root, 'data');
+  const vapidFile = join(dataDir, 'vapid.json');
+  return {
+    databaseUrl: isPostgresUrl(env.DATABASE_URL) ? env.DATABASE_URL : null,
+    databaseFile: env.DATABASE_FILE ?? join(dataDir, 'app.db'),
+    databaseSchema: env.DATABASE_SCHEMA || undefined,
+    tenantsDir: env.TENANTS_DIR ?? join(root, 'tenants'),
+    distDir: env.DIST_DIR ?? join(root, 'dist'),
+    dataDir,
+    outboxDir: env.OUTBOX_DIR ?? join(dataDir, 'outbox'),
+    mediaDir: env.MEDIA_DIR ?? join(dataDir, 'media'),
+    smtpUrl: env.SMTP_URL || undefined,
+    defaultTenant: env.DEFAULT_TENANT || undefined,
+    trustProxy: env.TRUST_PROXY === '1',
+    production: env.NODE_ENV === 'production',
+    pushPublicKey: existsSync(vapidFile) ? (JSON.parse(readFileSync(vapidFile, 'utf8')) as { publicKey: string }).publicKey : null,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    jobs: env.JOBS !== '0',
+  };
+}

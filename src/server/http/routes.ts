@@ -1,0 +1,109 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Tenant } from '../../tenant/schema.ts';
+import type { Locale } from '../../lib/locales.ts';
+import type { ErrorCode, MessageKey } from '../../contract/errors.ts';
+import type { Services, Session } from '../services/index.ts';
+
+/**
+ * Who may call a route (DESIGN §8): anybody with a browser (`visitor`), a logged-in member
+ * (`member`: 401 otherwise), or an outside caller such as a payment provider (`outside`: no
+ * session is looked up, no Origin check, form bodies are read).
+ */
+export type Who = 'visitor' | 'member' | 'outside';
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** What every handler gets: the parsed input, the brand, the visitor and the services. */
+export interface RouteContext<Body, Query, W extends Who> {
+  /** The Node request, for what services read from it (address, user agent, host). */
+  req: IncomingMessage;
+  /** The Node response, for the rare header a handler sets before it answers (Connection: close). */
+  res: ServerResponse;
+  method: Method;
+  tenant: Tenant;
+  locale: Locale;
+  country: string | null;
+  ip: string;
+  services: Services;
+  /** The logged-in member: always there on `member` routes, never looked up on `outside` ones. */
+  session: W extends 'member' ? Session : Session | null;
+  body: Body;
+  query: Query;
+  /** The query string as sent, for parameters a route reads without a schema. */
+  params: URLSearchParams;
+  /** Adds a Set-Cookie header to the answer (also to a refusal). */
+  setCookie(value: string): void;
+  cookie(name: string): string | null;
+  header(name: string): string | undefined;
+  /** A catalogue message in the visitor's language. */
+  t(key: MessageKey | string, params?: Record<string, string | number>): string;
+}
+
+/** An event stream's sink (server-sent events): never compressed, never buffered. */
+export interface EventSink {
+  /** Sends one event; `id` lets a reconnecting browser say what it saw last (Last-Event-ID). */
+  send(event: string, data: unknown, id?: string | number): void;
+  /** Called once when the browser goes away or the stream is ended. */
+  onClose(listener: () => void): void;
+  close(): void;
+}
+
+/** The explicit answers a handler gives; nothing is guessed from the shape of a value. */
+export type Result =
+  | { kind: 'json'; status: number; body: unknown; headers?: Record<string, string> }
+  | { kind: 'redirect'; status: 302 | 303; location: string }
+  | { kind: 'html'; status: number; html: string }
+  | { kind: 'empty'; status: 200 | 204 }
+  | { kind: 'stream'; open: (sink: EventSink) => void | Promise<void> };
+
+export const json = (body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Result => ({ kind: 'json', status: init.status ?? 200, body, headers: init.headers });
+export const redirect = (location: string, status: 302 | 303 = 303): Result => ({ kind: 'redirect', status, location });
+export const html = (text: string, status = 200): Result => ({ kind: 'html', status, html: text });
+export const noContent = (): Result => ({ kind: 'empty', status: 204 });
+export const stream = (open: (sink: EventSink) => void | Promise<void>): Result => ({ kind: 'stream', open });
+
+export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, W extends Who> {
+  method: Method;
+  /** The endpoint's name under /api/, e.g. `user.php`. */
+  path: string;
+  who: W;
+  /** The JSON body (a form body for `outside` routes); the handler never sees one that fails it. */
+  body?: B;
+  query?: Q;
+  /** The error code (and catalogue message of that name) for a refused field; `invalid_input` with `error_bad_request` for the rest. */
+  messages?: Partial<Record<string, ErrorCode & MessageKey>>;
+  /**
+   * The Origin check (scheme, host and port of the page must be the request's own). On by
+   * default for every state-changing method; never for `outside` callers.
+   */
+  origin?: boolean;
+  /** A multipart upload the handler reads itself (photos): the body is left unread. */
+  upload?: boolean;
+  /**
+   * Several routes may share a method and path (POST user.php logs in, POST user.php?push=1
+   * stores a push subscription): the first whose variant matches the query answers, a route
+   * without a variant last.
+   */
+  variant?: { query?: Record<string, string>; bodyHas?: string };
+  handler: (ctx: RouteContext<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodType ? z.output<Q> : undefined, W>) => Promise<Result> | Result;
+}
+
+/** A declared route, its types erased for the router's table. */
+export type AnyRoute = RouteSpec<z.ZodType | undefined, z.ZodType | undefined, Who>;
+
+/** Declares an API route (DESIGN §8): who may call it, its input, its Origin check, its handler. */
+export function route<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, W extends Who = Who>(spec: RouteSpec<B, Q, W>): AnyRoute {
+  return spec as unknown as AnyRoute;
+}
+
+/** The request as the router and pages see it once the brand and visitor are known. */
+export interface Visitor {
+  tenant: Tenant;
+  locale: Locale;
+  locales: Locale[];
+  country: string | null;
+  ip: string;
+}
+
+export type { FastifyReply, FastifyRequest };

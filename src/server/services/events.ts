@@ -1,0 +1,20 @@
+import type { EventBus } from '../bus.ts';
+
+/**
+ * The live events of a member (DESIGN §9, API.md GET /api/events.php): each names what changed
+ * by id; the page then asks the API for it. Published after the change is committed, from any
+ * runtime process; every tab of the member hears it through its event stream.
+ */
+export type MemberEvent =
+  /** The user record changed (language, invisible mode, credits, status): reload it. */
+  | { type: 'user' }
+  | { type: 'credits'; balance: number };
+
+/** The bus topic of one member's events. */
+export function userTopic(userId: number): string {
+  return `user:${userId}`;
+}
+
+export function publishToMember(bus: EventBus, userId: number, event: MemberEvent): Promise<void> {
+  return bus.publish(userTopic(userId), event);
+}

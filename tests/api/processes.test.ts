@@ -1,0 +1,214 @@
+/**
+ * Many runtime processes on one PostgreSQL database (DESIGN §4, §9): a process survives its
+ * database connections being terminated; live events published by one process reach the event
+ * streams of another, also after the listening connection was cut; rate limits count across
+ * processes. Runs when DATABASE_URL is set.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { REPO, adminQuery, hostFetch, startTestRuntime, type TestRuntime } from '../support/runtime.ts';
+import { Client, activeMember, signUp, takeMail } from '../support/accounts.ts';
+import { ABUSE_LIMITS } from '../../src/server/services/accounts.ts';
+
+const url = process.env.DATABASE_URL;
+
+/** Terminates the connections of one runtime's schema whose application_name matches. */
+async function terminate(schema: string, pattern = `%${schema}%`): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>(
+      'select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = current_database() and application_name like $1 and pid <> pg_backend_pid()',
+      [pattern],
+    );
+    return rows[0]?.n ?? 0;
+  } finally {
+    await client.end();
+  }
+}
+
+async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  let last: unknown;
+  while (Date.now() < end) {
+    try {
+      const value = await fn();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+describe.skipIf(!url)('a runtime on PostgreSQL survives its database', () => {
+  let rt: TestRuntime;
+  beforeAll(async () => {
+    rt = await startTestRuntime('postgres');
+  });
+  afterAll(async () => {
+    await rt?.close();
+  });
+
+  test('terminated connections: requests fail cleanly (never a crash), then it serves again by itself', async () => {
+    const { client } = await activeMember(rt);
+    expect((await client.get('/api/user.php')).status).toBe(200);
+    const killed = await terminate(rt.schema!);
+    expect(killed).toBeGreaterThan(0);
+    // Requests right after: a clean answer (200 when a fresh connection was made, else 503 JSON).
+    for (let i = 0; i < 5; i++) {
+      const res = await client.get('/api/user.php');
+      expect([200, 503]).toContain(res.status);
+      if (res.status === 503) {
+        expect(res.json().error).toMatchObject({ code: 'service_unavailable', message: 'De dienst is even niet bereikbaar. Probeer het zo opnieuw.' });
+        expect(res.headers['retry-after']).toBe('5');
+      }
+    }
+    const back = await until('user.php answers again', async () => {
+      const res = await client.get('/api/user.php');
+      return res.status === 200 ? res : undefined;
+    });
+    expect(back.json().user).not.toBeNull();
+    expect((await hostFetch(rt, 'spetter', '/api/settings.php')).status).toBe(200);
+    // Again while requests are in flight: none of them ends the process.
+    const inFlight = Array.from({ length: 20 }, () => client.get('/api/members.php'));
+    await terminate(rt.schema!);
+    const statuses = (await Promise.all(inFlight)).map((r) => r.status);
+    expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
+    await until('members.php answers again', async () => ((await client.get('/api/members.php')).status === 200 ? true : undefined));
+  });
+
+  test('a page in flight when the database goes away gets the brand error page, not a crash', async () => {
+    const { client } = await activeMember(rt);
+    await terminate(rt.schema!);
+    const page = await client.get('/members', { accept: 'text/html' });
+    expect([200, 503]).toContain(page.status);
+    if (page.status === 503) expect(page.headers['content-type']).toMatch(/^text\/html/);
+    await until('the members page again', async () => ((await client.get('/members')).status === 200 ? true : undefined));
+  });
+});
+
+/** A `sitegen serve` process on a schema of the test database, on a free port. */
+async function serveProcess(schema: string, dir: string): Promise<{ child: ChildProcess; port: number; output: () => string }> {
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: p } = probe.address() as AddressInfo;
+      probe.close(() => resolve(p));
+    });
+  });
+  const child = spawn(process.execPath, [join(REPO, 'cli', 'main.ts'), 'serve', '--port', String(port), '--host', '127.0.0.1'], {
+    cwd: REPO,
+    env: { ...process.env, DATABASE_URL: url, DATABASE_SCHEMA: schema, DATA_DIR: dir, TRUST_PROXY: '1', LOG_LEVEL: 'warn', JOBS: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  await until(`runtime on port ${port} (${output})`, () => new Promise<true | undefined>((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path: '/api/settings.php', headers: { host: `spetter.localhost:${port}` } }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200 ? true : undefined);
+    });
+    req.on('error', () => resolve(undefined));
+    req.end();
+  }), 60_000);
+  return { child, port, output: () => output };
+}
+
+/** Reads server-sent events from a response into a list, as they arrive. */
+function collectEvents(res: IncomingMessage): { type: string; data: unknown }[] {
+  const events: { type: string; data: unknown }[] = [];
+  let buffer = '';
+  res.setEncoding('utf8');
+  res.on('data', (chunk: string) => {
+    buffer += chunk;
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const type = /^event: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (type) events.push({ type, data: data ? JSON.parse(data) : null });
+    }
+  });
+  return events;
+}
+
+describe.skipIf(!url)('two runtime processes on one PostgreSQL database', () => {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const dir = mkdtempSync(join(tmpdir(), 'sitegen-two-'));
+  let a: Awaited<ReturnType<typeof serveProcess>>;
+  let b: Awaited<ReturnType<typeof serveProcess>>;
+  // The helpers of the API tests speak to a runtime by port: one view per process.
+  const view = (p: { port: number }) => ({ port: p.port, url: `http://127.0.0.1:${p.port}`, outbox: join(dir, 'outbox'), tenantUrl: (id: string) => `http://${id}.localhost:${p.port}` }) as unknown as TestRuntime;
+
+  beforeAll(async () => {
+    await adminQuery(`create schema ${schema}`);
+    a = await serveProcess(schema, dir);
+    b = await serveProcess(schema, dir);
+  }, 120_000);
+  afterAll(async () => {
+    for (const p of [a, b]) p?.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    await adminQuery(`drop schema if exists ${schema} cascade`);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('an event published by one process reaches the event stream on the other, also after the listener is cut', async () => {
+    const member = await activeMember(view(a), 'spetter');
+    const onB = member.client.clone();
+    (onB as { rt: TestRuntime }).rt = view(b);
+    const stream = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: b.port, path: '/api/events.php', headers: { host: `spetter.localhost:${b.port}`, cookie: onB.cookieHeader(), accept: 'text/event-stream' } }, resolve);
+      req.on('error', reject);
+      req.end();
+    });
+    expect(stream.statusCode).toBe(200);
+    expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(stream.headers['content-encoding']).toBeUndefined();
+    const events = collectEvents(stream);
+    await until('the stream is ready', async () => (events.some((e) => e.type === 'ready') ? true : undefined));
+
+    // A change saved through process A: B's stream hears it.
+    expect((await member.client.put('/api/user.php', { invisible: true })).status).toBe(200);
+    await until('the user event on B', async () => (events.some((e) => e.type === 'user') ? true : undefined));
+
+    // The listening connections of both processes are terminated: delivery resumes by itself.
+    expect(await terminate(schema, '%bus%')).toBeGreaterThan(0);
+    const before = events.filter((e) => e.type === 'user').length;
+    await until('delivery after the listener came back', async () => {
+      await member.client.put('/api/user.php', { invisible: false });
+      await new Promise((r) => setTimeout(r, 300));
+      return events.filter((e) => e.type === 'user').length > before ? true : undefined;
+    }, 15_000);
+    stream.destroy();
+  });
+
+  test('rate limits count across processes', async () => {
+    const { client, email } = await signUp(view(a), 'spetter');
+    const onB = client.clone();
+    (onB as { rt: TestRuntime }).rt = view(b);
+    takeMail(view(a), email, 'mail_activate');
+    const statuses: number[] = [];
+    for (let i = 0; i < ABUSE_LIMITS.activationResendsPerHour + 1; i++) {
+      // Alternating between the two processes, as a load balancer would.
+      statuses.push((await (i % 2 ? onB : client).post('/api/activate.php?resend=1', {})).status);
+    }
+    expect(statuses).toEqual([...Array(ABUSE_LIMITS.activationResendsPerHour).fill(200), 429]);
+  });
+
+  test('a session made on one process is known on the other', async () => {
+    const { client } = await activeMember(view(a), 'spetter');
+    const onB = new Client(view(b), 'spetter');
+    for (const [k, v] of client.jar) onB.jar.set(k, v);
+    expect((await onB.user())?.email).toBe((await client.user()).email);
+  });
+});

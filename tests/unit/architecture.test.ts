@@ -1,0 +1,76 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { matchRoute } from '../../src/lib/routes.ts';
+
+/**
+ * The layers of DESIGN §1 and §8, checked on the source: every server-rendered page has its
+ * entry in the route table (else its guard would have to guess), islands and stores never reach
+ * the server, services never reach Astro or React, the contract reaches neither.
+ */
+const ROOT = join(import.meta.dirname, '..', '..');
+const SRC = join(ROOT, 'src');
+
+function files(dir: string, ext: RegExp): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && ext.test(e.name) && !join(e.parentPath, e.name).includes(`${join(SRC, 'paraglide')}`))
+    .map((e) => join(e.parentPath, e.name));
+}
+
+/** The module specifiers a file imports (static and dynamic). */
+function imports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:import|export)\s[^'"`;]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm)].map((m) => (m[1] ?? m[2] ?? m[3])!);
+}
+
+/** Imports of a file that land in a folder of src (relative specifiers only). */
+function reaches(file: string, folder: string): string[] {
+  return imports(file).filter((spec) => spec.startsWith('.') && resolve(dirname(file), spec).startsWith(join(SRC, folder) + '/'));
+}
+
+/** A URL a page file answers: [param] and [...rest] filled with a sample value. */
+function sampleUrl(file: string): string {
+  const path = relative(join(SRC, 'pages'), file)
+    .replace(/\.astro$/, '')
+    .replace(/(^|\/)index$/, '')
+    .replace(/\[\.\.\.\w+\]/g, 'x')
+    .replace(/\[\w+\]/g, '1');
+  return `/${path}`.replace(/\/$/, '') || '/';
+}
+
+describe('architecture', () => {
+  const pages = files(join(SRC, 'pages'), /\.astro$/).filter((f) => !/export const prerender = true/.test(readFileSync(f, 'utf8')));
+
+  test('every server-rendered page is in the route table (an unlisted page would be for members only)', () => {
+    expect(pages.length).toBeGreaterThan(20);
+    const missing = pages.filter((f) => !matchRoute(sampleUrl(f))).map((f) => relative(ROOT, f));
+    expect(missing).toEqual([]);
+  });
+
+  test('the route table catches an unlisted page', () => {
+    expect(matchRoute('/secret-admin')).toBeUndefined();
+  });
+
+  test('islands and stores never import server code', () => {
+    const offenders = [...files(join(SRC, 'islands'), /\.(ts|tsx)$/), ...files(join(SRC, 'stores'), /\.ts$/)].filter((f) => reaches(f, 'server').length > 0);
+    expect(offenders.map((f) => relative(ROOT, f))).toEqual([]);
+  });
+
+  test('services and the contract never import astro or react', () => {
+    const offenders = [...files(join(SRC, 'server', 'services'), /\.ts$/), ...files(join(SRC, 'contract'), /\.ts$/)].filter((f) =>
+      imports(f).some((spec) => /^(astro|react|react-dom|@astrojs\/|nanostores|@nanostores\/)/.test(spec)),
+    );
+    expect(offenders.map((f) => relative(ROOT, f))).toEqual([]);
+  });
+
+  test('the contract does not depend on the server', () => {
+    const offenders = files(join(SRC, 'contract'), /\.ts$/).filter((f) => reaches(f, 'server').length > 0);
+    expect(offenders.map((f) => relative(ROOT, f))).toEqual([]);
+  });
+
+  test('the checks see imports at all (a broken scanner would pass everything)', () => {
+    const router = join(SRC, 'server', 'http', 'server.ts');
+    expect(reaches(router, 'tenant').length).toBeGreaterThan(0);
+    expect(imports(join(SRC, 'islands', 'LoginIsland.tsx')).some((s) => s.startsWith('react') || s.includes('stores'))).toBe(true);
+  });
+});
