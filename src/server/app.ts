@@ -48,11 +48,14 @@ export async function buildApp(config: AppConfig): Promise<App> {
   if (migrated.length) log.info(`${db.engine}: ran ${migrated.length} migrations`);
 
   const registry = new TenantRegistry({ tenantsDir: config.tenantsDir, distDir: config.distDir, onError: line });
-  const bus: EventBus = config.databaseUrl
-    ? createPostgresBus({ connectionString: config.databaseUrl, channel: channelOf(config.databaseSchema), log: line })
-    : createMemoryBus();
+  // Connections are named after the schema, so an operator (or a test) can tell them apart.
+  const name = `sitegen${config.databaseSchema ? `:${config.databaseSchema}` : ''}`;
+  const bus: EventBus =
+    config.databaseUrl && db.pool
+      ? createPostgresBus({ connectionString: config.databaseUrl, pool: db.pool, channel: channelOf(config.databaseSchema), applicationName: `${name}:bus`, log: line })
+      : createMemoryBus();
   const jobs: Jobs = config.databaseUrl
-    ? createPgBossJobs({ connectionString: config.databaseUrl, schema: `${config.databaseSchema ?? 'public'}_jobs`.slice(0, 63), log: line })
+    ? createPgBossJobs({ connectionString: config.databaseUrl, schema: `${config.databaseSchema ?? 'public'}_jobs`.slice(0, 63), applicationName: `${name}:jobs`, log: line })
     : createLocalJobs({ log: line });
   const services = createServices({
     db: db.db,
@@ -70,7 +73,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
   });
   // Accounts past their 14-day reactivation window are removed for good, at start and every hour,
   // by one process at a time.
-  await jobs.every('purge-deleted-accounts', PURGE_EVERY_MINUTES, async () => {
+  jobs.every('purge-deleted-accounts', PURGE_EVERY_MINUTES, async () => {
     const n = await services.accounts.purgeExpired((profileId) => services.photos.eraseAll(profileId));
     if (n) log.info(`removed ${n} deleted account${n === 1 ? '' : 's'} for good`);
   });
@@ -96,6 +99,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
     log,
     async listen(port, host) {
       if (config.jobs) await jobs.start();
+      await bus.ready();
       return http.listen(port, host);
     },
     async close() {

@@ -1,26 +1,177 @@
-// PLACEHOLDER (memory only) until the event bus module lands; replace this whole file.
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+
+/**
+ * The event bus (DESIGN §9): a process publishes that something changed, every subscriber of the
+ * topic in every runtime process hears it. Events carry ids only; the database is the record, the
+ * bus only says "look". Callers publish after their transaction has committed.
+ */
 export interface EventBus {
   publish(topic: string, event: object): Promise<void>;
+  /** Calls `handler` with each event of `topic` until the returned function is called. */
   subscribe(topic: string, handler: (event: object) => void): () => void;
+  /** Resolves once events from other processes can be heard. */
   ready(): Promise<void>;
   close(): Promise<void>;
 }
-export function createMemoryBus(): EventBus {
+
+/**
+ * PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; events are ids, far below this.
+ * A bigger event is a programming error and is refused before it reaches the database.
+ */
+export const MAX_EVENT_BYTES = 7_900;
+
+/** Waits between attempts to listen again after the listening connection was lost (ms). */
+const RECONNECT_DELAYS = [100, 250, 500, 1_000, 2_000, 5_000];
+
+/** The subscribers of one process, by topic. */
+function createTopics() {
   const handlers = new Map<string, Set<(event: object) => void>>();
   return {
-    async publish(topic, event) {
-      for (const h of handlers.get(topic) ?? []) h(event);
+    deliver(topic: string, event: object): void {
+      for (const handler of handlers.get(topic) ?? []) {
+        try {
+          handler(event);
+        } catch {
+          // One failing subscriber (a stream that just closed) never keeps the event from the others.
+        }
+      }
     },
-    subscribe(topic, handler) {
+    add(topic: string, handler: (event: object) => void): () => void {
       const set = handlers.get(topic) ?? new Set();
       set.add(handler);
       handlers.set(topic, set);
-      return () => set.delete(handler);
+      return () => {
+        set.delete(handler);
+        if (set.size === 0 && handlers.get(topic) === set) handlers.delete(topic);
+      };
     },
+  };
+}
+
+/** One process (SQLite, tests): events go straight to this process's subscribers. */
+export function createMemoryBus(): EventBus {
+  const topics = createTopics();
+  return {
+    async publish(topic, event) {
+      topics.deliver(topic, event);
+    },
+    subscribe: (topic, handler) => topics.add(topic, handler),
     async ready() {},
     async close() {},
   };
 }
-export function createPostgresBus(_opts: { connectionString: string; channel: string; log?: (line: string) => void }): EventBus {
-  return createMemoryBus();
+
+export interface PostgresBusOptions {
+  connectionString: string;
+  /** The NOTIFY channel; runtimes on other database schemas use another one and never hear these. */
+  channel: string;
+  /** Publishing borrows a connection from the runtime's pool. */
+  pool: pg.Pool;
+  /** Names the listening connection in pg_stat_activity (ends in ":bus"). */
+  applicationName: string;
+  log?: (line: string) => void;
+}
+
+/** What travels in a NOTIFY payload: the topic, the event and the publishing process. */
+interface Envelope {
+  t: string;
+  e: object;
+  p: string;
+}
+
+/**
+ * Many processes (PostgreSQL): LISTEN on a dedicated connection that connects again by itself
+ * when it is cut (a restart, a failover, pg_terminate_backend). Events published while it is
+ * down are not heard by this process; clients catch up by id (DESIGN §9). A process delivers its
+ * own events to its subscribers at once, without waiting for the round trip.
+ */
+export function createPostgresBus(opts: PostgresBusOptions): EventBus {
+  const topics = createTopics();
+  const processId = randomUUID();
+  const log = opts.log ?? ((line) => console.error(line));
+  let client: pg.Client | null = null;
+  let closed = false;
+  let attempt = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let markReady!: () => void;
+  const firstListen = new Promise<void>((resolve) => (markReady = resolve));
+
+  function heard(message: pg.Notification): void {
+    if (message.channel !== opts.channel || !message.payload) return;
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(message.payload) as Envelope;
+    } catch {
+      return;
+    }
+    if (envelope.p === processId || typeof envelope.t !== 'string') return;
+    topics.deliver(envelope.t, envelope.e);
+  }
+
+  function retry(): void {
+    if (closed || timer) return;
+    const delay = RECONNECT_DELAYS[Math.min(attempt, RECONNECT_DELAYS.length - 1)];
+    attempt += 1;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void listen();
+    }, delay);
+    timer.unref();
+  }
+
+  async function listen(): Promise<void> {
+    const next = new pg.Client({ connectionString: opts.connectionString, application_name: opts.applicationName });
+    // A cut connection emits 'error' and then 'end'; both only lead to listening again.
+    next.on('error', (error) => {
+      if (client === next) log(`event bus: listening connection lost (${error.message}); listening again`);
+    });
+    next.on('end', () => {
+      if (client === next) client = null;
+      retry();
+    });
+    next.on('notification', heard);
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${pg.escapeIdentifier(opts.channel)}`);
+    } catch (error) {
+      next.removeAllListeners('end');
+      next.end().catch(() => {});
+      if (!closed && attempt % RECONNECT_DELAYS.length === 0) log(`event bus: cannot listen yet (${(error as Error).message})`);
+      retry();
+      return;
+    }
+    if (closed) {
+      await next.end().catch(() => {});
+      return;
+    }
+    client = next;
+    attempt = 0;
+    markReady();
+  }
+
+  void listen();
+
+  return {
+    async publish(topic, event) {
+      topics.deliver(topic, event);
+      const payload = JSON.stringify({ t: topic, e: event, p: processId } satisfies Envelope);
+      if (Buffer.byteLength(payload) > MAX_EVENT_BYTES) throw new Error(`event bus: an event of ${topic} is too big; send ids`);
+      try {
+        await opts.pool.query('select pg_notify($1, $2)', [opts.channel, payload]);
+      } catch (error) {
+        // The change is committed; other processes' clients catch up by id when they next ask.
+        log(`event bus: could not publish ${topic} (${(error as Error).message})`);
+      }
+    },
+    subscribe: (topic, handler) => topics.add(topic, handler),
+    ready: () => firstListen,
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      const last = client;
+      client = null;
+      await last?.end().catch(() => {});
+    },
+  };
 }

@@ -106,7 +106,7 @@ async function serveProcess(schema: string, dir: string): Promise<{ child: Child
   });
   const child = spawn(process.execPath, [join(REPO, 'cli', 'main.ts'), 'serve', '--port', String(port), '--host', '127.0.0.1'], {
     cwd: REPO,
-    env: { ...process.env, DATABASE_URL: url, DATABASE_SCHEMA: schema, DATA_DIR: dir, TRUST_PROXY: '1', LOG_LEVEL: 'warn', JOBS: '0' },
+    env: { ...process.env, DATABASE_URL: url, DATABASE_SCHEMA: schema, DATA_DIR: dir, TRUST_PROXY: '1', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -158,7 +158,7 @@ describe.skipIf(!url)('two runtime processes on one PostgreSQL database', () => 
   afterAll(async () => {
     for (const p of [a, b]) p?.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
-    await adminQuery(`drop schema if exists ${schema} cascade`);
+    await adminQuery(`drop schema if exists ${schema} cascade; drop schema if exists ${schema}_jobs cascade`);
     rmSync(dir, { recursive: true, force: true });
   });
 

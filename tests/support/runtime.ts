@@ -93,7 +93,7 @@ export async function startTestRuntime(engine: EngineName = 'sqlite', opts: Test
     tenantUrl: (id) => `http://${id}.localhost:${port}`,
     async close() {
       await app.close();
-      if (schema) await adminQuery(`drop schema ${schema} cascade`);
+      if (schema) await adminQuery(`drop schema ${schema} cascade; drop schema if exists ${schema}_jobs cascade`);
       rmSync(dir, { recursive: true, force: true });
     },
   };

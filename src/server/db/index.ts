@@ -79,6 +79,9 @@ function createPool(url: string, schema: string | undefined, log: (line: string)
   // An idle connection that the server ends (a restart, pg_terminate_backend, an idle cut) emits
   // 'error' on the pool; unhandled, it would end the process. The pool drops it and connects anew.
   pool.on('error', (error) => log(`database: idle connection lost: ${error.message}`));
+  // A connection lent out but between two statements (a transaction, or just before its query)
+  // has no pool listener: its 'error' is heard here, and its next statement fails (503) instead.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 
