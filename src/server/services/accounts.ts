@@ -20,6 +20,7 @@ import type { SignupInput } from '../../contract/accounts.ts';
 import type { EventBus } from '../bus.ts';
 import type { Limits } from '../limits.ts';
 import { publishToMember } from './events.ts';
+import { grant } from '../ledger.ts';
 
 // Lockout and throttling, chosen here (SPEC §6: "temporarily blocked after too many failed logins").
 export const LOGIN_MAX_FAILURES = 5;
@@ -208,7 +209,6 @@ export function createAccountService(deps: {
               email,
               password_hash,
               status: 'not_confirmed',
-              credits: tenant.signup_credits,
               language: locale,
               tracking: input.tracking && Object.keys(input.tracking).length ? JSON.stringify(input.tracking) : null,
             })
@@ -231,7 +231,7 @@ export function createAccountService(deps: {
             })
             .execute();
           if (tenant.signup_credits > 0) {
-            await trx.insertInto('credit_ledger').values({ tenant_id: tenant.id, user_id: created.id, delta: tenant.signup_credits, reason: 'signup', ref: null }).execute();
+            created.credits = (await grant(trx, { userId: created.id, credits: tenant.signup_credits, reason: 'signup' })).balance;
           }
           return created;
         });
