@@ -35,6 +35,10 @@ export interface ServeOptions {
 /** Builds the runtime (DESIGN §8: one wiring), optionally seeds, serves every tenant; prints each tenant's URL. */
 export async function startServer(opts: ServeOptions) {
   const config = configFromEnv();
+  // Libraries (React's server renderer above all, three times faster) run their production builds
+  // except under `sitegen dev`. What the operator's NODE_ENV decides (Secure cookies, HSTS) was
+  // read into the configuration just above and does not change.
+  if (!opts.watch) process.env.NODE_ENV ??= 'production';
   const app = await buildApp(config);
   if (opts.seed) {
     const { profiles } = await seedDemo(app.db.db, loadAllTenants(config.tenantsDir));

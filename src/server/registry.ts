@@ -9,6 +9,8 @@ export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () 
 
 interface Built {
   handler: AstroHandler;
+  /** When the entry's mtime was last looked at (a rebuild is noticed within RESCAN_MS). */
+  checkedAt: number;
   /** mtime of the build's entry, to notice a rebuild. */
   stamp: number;
 }
@@ -78,16 +80,22 @@ export class TenantRegistry {
 
   /** The Astro handler of a tenant's build, imported anew when the build changed; undefined when not built. */
   async handler(id: string): Promise<AstroHandler | undefined> {
+    const built = this.#built.get(id);
+    // A page request costs no file-system call: the build is looked at again at most once a second.
+    const now = Date.now();
+    if (built && now - built.checkedAt < RESCAN_MS) return built.handler;
     const entry = join(this.distDir, id, 'server', 'entry.mjs');
     if (!existsSync(entry)) return undefined;
     const stamp = statSync(entry).mtimeMs;
-    const built = this.#built.get(id);
-    if (built && built.stamp === stamp) return built.handler;
+    if (built && built.stamp === stamp) {
+      built.checkedAt = now;
+      return built.handler;
+    }
     let loading = this.#loading.get(id);
     if (!loading) {
       loading = import(`${pathToFileURL(entry).href}?v=${stamp}`).then(
         (mod: { handler: AstroHandler }) => {
-          const fresh = { handler: mod.handler, stamp };
+          const fresh = { handler: mod.handler, stamp, checkedAt: Date.now() };
           this.#built.set(id, fresh);
           return fresh;
         },
