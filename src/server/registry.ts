@@ -1,5 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listTenantIds, loadTenant, TenantError } from '../tenant/load.ts';
@@ -7,12 +7,14 @@ import type { Tenant } from '../tenant/schema.ts';
 
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: object) => Promise<void>;
 
-interface Built {
-  handler: AstroHandler;
-  /** When the entry's mtime was last looked at (a rebuild is noticed within RESCAN_MS). */
+interface Build {
+  /** mtime of the build's entry, to notice a rebuild; undefined when the brand is not built. */
+  stamp: number | undefined;
+  /** When the disk was last looked at (a rebuild is noticed within RESCAN_MS). */
   checkedAt: number;
-  /** mtime of the build's entry, to notice a rebuild. */
-  stamp: number;
+  /** The prerendered pages (paths under client/, such as l/nl/index.html), listed once per build. */
+  pages: Set<string>;
+  handler?: Promise<AstroHandler | undefined>;
 }
 
 /** How often the registry looks at the disk for new or changed tenants and builds. */
@@ -28,8 +30,7 @@ export class TenantRegistry {
   readonly distDir: string;
   #tenants: Tenant[] = [];
   #stamps = new Map<string, number>();
-  #built = new Map<string, Built>();
-  #loading = new Map<string, Promise<Built | undefined>>();
+  #builds = new Map<string, Build>();
   #scannedAt = 0;
   #onError: (message: string) => void;
 
@@ -75,33 +76,56 @@ export class TenantRegistry {
   }
 
   isBuilt(id: string): boolean {
-    return existsSync(join(this.distDir, id, 'server', 'entry.mjs'));
+    return this.#build(id).stamp !== undefined;
+  }
+
+  /** Whether the build has this prerendered page (a path under client/); no disk access per request. */
+  hasPage(id: string, relative: string): boolean {
+    return this.#build(id).pages.has(relative.split(sep).join('/'));
   }
 
   /** The Astro handler of a tenant's build, imported anew when the build changed; undefined when not built. */
   async handler(id: string): Promise<AstroHandler | undefined> {
-    const built = this.#built.get(id);
-    // A page request costs no file-system call: the build is looked at again at most once a second.
-    const now = Date.now();
-    if (built && now - built.checkedAt < RESCAN_MS) return built.handler;
-    const entry = join(this.distDir, id, 'server', 'entry.mjs');
-    if (!existsSync(entry)) return undefined;
-    const stamp = statSync(entry).mtimeMs;
-    if (built && built.stamp === stamp) {
-      built.checkedAt = now;
-      return built.handler;
-    }
-    let loading = this.#loading.get(id);
-    if (!loading) {
-      loading = import(`${pathToFileURL(entry).href}?v=${stamp}`).then(
-        (mod: { handler: AstroHandler }) => {
-          const fresh = { handler: mod.handler, stamp, checkedAt: Date.now() };
-          this.#built.set(id, fresh);
-          return fresh;
-        },
-      ).finally(() => this.#loading.delete(id));
-      this.#loading.set(id, loading);
-    }
-    return (await loading)?.handler;
+    const build = this.#build(id);
+    if (build.stamp === undefined) return undefined;
+    build.handler ??= import(`${pathToFileURL(join(this.distDir, id, 'server', 'entry.mjs')).href}?v=${build.stamp}`).then(
+      (mod: { handler: AstroHandler }) => mod.handler,
+    );
+    return build.handler;
   }
+
+  /** The state of a brand's build, looked at on disk at most once a second. */
+  #build(id: string): Build {
+    const now = Date.now();
+    const known = this.#builds.get(id);
+    if (known && now - known.checkedAt < RESCAN_MS) return known;
+    let stamp: number | undefined;
+    try {
+      stamp = statSync(join(this.distDir, id, 'server', 'entry.mjs')).mtimeMs;
+    } catch {
+      stamp = undefined;
+    }
+    if (known && known.stamp === stamp) {
+      known.checkedAt = now;
+      return known;
+    }
+    const fresh: Build = { stamp, checkedAt: now, pages: stamp === undefined ? new Set() : listPages(this.clientDir(id)) };
+    this.#builds.set(id, fresh);
+    return fresh;
+  }
+}
+
+/** Every prerendered page of a build: the index.html files under client/l/. */
+function listPages(clientDir: string): Set<string> {
+  const pages = new Set<string>();
+  try {
+    for (const entry of readdirSync(join(clientDir, 'l'), { recursive: true, withFileTypes: true })) {
+      if (entry.isFile() && entry.name === 'index.html') {
+        pages.add(relative(clientDir, join(entry.parentPath, entry.name)).split(sep).join('/'));
+      }
+    }
+  } catch {
+    // A build without prerendered pages.
+  }
+  return pages;
 }

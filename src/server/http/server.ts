@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { join, normalize, sep } from 'node:path';
+import { join, normalize, posix, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyCompress from '@fastify/compress';
@@ -84,11 +84,11 @@ function fileUnder(root: string, relative: string): string | undefined {
 }
 
 /** The path of a prerendered page in a locale, relative to the client folder, or undefined. */
-function prerenderedPage(clientDir: string, locale: string, pathname: string): string | undefined {
+function prerenderedPage(registry: TenantRegistry, id: string, locale: string, pathname: string): string | undefined {
   const clean = pathname.replace(/\/+$/, '');
   if (clean.split('/').some((segment) => segment.startsWith('.')) || clean.startsWith('/l/')) return undefined;
-  const relative = join('l', locale, clean, 'index.html');
-  return fileUnder(clientDir, relative) ? relative : undefined;
+  const relative = posix.join('l', locale, clean, 'index.html');
+  return registry.hasPage(id, relative) ? relative : undefined;
 }
 
 /**
@@ -293,7 +293,7 @@ export async function createHttp(options: HttpOptions) {
       // The error pages are answers with their own status, not pages to open at /404 or /error
       // (however the path is written: /404//, //error/).
       if (/^\/(404|error)$/.test(pathname.replace(/\/+/g, '/').replace(/(.)\/$/, '$1'))) return sendErrorPage(request, reply, 404);
-      const prerendered = prerenderedPage(registry.clientDir(tenant.id), visitor.locale, pathname);
+      const prerendered = prerenderedPage(registry, tenant.id, visitor.locale, pathname);
       if (prerendered) return reply.header('cache-control', 'no-cache').sendFile(`${tenant.id}/client/${prerendered}`, { cacheControl: false });
     }
     const handler = await registry.handler(tenant.id);
