@@ -10,7 +10,7 @@ import {
   regionsFor,
   regionsPayload,
 } from '../../src/server/data/regions.ts';
-import { countryName } from '../../src/server/data/countries.ts';
+import { countryName } from '../../src/lib/names.ts';
 import { clientIp, countryFromHeaders, countryOfIp } from '../../src/server/data/geoip.ts';
 import { reverseGeocode } from '../../src/server/data/geocode.ts';
 

@@ -4,6 +4,7 @@ import { regionsPayload } from '../data/regions.ts';
 import { reverseGeocode } from '../data/geocode.ts';
 import { hostName } from '../../tenant/resolve.ts';
 import { visibleLocales } from '../../lib/locales.ts';
+import { countryName } from '../../lib/names.ts';
 import { GeocodeQuery } from '../../contract/public.ts';
 import { json, noContent, route } from '../http/routes.ts';
 
@@ -55,9 +56,8 @@ export const publicRoutes = [
     who: 'visitor',
     handler: (ctx) => {
       const payload = regionsPayload(ctx.tenant.countries);
-      const names = new Intl.DisplayNames([ctx.locale], { type: 'region' });
       return json(
-        { countries: payload.countries.map((c) => ({ ...c, name: names.of(c.code) ?? c.code, label: ctx.t(c.label_key) })) },
+        { countries: payload.countries.map((c) => ({ ...c, name: countryName(c.code, ctx.locale), label: ctx.t(c.label_key) })) },
         { headers: STATIC_DATA_CACHE },
       );
     },
