@@ -195,6 +195,33 @@ for (const engine of engines()) {
         expect(res.json()).toMatchObject({ error: { code: 'authentication_required' }, authentication_required: true });
       });
 
+      test('static files and prerendered pages cost no session look-up; a server-rendered page and the API one each', async () => {
+        const { client } = await activeMember(rt());
+        const sessions = rt().services.sessions;
+        const original = sessions.fromRequest;
+        let lookUps = 0;
+        sessions.fromRequest = (...args) => {
+          lookUps += 1;
+          return original.apply(sessions, args);
+        };
+        try {
+          const count = async (path: string, accept = 'text/html') => {
+            lookUps = 0;
+            const res = await client.get(path, { accept });
+            return { status: res.status, lookUps };
+          };
+          // spetter speaks one language: a home page is the same for a member and a visitor.
+          expect(await count('/')).toEqual({ status: 200, lookUps: 0 });
+          expect(await count('/landers/tinderswipe')).toEqual({ status: 200, lookUps: 0 });
+          expect(await count('/icons/tabler/heart.svg', '*/*')).toEqual({ status: 200, lookUps: 0 });
+          expect(await count('/members')).toEqual({ status: 200, lookUps: 1 });
+          expect(await count('/api/user.php', 'application/json')).toEqual({ status: 200, lookUps: 1 });
+          expect(await count('/chats/999')).toEqual({ status: 404, lookUps: 1 });
+        } finally {
+          sessions.fromRequest = original;
+        }
+      });
+
       test('a form body is refused where JSON is declared (415), the data unchanged', async () => {
         const { client, email } = await activeMember(rt());
         const res = await client.request('PUT', '/api/user.php', 'invisible=true', { 'content-type': 'application/x-www-form-urlencoded' });

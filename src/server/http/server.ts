@@ -59,6 +59,8 @@ declare module 'fastify' {
     /** The visitor and the session, once `visit()` worked them out (API routes and pages). */
     visitorState: Visitor | null;
     sessionState: Session | null;
+    /** Whether the session was looked up (at most once a request). */
+    sessionChecked: boolean;
   }
 }
 
@@ -122,6 +124,7 @@ export async function createHttp(options: HttpOptions) {
   app.decorateRequest('tenant', null as unknown as Tenant);
   app.decorateRequest('visitorState', null);
   app.decorateRequest('sessionState', null);
+  app.decorateRequest('sessionChecked', false);
 
   // ---- Body parsers: JSON for the API, forms for outside callers, multipart left to the upload route.
   app.removeContentTypeParser(['application/json', 'text/plain']);
@@ -191,9 +194,10 @@ export async function createHttp(options: HttpOptions) {
   /** The visitor with the session (one look-up a request); the member's saved language counts (SPEC §1). */
   async function visit(request: FastifyRequest, reply: FastifyReply, withSession = true): Promise<Visitor> {
     const visitor = visitorOf(request);
-    if (withSession) {
+    if (withSession && !request.sessionChecked) {
       const session = await services.sessions.fromRequest(request.raw, visitor.tenant);
       request.sessionState = session;
+      request.sessionChecked = true;
       if (session?.user.language) request.visitorState = { ...visitor, locale: localeOf(request, visitor.tenant, visitor.country, session.user.language) };
     }
     // The visitor's country, readable by the scripts of prerendered pages (entry warning rules).
@@ -275,9 +279,18 @@ export async function createHttp(options: HttpOptions) {
     return sendAppError(request, reply, notFoundError(), visitorOf(request));
   }
 
+  /**
+   * Whether a member's saved language could choose the page's language: only on a brand of several
+   * languages and without a language cookie (which wins, SPEC §1). Otherwise a prerendered page is
+   * the same for members and visitors, and no session is looked up for it.
+   */
+  function languageNeedsSession(request: FastifyRequest): boolean {
+    return request.tenant.locales.available.length > 1 && !readCookie(request.headers.cookie, LOCALE_COOKIE);
+  }
+
   async function page(request: FastifyRequest, reply: FastifyReply) {
     if (request.url.startsWith('/api/')) return notFound(request, reply);
-    const visitor = await visit(request, reply);
+    const visitor = await visit(request, reply, request.method === 'POST' || languageNeedsSession(request));
     const { tenant } = visitor;
     const url = new URL(request.url, 'http://localhost');
     if (!registry.isBuilt(tenant.id)) {
@@ -298,12 +311,14 @@ export async function createHttp(options: HttpOptions) {
     }
     const handler = await registry.handler(tenant.id);
     if (!handler) return sendErrorPage(request, reply, 404);
+    // A server-rendered page needs the member (whose saved language may choose another locale).
+    const member = await visit(request, reply);
     const session = request.sessionState;
     const locals: App.Locals = {
       tenant,
-      locale: visitor.locale,
-      locales: visitor.locales,
-      country: visitor.country,
+      locale: member.locale,
+      locales: member.locales,
+      country: member.country,
       user: session?.user ?? null,
       trafficSource: TRACKING_KEYS.some((p) => url.searchParams.has(p)),
       nonce: randomBytes(12).toString('base64'),
