@@ -19,8 +19,11 @@ export default defineConfig({
   compressHTML: true,
   prefetch: false,
   devToolbar: { enabled: false },
-  // Astro hashes every inline script and style into a CSP meta tag; the runtime adds the header-only directives.
-  // Style attributes stay allowed (style-src-attr); script and style elements must match a hash.
+  // Astro hashes every inline script and style into the policy: a header on server-rendered pages,
+  // a meta tag on prerendered ones. Style attributes stay allowed (style-src-attr); script and
+  // style elements must match a hash. frame-ancestors is not here: a meta tag cannot carry it (the
+  // browser ignores it with a console error), so the runtime sends it as a header with prerendered
+  // pages and src/layouts/Base.astro adds it to the header of server-rendered ones.
   security: {
     checkOrigin: false,
     csp: {
@@ -31,9 +34,6 @@ export default defineConfig({
         "object-src 'none'",
         "base-uri 'self'",
         "form-action 'self'",
-        // Effective where Astro sends the policy as a header (server-rendered pages); the runtime
-        // sends it as a header for prerendered ones, where a meta tag could not carry it.
-        "frame-ancestors 'none'",
       ],
       styleDirective: { resources: ["'self'", { resource: "'unsafe-inline'", kind: 'attribute' }] },
     },

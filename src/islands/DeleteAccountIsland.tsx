@@ -83,7 +83,8 @@ export default function DeleteAccountIsland({ locale, user: initialUser }: Props
       window.location.assign('/account-deleted');
     } catch (err) {
       const text = err instanceof ApiError && err.code !== 'network' && err.message ? err.message : m.error_generic({}, o);
-      const onPassword = err instanceof ApiError && (err.field === 'password' || err.code === 'password_old_wrong');
+      // The server refuses a wrong password with password_wrong (its catalogue message), on the field.
+      const onPassword = err instanceof ApiError && (err.field === 'password' || err.code === 'password_wrong');
       setError(onPassword ? { field: 'password', text } : { text });
       if (onPassword) document.getElementById('delete-password')?.focus();
       setBusy(false);

@@ -55,13 +55,24 @@ export default function MemberSearchIsland({ locale, countries, fields, fictiona
     return () => removeEventListener('popstate', onPopState);
   }, []);
 
-  /** A new search or page: into the history (so back returns to it), then into the store. */
-  function go(params: SearchParams) {
+  /** The address of a search, with the visit's traffic source kept. */
+  function urlOf(params: SearchParams): string {
     const q = queryFromParams(params);
     for (const [key, value] of Object.entries(tracking)) q.set(key, value);
-    history.pushState(null, '', q.size > 0 ? `${location.pathname}?${q}` : location.pathname);
+    return q.size > 0 ? `${location.pathname}?${q}` : location.pathname;
+  }
+
+  /** A new search or page: into the history (so back returns to it), then into the store. */
+  function go(params: SearchParams) {
+    history.pushState(null, '', urlOf(params));
     void search(params, tracking);
   }
+
+  // A page past the last shows the last one (the store decides): the address says so too, in
+  // place of the one that led here, so a reload or a shared link shows the same.
+  useEffect(() => {
+    if (state.status === 'done' && paramsFromQuery(location.search).page !== state.params.page) history.replaceState(null, '', urlOf(state.params));
+  }, [state.status, state.params.page]);
 
   function submit(filters: Filters) {
     const normalized = normalizeFilters(filters);

@@ -1,6 +1,6 @@
 import { atom } from 'nanostores';
 import { api, ApiError } from './api.ts';
-import { GENDERS, SEARCH_MAX_AGE, SEARCH_MIN_AGE } from '../contract/enums.ts';
+import { GENDERS, MAX_PAGE, SEARCH_MAX_AGE, SEARCH_MIN_AGE } from '../contract/enums.ts';
 
 /**
  * The members search (SPEC §2 route members, §3 "Search state"): the filters (gender, country,
@@ -90,7 +90,8 @@ export function paramsFromQuery(query: string | URLSearchParams): SearchParams {
     region: /^[\w-]{1,20}$/.test(q.get('region') ?? '') && /^[A-Z]{2}$/.test(country) ? (q.get('region') as string) : '',
     min_age: age(q.get('min_age')),
     max_age: age(q.get('max_age')),
-    page: Number.isInteger(page) && page > 1 && page < 100_000 ? page : 1,
+    // A page past the API's last one asks for the last page there is (see search()).
+    page: Number.isInteger(page) && page > 1 ? Math.min(page, MAX_PAGE) : 1,
   };
 }
 
@@ -132,6 +133,8 @@ let latest = 0;
  * the same filters is shown from the store; new filters start over. Only the newest call's answer
  * is kept, so quick changes never show an older search. `trafficSource` (the visit's tracking
  * parameters) goes along so a visitor may search where the brand allows it only with one (SPEC §6).
+ * A page past the last (an old link, members who left since) shows the last page, or the first
+ * when nothing matches: the store's params say which page is shown, and the island's URL follows.
  */
 export async function search(params: SearchParams, trafficSource: Record<string, string> = {}): Promise<void> {
   const before = $search.get();
@@ -147,12 +150,17 @@ export async function search(params: SearchParams, trafficSource: Record<string,
   try {
     const answer = await api<SearchAnswer>('GET', '/members.php', undefined, query);
     if (call !== latest) return;
+    const last = Math.max(1, answer.pages);
+    if (params.page > last && answer.total > 0) return await search({ ...params, page: last }, trafficSource);
+    // Nothing matched: every page is the empty first one, with its similar profiles.
+    const page = Math.min(params.page, last);
     const now = $search.get();
     $search.set({
       ...now,
+      params: { ...params, page },
       status: 'done',
-      results: { ...now.results, [params.page]: answer.profiles },
-      similar: { ...now.similar, [params.page]: answer.similar ?? [] },
+      results: { ...now.results, [page]: answer.profiles },
+      similar: { ...now.similar, [page]: answer.similar ?? [] },
       total: answer.total,
       pages: answer.pages,
       error: null,

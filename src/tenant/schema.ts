@@ -50,6 +50,18 @@ const LocalesSchema = z
   .refine((l) => l.available.includes(l.default), { message: 'must be one of locales.available', path: ['default'] })
   .refine((l) => l.available.includes(l.fallback), { message: 'must be one of locales.available', path: ['fallback'] });
 
+/**
+ * A text the brand writes itself: one text in its default locale, or one per locale
+ * (`{"en": "…", "de": "…"}`). Resolved to one per locale; a locale without its own text shows
+ * the catalogue's in that language, never another language's.
+ */
+const BrandText = z.union([z.string().min(1), z.partialRecord(locale, z.string().min(1))], {
+  error: 'must be a text, or texts by locale such as {"en": "…", "de": "…"}',
+});
+type BrandTextInput = z.input<typeof BrandText>;
+const brandText = (text: BrandTextInput | undefined, defaultLocale: Locale): Partial<Record<Locale, string>> =>
+  text === undefined ? {} : typeof text === 'string' ? { [defaultLocale]: text } : text;
+
 const CompanySchema = z
   .object({
     /** The company's id, shared by brands of one operator (settings.company_id). */
@@ -130,10 +142,10 @@ export const TenantSchema = z
     domain_language: z.string().regex(/^[a-z]{2}(?:-[A-Z]{2})?$/).optional().describe('Language of the domain; the default locale when not set.'),
     /** Niche number 1-7; chooses the landing slug prefix (SPEC §2). */
     niche: z.union(NICHES.map((n) => z.literal(n)) as unknown as [z.ZodLiteral<Niche>, z.ZodLiteral<Niche>], { error: `must be a niche number from ${NICHES[0]} to ${NICHES.at(-1)}` }).default(1).describe('Niche number 1 to 7; chooses the landing slug prefix.'),
-    /** Title of the home page. */
-    index_title: z.string().optional().describe('Title of the home page; the brand name and the catalogue tagline when not set.'),
-    /** Meta description of the home page. */
-    description: z.string().optional().describe('Meta description of the home page; the catalogue text when not set.'),
+    /** Title of the home page: a text in the default locale or one per locale. */
+    index_title: BrandText.optional().describe('Title of the home page, a text in the default locale or one per locale; the brand name and the catalogue tagline where not set.'),
+    /** Meta description of the home page: a text in the default locale or one per locale. */
+    description: BrandText.optional().describe('Meta description of the home page, a text in the default locale or one per locale; the catalogue text where not set.'),
     /** Prefix of static file URLs, for a CDN; empty serves them from the brand's own host. */
     cdn_prefix: z.string().default('').describe("Prefix of static file URLs for a CDN; empty serves them from the brand's own host."),
     theme: ThemeSchema.prefault({}).describe('Theme colours (SPEC §9).'),
@@ -176,8 +188,19 @@ export const TenantSchema = z
     landers: z.array(z.enum(['tinderswipe', ...LANDER_NAMES])).default(['tinderswipe', ...LANDER_NAMES]).describe('Landers this brand serves.'),
   })
   .strict()
+  .superRefine((t, ctx) => {
+    for (const field of ['index_title', 'description'] as const) {
+      const text = t[field];
+      if (typeof text !== 'object') continue;
+      for (const key of Object.keys(text)) {
+        if (!t.locales.available.includes(key as Locale)) ctx.addIssue({ code: 'custom', path: [field, key], message: 'must be one of locales.available' });
+      }
+    }
+  })
   .transform((t) => ({
     ...t,
+    index_title: brandText(t.index_title, t.locales.default),
+    description: brandText(t.description, t.locales.default),
     domain: t.domains[0]!,
     domain_language: t.domain_language ?? t.locales.default,
     mail_name: t.mail_name ?? t.name,

@@ -228,11 +228,17 @@ test('a member deletes the account and the link in the mail brings it back', asy
   await expect(del.getByText('50% korting op je volgende aankoop')).toBeVisible();
   await del.getByRole('button', { name: 'Toch verwijderen' }).click();
 
-  await del.getByLabel('Wachtwoord', { exact: true }).fill('niet-mijn-wachtwoord');
+  // A wrong password: the catalogue's password_wrong, on the password field, not the password change's text.
+  const password = del.getByLabel('Wachtwoord', { exact: true });
+  await password.fill('niet-mijn-wachtwoord');
   await del.getByRole('button', { name: 'Account verwijderen' }).click();
   await expect(del.getByText('Dit wachtwoord klopt niet.')).toBeVisible();
+  await expect(password).toHaveAccessibleDescription('Dit wachtwoord klopt niet.');
+  await expect(password).toHaveAttribute('aria-invalid', 'true');
+  await expect(password).toBeFocused();
+  await expect(page.getByText('Controleer je oude wachtwoord.')).toHaveCount(0);
 
-  await del.getByLabel('Wachtwoord', { exact: true }).fill(PASSWORD);
+  await password.fill(PASSWORD);
   await del.getByRole('button', { name: 'Account verwijderen' }).click();
   await expect(page).toHaveURL(/\/account-deleted$/);
   expect((await callApi(page, BRAND, 'GET', '/api/user.php')).json.user).toBeNull();

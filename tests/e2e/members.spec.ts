@@ -130,6 +130,30 @@ test('a member searches with filters, the URL keeps them, and a card opens the p
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${name}, 41 jaar`);
 });
 
+test('a page past the last of the search shows the last page, and says so', async ({ page }) => {
+  await signUp(page, { name: 'Joris', gender: 'male' });
+  const { total, pages, per_page: perPage } = (await callApi(page, 'spetter', 'GET', '/api/members.php')).json;
+  expect(total).toBeGreaterThan(0);
+  const last = Math.max(1, pages);
+
+  await page.goto(brandUrl('spetter', '/members?page=99'));
+  await confirmEntryWarning(page);
+  await resultsShown(page, new RegExp(`^${total} leden gevonden$`));
+  // The last page's members, no "nothing found", and the address of what is shown.
+  await expect(page.getByText('Geen leden gevonden met deze filters.')).toHaveCount(0);
+  await expect(page.locator('main a[href^="/members/"]')).toHaveCount(total - (last - 1) * perPage);
+  await expect(page).toHaveURL(brandUrl('spetter', last > 1 ? `/members?page=${last}` : '/members'));
+  if (last > 1) await expect(page.getByText(`Pagina ${last} van ${last}`)).toBeVisible();
+  await expect(page.getByText('Pagina 99')).toHaveCount(0);
+
+  // With filters nothing matches, a later page is the first (empty) one with its suggestions.
+  await page.goto(brandUrl('spetter', '/members?gender=female&min_age=99&max_age=99&page=4'));
+  await resultsShown(page, /^0 leden gevonden$/);
+  await expect(page.getByText('Geen leden gevonden met deze filters.')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Paginering' })).toHaveCount(0);
+  await expect(page).toHaveURL(brandUrl('spetter', '/members?gender=female&min_age=99&max_age=99'));
+});
+
 test('a visitor on Velvet can search members', async ({ page }) => {
   await page.goto(brandUrl('velvet', '/members'));
   await confirmEntryWarning(page);

@@ -1,8 +1,9 @@
 /**
  * The public site as a visitor uses it in Chromium: two brands that look like themselves, the age
- * warning, a lander's swipe cards, the 404 page, choosing a language and the way to /login.
+ * warning, a lander's swipe cards, the 404 page, choosing a language (staying on the page), titles
+ * in the language shown, clean consoles, and the way to /login.
  */
-import { test, expect, brandUrl, confirmEntryWarning } from '../support/e2e.ts';
+import { test, expect, brandUrl, confirmEntryWarning, signUpMember } from '../support/e2e.ts';
 import { say, literally, rgbOf, rgbOfHex } from '../support/site.ts';
 
 const BRANDS = [
@@ -144,8 +145,9 @@ test('choosing Deutsch in the language menu on velvet sets the cookie and shows 
   const menu = page.getByRole('combobox', { name: say('en', 'nav_language'), exact: true });
   await expect(menu).toHaveValue('en');
   await menu.selectOption('de');
-  await page.waitForURL(brandUrl('velvet', '/pages/faq'));
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  // The same page, now in German.
+  await expect(page).toHaveURL(brandUrl('velvet', '/pages/faq'));
   await expect(page.getByRole('link', { name: say('de', 'nav_login'), exact: true }).first()).toBeVisible();
   await expect(page.getByRole('combobox', { name: say('de', 'nav_language'), exact: true })).toHaveValue('de');
   const cookie = (await context.cookies(brandUrl('velvet', '/'))).find((c) => c.name === 'locale');
@@ -155,6 +157,27 @@ test('choosing Deutsch in the language menu on velvet sets the cookie and shows 
   // Another page keeps the language.
   await page.goto(brandUrl('velvet', '/'));
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+});
+
+test('choosing a language on a lander stays on that lander with its query', async ({ page }) => {
+  await page.goto(brandUrl('velvet', '/landers/tinderswipe?ref=partner7&sub1=spring'));
+  await confirmEntryWarning(page);
+  await page.getByRole('banner').getByRole('combobox', { name: say('en', 'nav_language'), exact: true }).selectOption('fr');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+  await expect(page).toHaveURL(brandUrl('velvet', '/landers/tinderswipe?ref=partner7&sub1=spring'));
+  await expect(page.getByRole('banner').getByRole('link', { name: say('fr', 'nav_login'), exact: true })).toBeVisible();
+});
+
+test('the home page and a static page in German keep their place when French is chosen', async ({ page }) => {
+  await page.context().addCookies([{ name: 'locale', value: 'de', url: brandUrl('velvet', '/') }]);
+  for (const path of ['/', '/pages/terms']) {
+    await page.goto(brandUrl('velvet', path));
+    await confirmEntryWarning(page);
+    await page.getByRole('combobox', { name: say('de', 'nav_language'), exact: true }).selectOption('fr');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+    await expect(page).toHaveURL(brandUrl('velvet', path));
+    await page.context().addCookies([{ name: 'locale', value: 'de', url: brandUrl('velvet', '/') }]);
+  }
 });
 
 test('on a prerendered page the language menu offers the languages of the visitor\'s country', async ({ page, context }) => {
@@ -189,6 +212,57 @@ test('on a phone the language menu sits in the footer, where the top bar has no 
   await menu.selectOption('fr');
   await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
   await expect(page).toHaveURL(brandUrl('velvet', '/pricing'));
+});
+
+test('velvet\'s home page is titled in the language it is shown in', async ({ page }) => {
+  const titles = { en: 'Velvet Nights - mature dating and chat', de: 'Velvet Nights - Dating und Chat für reife Singles', fr: 'Velvet Nights - rencontres et chat pour célibataires matures' };
+  for (const [locale, title] of Object.entries(titles)) {
+    await page.context().addCookies([{ name: 'locale', value: locale, url: brandUrl('velvet', '/') }]);
+    await page.goto(brandUrl('velvet', '/'));
+    await expect(page.locator('html')).toHaveAttribute('lang', locale);
+    await expect(page).toHaveTitle(title);
+  }
+  // The description search engines show is in French too.
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /^Rencontre des femmes matures/);
+});
+
+test('prerendered pages load without console errors, for visitors and members', async ({ page }) => {
+  const errors: string[] = [];
+  const notFound = brandUrl('velvet', '/no/such/page');
+  page.on('console', (message) => {
+    // The 404 page's own status is what it is for; anything else is a fault.
+    if (message.location().url === notFound && message.text().includes('status of 404')) return;
+    if (message.type() === 'error') errors.push(`${page.url()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
+  const pages = ['/', '/pages/faq', '/landers/tinderswipe', '/milf-eng'];
+  for (const path of pages) {
+    const response = await page.goto(brandUrl('velvet', path));
+    // Framing stays forbidden: by the header, the only place a browser reads frame-ancestors.
+    expect(response?.headers()['content-security-policy'], path).toContain("frame-ancestors 'none'");
+    await confirmEntryWarning(page);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  }
+  await page.goto(notFound);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(errors).toEqual([]);
+  // A member's header on the same pages runs its own scripts.
+  await signUpMember(page, 'velvet', { name: 'Rosalind', country: 'GB' });
+  for (const path of pages) {
+    await page.goto(brandUrl('velvet', path));
+    await expect(page.getByRole('banner').getByRole('link', { name: say('en', 'nav_search') })).toBeVisible();
+  }
+  await page.goto(brandUrl('velvet', '/'));
+  await expect(page.getByRole('banner').getByText('Rosalind')).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('a member reading velvet in French finds the match finder under its French name', async ({ page }) => {
+  await page.context().addCookies([{ name: 'locale', value: 'fr', url: brandUrl('velvet', '/') }]);
+  await signUpMember(page, 'velvet', { name: 'Amélie', country: 'FR' });
+  await page.goto(brandUrl('velvet', '/match-finder'));
+  await expect(page.getByRole('heading', { level: 1, name: 'Recherche de matchs' })).toBeVisible();
+  await expect(page).toHaveTitle(/^Recherche de matchs \| Velvet Nights$/);
 });
 
 test('spetter, Dutch only, shows no language menu', async ({ page }) => {

@@ -26,5 +26,32 @@ export async function callApi(page: Page, brand: string, method: string, path: s
   );
 }
 
+export const MEMBER_PASSWORD = 'geheim-wachtwoord-1';
+let signups = 0;
+
+/**
+ * Signs a new member up on a brand through its API, from the brand's page as the signup island
+ * does: the browser context is logged in afterwards (session and signed_in cookies).
+ */
+export async function signUpMember(
+  page: Page,
+  brand: string,
+  member: { name: string; gender?: 'male' | 'female'; country?: string },
+): Promise<{ email: string }> {
+  signups += 1;
+  const email = `lid-${process.pid}-${Date.now().toString(36)}-${signups}@example.nl`;
+  const res = await callApi(page, brand, 'POST', '/api/signup.php', {
+    email,
+    password: MEMBER_PASSWORD,
+    name: member.name,
+    date_of_birth: '1984-03-12',
+    gender: member.gender ?? 'female',
+    sexuality: 'hetero',
+    country: member.country ?? 'NL',
+  });
+  expect(res.status, JSON.stringify(res.json)).toBe(201);
+  return { email };
+}
+
 export const test = base;
 export { expect };

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import { readCookie, serializeCookie } from '../../lib/cookies.ts';
+import { SIGNED_IN_COOKIE } from '../../lib/signed-in.ts';
 import { newToken, parseToken, secretMatches } from './secrets.ts';
 import type { Session } from './index.ts';
 import { SITE_USER_COLUMNS, siteUserOf, type UserViews } from './user-view.ts';
@@ -13,9 +14,6 @@ const SESSION_MS = SESSION_DAYS * 86_400_000;
 const EXTEND_AFTER_MS = 86_400_000;
 /** last_used_at is written at most this often, not on every request. */
 const TOUCH_EVERY_MS = 60_000;
-
-/** The readable companion of the session cookie: tells prerendered pages a member is logged in. */
-export const SIGNED_IN_COOKIE = 'signed_in';
 
 export function sessionCookieName(production: boolean): string {
   // __Host- cookies need Secure, so only in production (DESIGN §6).

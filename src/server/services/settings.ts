@@ -19,8 +19,8 @@ export function settingsPayload({ tenant, locale, locales, geoipCountry, selecte
   return {
     countries: tenant.countries,
     name: tenant.name,
-    index_title: tenant.index_title ?? `${tenant.name} - ${message('site_tagline', locale, {}, tenant.locales.fallback)}`,
-    description: tenant.description ?? message('site_description', locale, {}, tenant.locales.fallback),
+    index_title: tenant.index_title[locale] ?? `${tenant.name} - ${message('site_tagline', locale, {}, tenant.locales.fallback)}`,
+    description: tenant.description[locale] ?? message('site_description', locale, {}, tenant.locales.fallback),
     domain: tenant.domain,
     domain_language: tenant.domain_language,
     cdn_prefix: tenant.cdn_prefix,

@@ -1,0 +1,12 @@
+import type { PageContext } from './context.ts';
+
+/**
+ * The address a visitor sees for a page, where the language menu comes back to. Server-rendered
+ * pages know it with its query; a prerendered page is built under /l/<locale>/ and served without
+ * that prefix (the browser's script adds the query). The error pages stand at any address: home.
+ */
+export function pageAddress(ctx: PageContext, url: URL): string {
+  if (!ctx.prerendered) return url.pathname + url.search;
+  if (ctx.routeName === 'error') return '/';
+  return url.pathname.replace(/^\/l\/[^/]+/, '').replace(/\/+$/, '') || '/';
+}
