@@ -171,7 +171,11 @@ function uniqueName(first: string, birth: string, taken: Set<string>, rand: () =
   const r = rand();
   const yy = birth.slice(2, 4);
   let name = r < 0.55 ? first : r < 0.85 ? `${first}${yy}` : `${first.toLowerCase()}_${yy}`;
-  while (taken.has(name)) name = `${first}${10 + Math.floor(rand() * 90)}`;
+  // Two digits first, as members pick them; more once those run out (a seed of 100,000 members).
+  for (let tries = 0, room = 90; taken.has(name); tries++) {
+    if (tries > 0 && tries % 20 === 0) room *= 10;
+    name = `${first}${room / 9 + Math.floor(rand() * room)}`;
+  }
   taken.add(name);
   return name;
 }
