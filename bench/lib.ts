@@ -1,0 +1,234 @@
+/**
+ * The bench's processes and its tables. The runtime under test, the bare node:http baseline and
+ * the load client (autocannon) each run in a process of their own, so the load client never
+ * shares an event loop with what it measures and a figure can be read as a capacity.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { request, type IncomingHttpHeaders } from 'node:http';
+import pg from 'pg';
+
+export const REPO = join(import.meta.dirname, '..');
+const NODE = process.execPath;
+
+// ---------------------------------------------------------------------------------------------
+// Tables
+
+/** Prints a header line and an aligned table; numeric-looking cells are right-aligned. */
+export function table(title: string, head: string[], rows: (string | number)[][]): void {
+  const cells = [head, ...rows.map((r) => r.map(String))];
+  const widths = head.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  const numeric = (s: string) => /^[-+<>]?[\d.,]+(x|%| ms)?$/.test(s) || s === '' || s === '-';
+  const right = head.map((_, i) => i > 0 && cells.slice(1).every((r) => numeric(r[i] ?? '')));
+  const line = (r: string[]) => r.map((c, i) => (right[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  console.log(`\n== ${title}`);
+  console.log(line(head));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of cells.slice(1)) console.log(line(r));
+}
+
+export const kb = (n: number) => (n / 1024).toFixed(1);
+export const ratio = (a: number, b: number) => (b === 0 ? '-' : `${(a / b).toFixed(3)}x`);
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(NODE, args, { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c));
+    child.stderr.on('data', (c: Buffer) => (out += c));
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`node ${args.join(' ')} exited ${code}:\n${out}`))));
+  });
+}
+
+/** Resolves once `url` answers (any status), polling; rejects after `ms`. */
+async function waitFor(url: string, headers: Record<string, string>, child: ChildProcess, ms = 60_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process exited (${child.exitCode})`);
+    try {
+      await fetch(url, { headers });
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${url} did not answer within ${ms} ms`);
+}
+
+export interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  text(): string;
+  json<T>(): T;
+}
+
+/** One request over node:http (fetch would not send a brand's Host header). */
+function send(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: res.statusCode!, headers: res.headers, body: bytes, text: () => bytes.toString('utf8'), json: () => JSON.parse(bytes.toString('utf8')) });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface Runtime {
+  engine: Engine;
+  port: number;
+  pid: number;
+  /** The runtime process's resident memory now (from /proc), in bytes. */
+  rss(): number;
+  /** A request to http://127.0.0.1:<port> with the Host header of a brand. */
+  request(tenant: string, method: string, path: string, headers?: Record<string, string>, body?: string): Promise<Answer>;
+  get(tenant: string, path: string, headers?: Record<string, string>): Promise<Answer>;
+  host(tenant: string): string;
+  close(): Promise<void>;
+}
+
+/**
+ * `sitegen db seed` then `sitegen serve` in a process of its own, on a fresh temporary SQLite
+ * file, or a private schema of DATABASE_URL's PostgreSQL. Logs at warn; jobs off (they would
+ * only add noise to the figures).
+ */
+export async function startRuntime(engine: Engine, opts: { members?: number } = {}): Promise<Runtime> {
+  const dir = mkdtempSync(join(tmpdir(), 'sitegen-bench-'));
+  const schema = engine === 'postgres' ? `bench_${randomBytes(4).toString('hex')}` : undefined;
+  const admin = engine === 'postgres' ? new pg.Client({ connectionString: process.env.DATABASE_URL }) : undefined;
+  if (admin) {
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+  }
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dir,
+    DATABASE_FILE: join(dir, 'app.db'),
+    DATABASE_URL: engine === 'postgres' ? process.env.DATABASE_URL : '',
+    DATABASE_SCHEMA: schema ?? '',
+    LOG_LEVEL: 'warn',
+    JOBS: '0',
+    TRUST_PROXY: '1',
+    NODE_ENV: 'production',
+  };
+  await run(['cli/main.ts', 'db', 'seed', ...(opts.members ? ['--members', String(opts.members)] : [])], env);
+  const port = await freePort();
+  const child = spawn(NODE, ['cli/main.ts', 'serve', '--port', String(port), '--host', '127.0.0.1'], { cwd: REPO, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const host = (tenant: string) => `${tenant}.localhost:${port}`;
+  await waitFor(`http://127.0.0.1:${port}/api/settings.php`, {}, child);
+  return {
+    engine,
+    port,
+    pid: child.pid!,
+    rss: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) * 1024,
+    host,
+    request: (tenant, method, path, headers = {}, body) => send(port, method, path, { ...headers, host: host(tenant) }, body),
+    get: (tenant, path, headers = {}) => send(port, 'GET', path, { ...headers, host: host(tenant) }),
+    async close() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      if (admin) {
+        await admin.query(`drop schema ${schema} cascade`);
+        await admin.query(`drop schema if exists ${schema}_jobs cascade`);
+        await admin.end();
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Bare {
+  port: number;
+  /** The baseline's address answering `bytes` bytes of HTML. */
+  url(bytes: number): string;
+  close(): Promise<void>;
+}
+
+/** bench/bare.ts in a process of its own: node:http answering /<n> with n bytes, nothing else. */
+export async function startBare(): Promise<Bare> {
+  const port = await freePort();
+  const child = spawn(NODE, [join(REPO, 'bench', 'bare.ts'), String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  await waitFor(`http://127.0.0.1:${port}/1`, {}, child);
+  return {
+    port,
+    url: (bytes) => `http://127.0.0.1:${port}/${bytes}`,
+    async close() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** Connections and seconds of every load run; BENCH_SECONDS shortens or lengthens them. */
+export const CONNECTIONS = 50;
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+
+const autocannonBin = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+
+/**
+ * autocannon against `url` in a process of its own (keep-alive, CONNECTIONS connections,
+ * SECONDS seconds, no Accept-Encoding: the bytes are the page's own).
+ */
+export async function load(url: string, headers: Record<string, string> = {}): Promise<LoadResult> {
+  const args = [autocannonBin, '--json', '-c', String(CONNECTIONS), '-d', String(SECONDS)];
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
+  args.push(url);
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(NODE, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    let text = '';
+    child.stdout.on('data', (c: Buffer) => (text += c));
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`autocannon ${url} exited ${code}`))));
+  });
+  const r = JSON.parse(out) as {
+    requests: { average: number; total: number };
+    latency: { p50: number; p99: number };
+    non2xx: number;
+    errors: number;
+    '2xx': number;
+  };
+  return {
+    rps: r.requests.total / SECONDS,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  };
+}
