@@ -119,7 +119,7 @@ export interface Runtime {
  * file, or a private schema of DATABASE_URL's PostgreSQL. Logs at warn; jobs off (they would
  * only add noise to the figures).
  */
-export async function startRuntime(engine: Engine, opts: { members?: number } = {}): Promise<Runtime> {
+export async function startRuntime(engine: Engine, opts: { members?: number; cpuProfileDir?: string } = {}): Promise<Runtime> {
   const dir = mkdtempSync(join(tmpdir(), 'sitegen-bench-'));
   const schema = engine === 'postgres' ? `bench_${randomBytes(4).toString('hex')}` : undefined;
   const admin = engine === 'postgres' ? new pg.Client({ connectionString: process.env.DATABASE_URL }) : undefined;
@@ -140,7 +140,8 @@ export async function startRuntime(engine: Engine, opts: { members?: number } = 
   };
   await run(['cli/main.ts', 'db', 'seed', ...(opts.members ? ['--members', String(opts.members)] : [])], env);
   const port = await freePort();
-  const child = spawn(NODE, ['cli/main.ts', 'serve', '--port', String(port), '--host', '127.0.0.1'], { cwd: REPO, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const profile = opts.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfileDir] : [];
+  const child = spawn(NODE, [...profile, 'cli/main.ts', 'serve', '--port', String(port), '--host', '127.0.0.1'], { cwd: REPO, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const host = (tenant: string) => `${tenant}.localhost:${port}`;
   await waitFor(`http://127.0.0.1:${port}/api/settings.php`, {}, child);
   return {

@@ -3,16 +3,20 @@
  * node:http answering the same bytes in the same run; page weights; memory per loaded brand;
  * build time per brand. Prints tables only; it never asserts on timings (bench/README.md).
  *
- * Sections (all by default): throughput, weight, memory, build.
+ * Sections (all by default): throughput, profile, weight, memory, build.
  * Environment: BENCH_SECONDS (per load run, default 10), DATABASE_URL (adds PostgreSQL).
  */
 import { gzipSync, brotliCompressSync, constants as zlib } from 'node:zlib';
 import { availableParallelism } from 'node:os';
 import { buildTenants } from '../cli/build.ts';
 import { listTenantIds } from '../src/tenant/load.ts';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { summarize } from './profile.ts';
 import { CONNECTIONS, SECONDS, kb, load, ratio, startBare, startRuntime, table, type Bare, type Engine, type LoadResult, type Runtime } from './lib.ts';
 
-const ALL = ['throughput', 'weight', 'memory', 'build'] as const;
+const ALL = ['throughput', 'profile', 'weight', 'memory', 'build'] as const;
 type Section = (typeof ALL)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 for (const a of asked) if (!ALL.includes(a as Section)) throw new Error(`bench: unknown section ${a} (${ALL.join(', ')})`);
@@ -138,6 +142,34 @@ if (sections.has('throughput')) {
     ['engine', 'request', 'body KB', 'req/s', 'p50 ms', 'p99 ms', 'bare req/s', 'ratio', ''],
     rows,
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPU profile of the runtime under load (node --cpu-prof), per request kind
+
+if (sections.has('profile')) {
+  const rows: (string | number)[][] = [];
+  for (const kind of ['user.php, logged in', '/members, logged in', '/members/{id}, logged in']) {
+    const dir = mkdtempSync(join(tmpdir(), 'sitegen-prof-'));
+    const rt = await startRuntime('sqlite', { cpuProfileDir: dir });
+    let requests = 0;
+    try {
+      const target = targets(await signUp(rt, 'spetter')).find((t) => t.what === kind)!;
+      const got = await load(`http://127.0.0.1:${rt.port}${target.path}`, { ...target.headers, host: rt.host(target.tenant) });
+      requests = got.rps * SECONDS;
+    } finally {
+      await rt.close();
+    }
+    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+    if (!file) throw new Error(`no CPU profile in ${dir}`);
+    const summary = summarize(join(dir, file));
+    rmSync(dir, { recursive: true, force: true });
+    const perRequest = (ms: number) => ((ms / requests) * 1000).toFixed(0);
+    console.log(`\n== CPU profile: ${kind}, ${requests.toFixed(0)} requests; busy ${(summary.totalMs - summary.idleMs).toFixed(0)} ms of ${summary.totalMs.toFixed(0)} ms (µs per request)`);
+    table(`${kind}: self time by package or file`, ['where', 'µs/request', 'share'], summary.origins.slice(0, 14).map((o) => [o.origin, perRequest(o.ms), `${((o.ms / (summary.totalMs - summary.idleMs)) * 100).toFixed(1)}%`]));
+    table(`${kind}: the functions with most self time`, ['function', 'where', 'µs/request'], summary.functions.slice(0, 16).map((f) => [f.name, f.where, perRequest(f.ms)]));
+    rows.push([kind, requests.toFixed(0)]);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

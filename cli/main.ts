@@ -160,12 +160,13 @@ db.command('down')
 db.command('seed')
   .description('Add demo members to tenants that have none.')
   .option('--members <n>', 'demo members per brand (default 40); 50000 on two brands is the 100,000 of the bench', (v) => Number.parseInt(v, 10))
-  .action(async (opts: { members?: number }) => {
+  .option('--no-photos', 'draw no portraits (a large population for measuring queries)')
+  .action(async (opts: { members?: number; photos: boolean }) => {
     if (opts.members !== undefined && !(Number.isInteger(opts.members) && opts.members > 0)) program.error('sitegen: --members takes a whole number above 0');
     const { db: kysely, engine, close } = openDatabase();
     await migrateToLatest(kysely);
     const { profiles } = await seedDemo(kysely, loadAllTenants(TENANTS_DIR), { perTenant: opts.members });
-    const photos = await seedDemoPhotos(kysely, configFromEnv().mediaDir);
+    const photos = opts.photos ? await seedDemoPhotos(kysely, configFromEnv().mediaDir) : 0;
     console.log(`sitegen: ${engine}: ${profiles} demo profiles added, ${photos} demo portraits drawn`);
     await close();
   });

@@ -15,7 +15,7 @@ export async function loadMemberProfile(astro: Pick<AstroGlobal, 'locals' | 'par
   const { tenant, services, user } = astro.locals;
   const id = memberIdParam(astro);
   if (id === null) return null;
-  return services.profiles.publicProfile(tenant, id, user ? { id: user.id, paid_user: user.paid_user } : null).catch((error: unknown) => {
+  return services.profiles.publicProfile(tenant, id, user ? { id: user.id, paid_user: user.paid_user, profileId: user.profile?.id ?? null } : null).catch((error: unknown) => {
     // The runtime's services are not bundled with the page: the AppError is known by its status.
     if ((error as { status?: unknown } | null)?.status === 404) return null;
     throw error;

@@ -43,7 +43,9 @@ export interface MemberCard {
 
 export interface SearchAnswer {
   profiles: MemberCard[];
+  /** Counted up to SEARCH_COUNT_LIMIT; `total_capped` says there are at least that many. */
   total: number;
+  total_capped: boolean;
   page: number;
   per_page: number;
   pages: number;
@@ -58,6 +60,8 @@ export interface SearchState {
   /** Similar profiles by page number (offered when a page has no results). */
   similar: Record<number, MemberCard[]>;
   total: number;
+  /** The count stopped at its limit: "1000+". */
+  totalCapped: boolean;
   pages: number;
   error: { status: number; code: string; message: string; field?: string } | null;
 }
@@ -65,7 +69,7 @@ export interface SearchState {
 export const EMPTY_FILTERS: SearchFilters = { gender: '', country: '', region: '', min_age: null, max_age: null };
 
 function initialState(params: SearchParams = { ...EMPTY_FILTERS, page: 1 }): SearchState {
-  return { params, status: 'idle', results: {}, similar: {}, total: 0, pages: 0, error: null };
+  return { params, status: 'idle', results: {}, similar: {}, total: 0, totalCapped: false, pages: 0, error: null };
 }
 
 export const $search = atom<SearchState>(initialState());
@@ -162,6 +166,7 @@ export async function search(params: SearchParams, trafficSource: Record<string,
       results: { ...now.results, [page]: answer.profiles },
       similar: { ...now.similar, [page]: answer.similar ?? [] },
       total: answer.total,
+      totalCapped: answer.total_capped,
       pages: answer.pages,
       error: null,
     });

@@ -5,11 +5,12 @@
  */
 import { describe, expect, test } from 'vitest';
 import { engines, type TestRuntime } from '../support/runtime.ts';
-import { Client, activeMember, apiError, useRuntime, yearsAgo } from '../support/accounts.ts';
+import { Client, PASSWORD, activeMember, apiError, signUp, takeMail, useRuntime, yearsAgo } from '../support/accounts.ts';
 import { ageOn } from '../../src/lib/account-rules.ts';
 import { findRegion } from '../../src/server/data/regions.ts';
 import { mainImage } from '../../src/server/services/main-image.ts';
 import { PER_PAGE } from '../../src/server/services/search.ts';
+import { SEARCH_COUNT_LIMIT } from '../../src/contract/enums.ts';
 
 interface Card {
   id: number;
@@ -72,7 +73,7 @@ const ownProfileId = async (client: Client): Promise<number> => (await client.ge
 
 let named = 0;
 /** Fictional profiles inserted straight into the database (the seed has 12 per brand). */
-async function insertProfiles(rt: TestRuntime, tenant: string, count: number, fields: { gender?: 'male' | 'female'; country?: string; region?: string | null; birth_date?: string; last_seen_at?: string | null } = {}) {
+async function insertProfiles(rt: TestRuntime, tenant: string, count: number, fields: { gender?: 'male' | 'female'; country?: string; region?: string | null; birth_date?: string; last_seen_at?: string } = {}) {
   const rows = Array.from({ length: count }, (_, i) => ({
     tenant_id: tenant,
     user_id: null,
@@ -85,7 +86,8 @@ async function insertProfiles(rt: TestRuntime, tenant: string, count: number, fi
     city: null,
     status: 'active' as const,
     fictional: 1 as const,
-    last_seen_at: fields.last_seen_at === undefined ? new Date(Date.now() - (i + 1) * 3_600_000).toISOString() : fields.last_seen_at,
+    listed: 1 as const,
+    last_seen_at: fields.last_seen_at ?? new Date(Date.now() - (i + 1) * 3_600_000).toISOString(),
   }));
   return rt.db.db.insertInto('profiles').values(rows).returning('id').execute();
 }
@@ -96,9 +98,9 @@ describe.each(engines())('member search API on %s', (engine) => {
   describe('defaults and ordering', () => {
     test('a hetero man sees women by default, his own country first, then his region, then the most recently seen', async () => {
       const bob = await activeMember(rt(), 'spetter', { gender: 'male', sexuality: 'hetero', country: 'NL', region: 'Noord-Holland' });
-      // Someone in his region, and one never seen, so both orderings have something to show.
+      // Someone in his region, and one seen long ago, so both orderings have something to show.
       await insertProfiles(rt(), 'spetter', 1, { region: 'Noord-Holland', last_seen_at: new Date(Date.now() - 30 * 86_400_000).toISOString() });
-      await insertProfiles(rt(), 'spetter', 1, { region: 'Zuid-Holland', last_seen_at: null });
+      await insertProfiles(rt(), 'spetter', 1, { region: 'Zuid-Holland', last_seen_at: new Date(Date.now() - 400 * 86_400_000).toISOString() });
       await insertProfiles(rt(), 'spetter', 1, { country: 'BE', region: 'Antwerpen' });
 
       const res = await bob.client.get('/api/members.php');
@@ -114,16 +116,16 @@ describe.each(engines())('member search API on %s', (engine) => {
       expect(cards.map((c) => c.id).sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b));
       expect(body.pages).toBe(Math.ceil(total / PER_PAGE));
 
-      // Order: NL before BE; within NL, Noord-Holland first; then last seen (never seen last), then id.
+      // Order: NL before BE; within NL, Noord-Holland first; then last seen, then id.
       const rows = await rt().db.db.selectFrom('profiles').select(['id', 'last_seen_at']).where('id', 'in', cards.map((c) => c.id)).execute();
       const seen = new Map(rows.map((r) => [r.id, r.last_seen_at]));
-      const key = (c: Card) => [c.country === 'NL' ? 0 : 1, c.country === 'NL' && c.region === 'Noord-Holland' ? 0 : 1, seen.get(c.id) === null ? 1 : 0] as const;
+      const key = (c: Card) => [c.country === 'NL' ? 0 : 1, c.country === 'NL' && c.region === 'Noord-Holland' ? 0 : 1, 0] as const;
       for (let i = 1; i < cards.length; i++) {
         const [a, b] = [cards[i - 1]!, cards[i]!];
         const [ka, kb] = [key(a), key(b)];
         const cmp = ka[0] - kb[0] || ka[1] - kb[1] || ka[2] - kb[2];
         expect(cmp, `${a.id} before ${b.id}`).toBeLessThanOrEqual(0);
-        if (cmp === 0 && seen.get(a.id) !== null) {
+        if (cmp === 0) {
           expect(String(seen.get(a.id)) >= String(seen.get(b.id)), `${a.id} seen no earlier than ${b.id}`).toBe(true);
           if (seen.get(a.id) === seen.get(b.id)) expect(a.id).toBeGreaterThan(b.id);
         }
@@ -266,8 +268,9 @@ describe.each(engines())('member search API on %s', (engine) => {
 
     test('disabled profiles (unconfirmed members) and other brands\' profiles are not found', async () => {
       const bob = await activeMember(rt(), 'spetter', { gender: 'male', sexuality: 'bi' });
-      const [disabled] = await insertProfiles(rt(), 'spetter', 1);
-      await rt().db.db.updateTable('profiles').set({ status: 'disabled' }).where('id', '=', disabled!.id).execute();
+      // A member who signed up and did not confirm: their profile is disabled, so not listed.
+      const unconfirmed = await signUp(rt(), 'spetter', { gender: 'female', country: 'NL' });
+      const [disabled] = [{ id: (await unconfirmed.client.get('/api/profile.php')).json().profile.id as number }];
       const [elsewhere] = await insertProfiles(rt(), 'velvet', 1, { country: 'BE', region: 'Antwerpen' });
       const { cards } = await allPages(bob.client, '');
       expect(cards.map((c) => c.id)).not.toContain(disabled!.id);
@@ -341,7 +344,7 @@ describe.each(engines())('member search API on %s', (engine) => {
 
     test('a visitor\'s own country (geo-IP) comes first when the brand serves it', async () => {
       const velvet = rt().services.tenants().find((t) => t.id === 'velvet')!;
-      await insertProfiles(rt(), 'velvet', 2, { country: 'AT', region: null, last_seen_at: null });
+      await insertProfiles(rt(), 'velvet', 2, { country: 'AT', region: null, last_seen_at: new Date(Date.now() - 400 * 86_400_000).toISOString() });
       const first = await rt().services.search.members(velvet, null, { page: 1 }, 'AT');
       const countries = first.profiles.map((c) => c.country);
       expect(countries[0]).toBe('AT');
@@ -405,6 +408,67 @@ describe.each(engines())('member search API on %s', (engine) => {
       expect(empty.status).toBe(200);
       expect(empty.json().page).toBe(1);
       expect((await bob.client.get('/api/members.php?min_age=40&max_age=40')).status).toBe(200);
+    });
+  });
+
+  describe('listings at scale', () => {
+    /** Every profile's `listed` flag must equal the rule: active, and the member not invisible. */
+    async function expectListedMatchesRule(): Promise<void> {
+      const rows = await rt()
+        .db.db.selectFrom('profiles')
+        .leftJoin('users', 'users.id', 'profiles.user_id')
+        .select(['profiles.id', 'profiles.status', 'profiles.listed', 'users.invisible'])
+        .execute();
+      const wrong = rows.filter((r) => r.listed !== (r.status === 'active' && r.invisible !== 1 ? 1 : 0));
+      expect(wrong).toEqual([]);
+    }
+
+    test('a member is listed exactly while active and visible: signup, activation, invisible mode, deletion, reactivation', async () => {
+      const bob = await activeMember(rt(), 'spetter', { gender: 'male', sexuality: 'hetero', country: 'NL', region: 'Zeeland' });
+      const eva = await signUp(rt(), 'spetter', { gender: 'female', country: 'NL', region: 'Zeeland' });
+      const evaId = (await eva.client.get('/api/profile.php')).json().profile.id as number;
+      const found = async () => (await allPages(bob.client, 'country=NL&region=Zeeland')).cards.some((c) => c.id === evaId);
+
+      expect(await found()).toBe(false); // not confirmed: disabled
+      await expectListedMatchesRule();
+      const mail = takeMail(rt(), eva.email, 'mail_activate');
+      expect((await eva.client.get(`/api/activate.php?token=${encodeURIComponent(mail.token!)}`)).status).toBe(303);
+      expect(await found()).toBe(true);
+      await expectListedMatchesRule();
+      expect((await eva.client.put('/api/user.php', { invisible: true })).status).toBe(200);
+      expect(await found()).toBe(false);
+      await expectListedMatchesRule();
+      expect((await eva.client.put('/api/user.php', { invisible: false })).status).toBe(200);
+      expect(await found()).toBe(true);
+      expect((await eva.client.delete('/api/account.php', { reason: 'found_someone', password: PASSWORD })).status).toBe(200);
+      expect(await found()).toBe(false);
+      await expectListedMatchesRule();
+      const back = takeMail(rt(), eva.email, 'mail_reactivate');
+      expect((await new Client(rt(), 'spetter').post('/api/account.php?reactivate=1', { token: back.token })).status).toBe(200);
+      expect(await found()).toBe(true);
+      await expectListedMatchesRule();
+    });
+
+    test('the count stops at 1000 ("1000+"): the pages up to it are there, in order, without repeats', async () => {
+      const bob = await activeMember(rt(), 'spetter', { gender: 'male', sexuality: 'hetero', country: 'NL', region: 'Drenthe' });
+      // More women than the count limit, spread over his region, his country and Belgium.
+      await insertProfiles(rt(), 'spetter', 400, { region: 'Drenthe' });
+      await insertProfiles(rt(), 'spetter', 400, { region: 'Utrecht' });
+      await insertProfiles(rt(), 'spetter', 400, { country: 'BE', region: 'Antwerpen' });
+      const first = (await bob.client.get('/api/members.php')).json();
+      expect(first).toMatchObject({ total: SEARCH_COUNT_LIMIT, total_capped: true, pages: Math.ceil(SEARCH_COUNT_LIMIT / PER_PAGE) });
+      const { cards } = await allPages(bob.client, '');
+      expect(cards.length).toBeGreaterThanOrEqual(SEARCH_COUNT_LIMIT);
+      expect(new Set(cards.map((c) => c.id)).size).toBe(cards.length);
+      // His region first (all 400 and any seeded there), then the rest of his country, then Belgium.
+      const band = (c: Card) => (c.country !== 'NL' ? 2 : c.region === 'Drenthe' ? 0 : 1);
+      for (let i = 1; i < cards.length; i++) expect(band(cards[i - 1]!), `card ${i}`).toBeLessThanOrEqual(band(cards[i]!));
+      expect(cards.filter((c) => band(c) === 0).length).toBeGreaterThanOrEqual(400);
+      expect(cards.some((c) => band(c) === 2)).toBe(true);
+      // A narrower search is counted exactly.
+      const belgium = (await bob.client.get('/api/members.php?country=BE')).json();
+      expect(belgium.total_capped).toBe(false);
+      expect(belgium.total).toBe((await expectedIds(rt(), 'spetter', { genders: ['female'], country: 'BE' })).length);
     });
   });
 });

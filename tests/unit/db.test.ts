@@ -200,14 +200,14 @@ for (const engine of ENGINES) {
         .execute();
       const profile = await db
         .insertInto('profiles')
-        .values({ tenant_id: 'spetter', user_id: id, name: 'Gone', gender: 'female', sexuality: 'hetero', birth_date: '1990-01-01', country: 'NL' })
+        .values({ tenant_id: 'spetter', user_id: id, name: 'Gone', gender: 'female', sexuality: 'hetero', birth_date: '1990-01-01', country: 'NL', last_seen_at: new Date().toISOString() })
         .returning('id')
         .executeTakeFirstOrThrow();
       await db.insertInto('photos').values({ profile_id: profile.id, filename: 'a.jpg', thumb_filename: 'a_t.jpg' }).execute();
       await expectViolation(
         db
           .insertInto('profiles')
-          .values({ tenant_id: 'spetter', user_id: id, name: 'Again', gender: 'female', sexuality: 'hetero', birth_date: '1990-01-01', country: 'NL' })
+          .values({ tenant_id: 'spetter', user_id: id, name: 'Again', gender: 'female', sexuality: 'hetero', birth_date: '1990-01-01', country: 'NL', last_seen_at: new Date().toISOString() })
           .execute(),
         'unique',
       );

@@ -163,7 +163,7 @@ async function makeMember(db: Kysely<Database>, paid: boolean, tenant = TENANT):
     .executeTakeFirstOrThrow();
   const profile = await db
     .insertInto('profiles')
-    .values({ tenant_id: tenant, user_id: id, name: `Member ${id}`, gender: 'female', sexuality: 'hetero', birth_date: '1990-01-01', country: 'NL' })
+    .values({ tenant_id: tenant, user_id: id, name: `Member ${id}`, gender: 'female', sexuality: 'hetero', birth_date: '1990-01-01', country: 'NL', last_seen_at: new Date().toISOString() })
     .returning('id')
     .executeTakeFirstOrThrow();
   return { user: { id, paid_user: paid, tenant_id: tenant }, profileId: profile.id };

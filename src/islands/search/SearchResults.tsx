@@ -51,7 +51,7 @@ export default function SearchResults({ locale, state, fictional, countryName, o
           {m.search_results({}, o)}
         </h2>
         <p role="status" className="text-sm text-gray-600">
-          {loading ? m.form_loading({}, o) : status === 'done' ? (state.total === 1 ? m.search_count_one({}, o) : m.search_count({ count: state.total.toLocaleString(locale) }, o)) : ''}
+          {loading ? m.form_loading({}, o) : status === 'done' ? (state.total === 1 ? m.search_count_one({}, o) : m.search_count({ count: `${state.total.toLocaleString(locale)}${state.totalCapped ? '+' : ''}` }, o)) : ''}
         </p>
       </div>
 

@@ -265,7 +265,7 @@ export const accountRoutes = [
     who: 'visitor',
     query: MemberQuery,
     handler: async (ctx) => {
-      const viewer = ctx.session ? { id: ctx.session.user.id, paid_user: ctx.session.user.paid_user } : null;
+      const viewer = ctx.session ? { id: ctx.session.user.id, paid_user: ctx.session.user.paid_user, profileId: ctx.session.user.profile?.id ?? null } : null;
       return json(await ctx.services.profiles.publicProfile(ctx.tenant, ctx.query.id, viewer));
     },
   }),

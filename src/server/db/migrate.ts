@@ -1,4 +1,4 @@
-import { Migrator, NO_MIGRATIONS, type Kysely, type MigrationProvider, type MigrationResult } from 'kysely';
+import { Migrator, NO_MIGRATIONS, sql, type Kysely, type MigrationProvider, type MigrationResult } from 'kysely';
 import { migrations } from './migrations/index.ts';
 
 /**
@@ -18,7 +18,17 @@ function migrator(db: Kysely<any>): Migrator {
 
 /** Names of the migrations that ran, in order. Throws the first error, after Kysely rolled back what it could. */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  return applied(await migrator(db).migrateToLatest());
+  const ran = applied(await migrator(db).migrateToLatest());
+  if (ran.length) await analyze(db);
+  return ran;
+}
+
+/**
+ * Gathers the statistics the query planners choose indexes by, after the schema or the amount
+ * of data changed (migrations, seeding). Both engines spell it `analyze`.
+ */
+export async function analyze(db: Kysely<any>): Promise<void> {
+  await sql`analyze`.execute(db);
 }
 
 /**

@@ -113,7 +113,13 @@ export interface ProfilesTable {
   status: ColumnType<ProfileStatus, ProfileStatus | undefined, ProfileStatus>;
   /** 1 for a profile not backed by a real person; the site warns about these (SPEC §1). */
   fictional: ColumnType<Flag, Flag | undefined, Flag>;
-  last_seen_at: string | null;
+  /** When the member was last active; a new profile is seen at signup (never empty: listings order by it). */
+  last_seen_at: string;
+  /**
+   * 1 when listings show this profile: active and the member not invisible. Kept by
+   * `relist` (src/server/services/visibility.ts) wherever status or invisible mode change.
+   */
+  listed: ColumnType<Flag, Flag | undefined, Flag>;
   created_at: CreatedAt;
   updated_at: ColumnType<string, string | undefined, string>;
 }

@@ -1,3 +1,4 @@
+import { analyze } from './migrate.ts';
 import type { Kysely } from 'kysely';
 import { LOCALES_BY_COUNTRY, languageOf } from '../../lib/locales.ts';
 import { regionsFor } from '../data/regions.ts';
@@ -59,6 +60,7 @@ export async function seedDemo(
       return rows.length;
     });
   }
+  if (created) await analyze(db);
   return { profiles: created };
 }
 
@@ -133,6 +135,7 @@ export function demoProfiles(tenant: SeedTenant, count: number, now: Date): NewP
       about: chance(0.9) ? pick(abouts) : null,
       interests: JSON.stringify(interests),
       status: 'active',
+      listed: 1,
       fictional: 1,
       last_seen_at: lastSeen,
       created_at: createdAt,

@@ -40,7 +40,7 @@ export function openNodeSqlite(opts: NodeSqliteOptions): NodeSqliteDatabase {
 /** The `SqliteDatabase` shape Kysely's SqliteDialect drives, over one `DatabaseSync`. */
 export class NodeSqliteDatabase implements SqliteDatabase {
   readonly raw: DatabaseSync;
-  readonly #statements = new Map<string, StatementSync>();
+  readonly #statements = new Map<string, Prepared>();
 
   constructor(raw: DatabaseSync) {
     this.raw = raw;
@@ -52,16 +52,10 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   }
 
   prepare(sql: string): SqliteStatement {
-    const stmt = this.#statement(toSqliteSql(sql));
-    return {
-      reader: stmt.columns().length > 0,
-      all: (params) => stmt.all(...toSqliteParams(params)),
-      run: (params) => stmt.run(...toSqliteParams(params)),
-      iterate: (params) => stmt.iterate(...toSqliteParams(params)) as IterableIterator<unknown>,
-    };
+    return this.#statement(toSqliteSql(sql));
   }
 
-  #statement(sql: string): StatementSync {
+  #statement(sql: string): Prepared {
     const cached = this.#statements.get(sql);
     if (cached) {
       // Re-insert so the Map's order is least recently used first.
@@ -69,13 +63,32 @@ export class NodeSqliteDatabase implements SqliteDatabase {
       this.#statements.set(sql, cached);
       return cached;
     }
-    const stmt = this.raw.prepare(sql);
+    const stmt = new Prepared(this.raw.prepare(sql));
     this.#statements.set(sql, stmt);
     if (this.#statements.size > STATEMENT_CACHE_SIZE) {
       const oldest = this.#statements.keys().next().value as string;
       this.#statements.delete(oldest);
     }
     return stmt;
+  }
+}
+
+/** One cached statement in the shape Kysely drives; whether it yields rows is asked once. */
+class Prepared implements SqliteStatement {
+  readonly reader: boolean;
+  readonly #stmt: StatementSync;
+  constructor(stmt: StatementSync) {
+    this.#stmt = stmt;
+    this.reader = stmt.columns().length > 0;
+  }
+  all(params: ReadonlyArray<unknown>): unknown[] {
+    return this.#stmt.all(...toSqliteParams(params));
+  }
+  run(params: ReadonlyArray<unknown>) {
+    return this.#stmt.run(...toSqliteParams(params));
+  }
+  iterate(params: ReadonlyArray<unknown>): IterableIterator<unknown> {
+    return this.#stmt.iterate(...toSqliteParams(params)) as IterableIterator<unknown>;
   }
 }
 

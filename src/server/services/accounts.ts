@@ -21,6 +21,7 @@ import type { EventBus } from '../bus.ts';
 import type { Limits } from '../limits.ts';
 import { publishToMember } from './events.ts';
 import { grant } from '../ledger.ts';
+import { relist, setProfileStatus } from './visibility.ts';
 
 // Lockout and throttling, chosen here (SPEC §6: "temporarily blocked after too many failed logins").
 export const LOGIN_MAX_FAILURES = 5;
@@ -228,6 +229,7 @@ export function createAccountService(deps: {
               city: input.city?.trim() || null,
               about: input.signup_message?.trim() || null,
               status: 'disabled',
+              last_seen_at: nowIso(),
             })
             .execute();
           if (tenant.signup_credits > 0) {
@@ -268,7 +270,7 @@ export function createAccountService(deps: {
       if (fresh && user.status === 'not_confirmed') {
         await db.transaction().execute(async (trx) => {
           await trx.updateTable('users').set({ status: 'active' }).where('id', '=', user.id).execute();
-          await trx.updateTable('profiles').set({ status: 'active', updated_at: nowIso() }).where('user_id', '=', user.id).execute();
+          await setProfileStatus(trx, user.id, 'active');
         });
       } else if (user.status !== 'active') {
         throw new AppError('activate_failed', 400);
@@ -374,7 +376,7 @@ export function createAccountService(deps: {
           // Proving the new address confirms it, like the activation link does: account and profile.
           const confirmed = await trx.updateTable('users').set({ status: 'active' }).where('id', '=', row.user_id).where('status', '=', 'not_confirmed').executeTakeFirst();
           if (Number(confirmed.numUpdatedRows) === 1) {
-            await trx.updateTable('profiles').set({ status: 'active', updated_at: nowIso() }).where('user_id', '=', row.user_id).execute();
+            await setProfileStatus(trx, row.user_id, 'active');
           }
         });
       } catch (error) {
@@ -392,7 +394,10 @@ export function createAccountService(deps: {
       if (settings.language) set.language = settings.language;
       if (settings.invisible !== undefined) set.invisible = settings.invisible ? 1 : 0;
       if (Object.keys(set).length) {
-        await db.updateTable('users').set(set).where('id', '=', userId).execute();
+        await db.transaction().execute(async (trx) => {
+          await trx.updateTable('users').set(set).where('id', '=', userId).execute();
+          if (set.invisible !== undefined) await relist(trx, userId);
+        });
         // The member's other tabs (on any runtime process) reload the user.
         await publishToMember(bus, userId, { type: 'user' });
       }
@@ -405,7 +410,7 @@ export function createAccountService(deps: {
       await checkOwnPassword(user, password, 'password', 'password_wrong');
       const token = await db.transaction().execute(async (trx) => {
         await trx.updateTable('users').set({ status: 'deletion_requested', deletion_requested_at: nowIso(), deletion_reason: reason }).where('id', '=', userId).execute();
-        await trx.updateTable('profiles').set({ status: 'disabled', updated_at: nowIso() }).where('user_id', '=', userId).execute();
+        await setProfileStatus(trx, userId, 'disabled');
         return issueToken(trx, user, 'reactivate', { previous_status: user.status });
       });
       await sessions.revokeAll(userId);
@@ -422,7 +427,7 @@ export function createAccountService(deps: {
       const status = previous_status === 'not_confirmed' ? 'not_confirmed' : 'active';
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('users').set({ status, deletion_requested_at: null, deletion_reason: null }).where('id', '=', user.id).execute();
-        await trx.updateTable('profiles').set({ status: status === 'active' ? 'active' : 'disabled', updated_at: nowIso() }).where('user_id', '=', user.id).execute();
+        await setProfileStatus(trx, user.id, status === 'active' ? 'active' : 'disabled');
       });
       const fresh = await requireUser(user.id);
       return { user: await views.toSite(fresh), cookies: await sessions.create(fresh, req) };

@@ -27,3 +27,22 @@ export async function mainImage(db: Kysely<Database>, profileId: number): Promis
   const thumb = mediaUrl(photo.thumb_filename);
   return { filename: mediaUrl(photo.filename), thumb_filename: thumb, status: photo.status, match: thumb };
 }
+
+/** The main images of many profiles in one query, as mainImage() answers them one by one. */
+export async function mainImages(db: Kysely<Database>, profileIds: readonly number[]): Promise<Map<number, MainImage>> {
+  const images = new Map<number, MainImage>();
+  if (profileIds.length === 0) return images;
+  const photos = await db
+    .selectFrom('photos')
+    .select(['profile_id', 'filename', 'thumb_filename', 'status'])
+    .where('profile_id', 'in', profileIds)
+    .where('is_main', '=', 1)
+    .orderBy('id', 'asc')
+    .execute();
+  for (const photo of photos) {
+    if (images.has(photo.profile_id)) continue; // the first, as mainImage() takes it
+    const thumb = mediaUrl(photo.thumb_filename);
+    images.set(photo.profile_id, { filename: mediaUrl(photo.filename), thumb_filename: thumb, status: photo.status, match: thumb });
+  }
+  return images;
+}

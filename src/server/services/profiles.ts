@@ -7,8 +7,10 @@ import { AppError } from '../errors.ts';
 import { birthDateProblem, nameProblem, ageOn, MIN_AGE } from '../../lib/account-rules.ts';
 import { isInterestKey } from '../data/interests.ts';
 import { findRegion } from '../data/regions.ts';
-import { mainImage, mediaUrl } from './main-image.ts';
-import { visibleProfiles } from './visibility.ts';
+import { mainImage, mainImages, mediaUrl } from './main-image.ts';
+import { bandedPage, homeBands, visibleProfiles } from './visibility.ts';
+import { GENDERS } from '../../contract/enums.ts';
+import { wantedGenders } from './search.ts';
 import type { OptionField } from '../../lib/profile-fields.ts';
 import type { ProfileChanges } from '../../contract/profile.ts';
 
@@ -69,9 +71,6 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
     return profile;
   }
 
-  async function ownProfileId(userId: number): Promise<number | undefined> {
-    return (await db.selectFrom('profiles').select('id').where('user_id', '=', userId).executeTakeFirst())?.id;
-  }
 
   return {
     async get(userId: number) {
@@ -128,8 +127,8 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
      * the photos (a free member only the main one, the others locked: SPEC §1, §6) and related
      * profiles. Invisible, disabled and other brands' profiles are not found.
      */
-    async publicProfile(tenant: Tenant, id: number, viewer: { /** user id */ id: number; paid_user: boolean } | null) {
-      const seer = viewer ? { userId: viewer.id, profileId: (await ownProfileId(viewer.id)) ?? null } : null;
+    async publicProfile(tenant: Tenant, id: number, viewer: { /** user id */ id: number; paid_user: boolean; /** the viewer's own profile (the session has it) */ profileId: number | null } | null) {
+      const seer = viewer ? { userId: viewer.id, profileId: viewer.profileId } : null;
       const p = await visibleProfiles(db, tenant.id, seer, { self: true }).selectAll('profiles').where('profiles.id', '=', id).executeTakeFirst();
       if (!p) throw new AppError('not_found', 404, { key: 'error_not_found_api' });
       const card = {
@@ -154,53 +153,48 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
         .orderBy('position')
         .orderBy('id')
         .execute();
-      const related = await visibleProfiles(db, tenant.id, seer)
-        .selectAll('profiles')
-        .where('profiles.id', '!=', p.id)
-        .where('profiles.gender', '=', p.gender)
-        .orderBy((eb) => eb.case().when('profiles.country', '=', p.country).then(0).else(1).end())
-        .orderBy('profiles.last_seen_at', 'desc')
-        .orderBy('profiles.id', 'desc')
-        .limit(RELATED_PROFILES)
-        .execute();
+      // Same gender, the profile's own country first, most recently seen first.
+      const related = await bandedPage(
+        () => visibleProfiles(db, tenant.id, seer).where('profiles.id', '!=', p.id).where('profiles.gender', '=', p.gender),
+        homeBands(p.country, null),
+        (q, limit, offset) => q.selectAll('profiles').limit(limit).offset(offset).execute(),
+        { offset: 0, limit: RELATED_PROFILES },
+      );
+      const images = await mainImages(db, related.map((r) => r.id));
       return {
         profile: { ...card, ...details, photo_count: photos.length },
         photos: photos.map((photo, i) => {
           const locked = !viewer.paid_user && i > 0 && p.user_id !== viewer.id;
           return { id: photo.id, main: photo.is_main === 1, locked, url: locked ? null : mediaUrl(photo.filename), thumb_url: locked ? null : mediaUrl(photo.thumb_filename) };
         }),
-        related: await Promise.all(
-          related.map(async (r) => ({ id: r.id, name: r.name, age: ageOn(r.birth_date, new Date()), city: r.city, region: r.region, country: r.country, fictional: r.fictional === 1, main_image: await mainImage(db, r.id) })),
-        ),
+        related: related.map((r) => ({ id: r.id, name: r.name, age: ageOn(r.birth_date, new Date()), city: r.city, region: r.region, country: r.country, fictional: r.fictional === 1, main_image: images.get(r.id) ?? null })),
       };
     },
 
     /** Suggested members after signup: active profiles of the brand the member is looking for. */
     async signupMatches(tenant: Tenant, userId: number, limit = 12) {
       const me = await own(userId);
-      const wanted: ('male' | 'female')[] =
-        me.sexuality === 'bi' ? ['male', 'female'] : me.sexuality === 'hetero' ? [me.gender === 'male' ? 'female' : 'male'] : [me.gender];
-      const rows = await visibleProfiles(db, tenant.id, { userId, profileId: me.id })
-        .selectAll('profiles')
-        .where('profiles.gender', 'in', wanted)
-        .orderBy((eb) => eb.case().when('profiles.country', '=', me.country).then(0).else(1).end())
-        .orderBy((eb) => eb.case().when('profiles.region', '=', me.region ?? '').then(0).else(1).end())
-        .orderBy('profiles.last_seen_at', 'desc')
-        .orderBy('profiles.id', 'desc')
-        .limit(limit)
-        .execute();
-      return Promise.all(
-        rows.map(async (p) => ({
-          id: p.id,
-          name: p.name,
-          age: ageOn(p.birth_date, new Date()),
-          city: p.city,
-          region: p.region,
-          country: p.country,
-          fictional: p.fictional === 1,
-          main_image: await mainImage(db, p.id),
-        })),
+      const wanted = wantedGenders(me);
+      const rows = await bandedPage(
+        () => {
+          const q = visibleProfiles(db, tenant.id, { userId, profileId: me.id });
+          return wanted.length < GENDERS.length ? q.where('profiles.gender', 'in', wanted) : q;
+        },
+        homeBands(me.country, me.region),
+        (q, limit, offset) => q.selectAll('profiles').limit(limit).offset(offset).execute(),
+        { offset: 0, limit },
       );
+      const images = await mainImages(db, rows.map((p) => p.id));
+      return rows.map((p) => ({
+        id: p.id,
+        name: p.name,
+        age: ageOn(p.birth_date, new Date()),
+        city: p.city,
+        region: p.region,
+        country: p.country,
+        fictional: p.fictional === 1,
+        main_image: images.get(p.id) ?? null,
+      }));
     },
   };
 }

@@ -6,10 +6,10 @@ import { AppError } from '../errors.ts';
 import type { SearchQuery } from '../../contract/search.ts';
 import { ageOn } from '../../lib/account-rules.ts';
 import { findRegion } from '../data/regions.ts';
-import { mediaUrl, type MainImage } from './main-image.ts';
-import { visibleProfiles } from './visibility.ts';
+import { mainImages, type MainImage } from './main-image.ts';
+import { bandedPage, countBands, homeBands, visibleProfiles, type ProfileQuery } from './visibility.ts';
 
-import { PER_PAGE, SIMILAR_PROFILES, SEARCH_MIN_AGE, SEARCH_MAX_AGE, MAX_PAGE } from '../../contract/enums.ts';
+import { GENDERS, PER_PAGE, SIMILAR_PROFILES, SEARCH_COUNT_LIMIT, SEARCH_MIN_AGE, SEARCH_MAX_AGE, MAX_PAGE } from '../../contract/enums.ts';
 
 export { PER_PAGE, SIMILAR_PROFILES, SEARCH_MIN_AGE, SEARCH_MAX_AGE, MAX_PAGE };
 
@@ -31,7 +31,10 @@ export interface SearchCard {
 
 export interface SearchResult {
   profiles: SearchCard[];
+  /** Matches, counted up to SEARCH_COUNT_LIMIT. */
   total: number;
+  /** True when the count stopped at SEARCH_COUNT_LIMIT: there are at least that many. */
+  total_capped: boolean;
   page: number;
   per_page: number;
   pages: number;
@@ -54,25 +57,6 @@ export function wantedGenders(me: Pick<Profile, 'gender' | 'sexuality'>): Gender
   if (me.sexuality === 'bi') return ['male', 'female'];
   if (me.sexuality === 'hetero') return [me.gender === 'male' ? 'female' : 'male'];
   return [me.gender];
-}
-
-/** The main images of many profiles in one query, as mainImage() answers them one by one. */
-async function mainImages(db: Kysely<Database>, profileIds: number[]): Promise<Map<number, MainImage>> {
-  const images = new Map<number, MainImage>();
-  if (profileIds.length === 0) return images;
-  const photos = await db
-    .selectFrom('photos')
-    .select(['profile_id', 'filename', 'thumb_filename', 'status'])
-    .where('profile_id', 'in', profileIds)
-    .where('is_main', '=', 1)
-    .orderBy('id', 'asc')
-    .execute();
-  for (const photo of photos) {
-    if (images.has(photo.profile_id)) continue; // the first, as mainImage() takes it
-    const thumb = mediaUrl(photo.thumb_filename);
-    images.set(photo.profile_id, { filename: mediaUrl(photo.filename), thumb_filename: thumb, status: photo.status, match: thumb });
-  }
-  return images;
 }
 
 type CardRow = Pick<Profile, 'id' | 'name' | 'birth_date' | 'gender' | 'country' | 'region' | 'city' | 'fictional'>;
@@ -128,14 +112,13 @@ export function createSearchService(deps: { db: Kysely<Database> }) {
       const bornOnOrBefore = query.min_age !== undefined ? yearsBefore(today, query.min_age) : undefined;
       const bornAfter = query.max_age !== undefined ? yearsBefore(today, query.max_age + 1) : undefined;
 
-      /** The brand's active profiles others may see: not invisible (fictional ones have no user), not the searcher's own. */
+      /** The brand's profiles the searcher may see (not their own), of the genders looked for. */
       const visible = () => {
         let q = visibleProfiles(db, tenant.id, me && userId !== null ? { userId, profileId: me.id } : null);
-        if (genders) q = q.where('profiles.gender', 'in', genders);
+        if (genders && !GENDERS.every((g) => genders.includes(g))) q = q.where('profiles.gender', 'in', genders);
         return q;
       };
-      type Base = ReturnType<typeof visible>;
-      const filtered = (): Base => {
+      const filtered = () => {
         let q = visible();
         if (query.country) q = q.where('profiles.country', '=', query.country);
         if (regions) {
@@ -146,46 +129,25 @@ export function createSearchService(deps: { db: Kysely<Database> }) {
         if (bornAfter) q = q.where('profiles.birth_date', '>', bornAfter);
         return q;
       };
-      const ordered = (q: Base): Base => {
-        let out = q;
-        if (homeCountry) out = out.orderBy((eb) => eb.case().when('profiles.country', '=', homeCountry).then(0).else(1).end());
-        if (homeCountry && homeRegion) {
-          out = out.orderBy((eb) =>
-            eb
-              .case()
-              .when(eb.and([eb('profiles.country', '=', homeCountry), eb('profiles.region', '=', homeRegion)]))
-              .then(0)
-              .else(1)
-              .end(),
-          );
-        }
-        // Most recently seen first, never-seen last (NULLS LAST spelled out for both engines).
-        return out
-          .orderBy((eb) => eb.case().when('profiles.last_seen_at', 'is', null).then(1).else(0).end())
-          .orderBy('profiles.last_seen_at', 'desc')
-          .orderBy('profiles.id', 'desc');
-      };
+      // The own country first, within it the own region, then everyone else; each band most
+      // recently seen first, read from an index a page at a time.
+      // A country filter leaves only the bands that can hold it.
+      const home = homeBands(homeCountry, homeRegion);
+      const bands = !query.country || !homeCountry ? home : query.country === homeCountry ? home.slice(0, -1) : [null];
+      const read = (q: ProfileQuery, limit: number, offset: number) => q.select(CARD_COLUMNS).limit(limit).offset(offset).execute();
 
-      const { n } = await filtered()
-        .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-        .executeTakeFirstOrThrow();
-      const total = Number(n);
-      const rows = await ordered(filtered())
-        .select(CARD_COLUMNS)
-        .limit(PER_PAGE)
-        .offset((query.page - 1) * PER_PAGE)
-        .execute();
+      const counts = await countBands(db, filtered, bands, SEARCH_COUNT_LIMIT);
+      const total = counts.reduce((a, b) => a + b, 0);
+      const rows = await bandedPage(filtered, bands, read, { offset: (query.page - 1) * PER_PAGE, limit: PER_PAGE, counts });
       const result: SearchResult = {
         profiles: await cards(rows),
         total,
+        total_capped: total >= SEARCH_COUNT_LIMIT,
         page: query.page,
         per_page: PER_PAGE,
         pages: Math.ceil(total / PER_PAGE),
       };
-      if (total === 0) {
-        const similar = await ordered(visible()).select(CARD_COLUMNS).limit(SIMILAR_PROFILES).execute();
-        result.similar = await cards(similar);
-      }
+      if (total === 0) result.similar = await cards(await bandedPage(visible, home, read, { offset: 0, limit: SIMILAR_PROFILES }));
       return result;
     },
   };

@@ -6,7 +6,10 @@ import { readCookie, serializeCookie } from '../../lib/cookies.ts';
 import { SIGNED_IN_COOKIE } from '../../lib/signed-in.ts';
 import { newToken, parseToken, secretMatches } from './secrets.ts';
 import type { Session } from './index.ts';
-import { SITE_USER_COLUMNS, siteUserOf, type UserViews } from './user-view.ts';
+import { SITE_USER_COLUMNS, siteUserOf, type SiteUserRow, type UserViews } from './user-view.ts';
+import { compileOnce } from '../db/compiled.ts';
+
+type SessionRow = SiteUserRow & { id: string; tenant_id: string; secret_hash: string; expires_at: string; last_used_at: string };
 
 export const SESSION_DAYS = 30; // SPEC §9: auth cookie lasts 30 days
 const SESSION_MS = SESSION_DAYS * 86_400_000;
@@ -23,6 +26,23 @@ export function sessionCookieName(production: boolean): string {
 export function createSessionService(deps: { db: Kysely<Database>; views: UserViews; production: boolean }) {
   const { db, views, production } = deps;
   const cookieName = sessionCookieName(production);
+  // One indexed query a request (by the session's primary key): the session with its user,
+  // profile and main photo joined, everything the pages and GET /api/user.php show. Compiled once.
+  const SESSION_ID = '\u0000session-id';
+  const sessionById = compileOnce<SessionRow, [string]>(
+    db,
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .leftJoin('profiles', 'profiles.user_id', 'users.id')
+      .leftJoin('photos', (join) => join.onRef('photos.profile_id', '=', 'profiles.id').on('photos.is_main', '=', 1))
+      .select(['sessions.id', 'sessions.tenant_id', 'sessions.secret_hash', 'sessions.expires_at', 'sessions.last_used_at'])
+      .select(SITE_USER_COLUMNS)
+      .where('sessions.id', '=', SESSION_ID)
+      .orderBy('photos.id')
+      .limit(1),
+    [SESSION_ID],
+  );
 
   function cookies(value: string | null): string[] {
     const maxAgeSeconds = value === null ? 0 : SESSION_MS / 1000;
@@ -74,19 +94,7 @@ export function createSessionService(deps: { db: Kysely<Database>; views: UserVi
     async fromRequest(req: IncomingMessage, tenant: Tenant): Promise<Session | null> {
       const token = parseToken(readCookie(req.headers.cookie, cookieName));
       if (!token) return null;
-      // One indexed query a request (by the session's primary key): the session with its user,
-      // profile and main photo joined, everything the pages and GET /api/user.php show.
-      const row = await db
-        .selectFrom('sessions')
-        .innerJoin('users', 'users.id', 'sessions.user_id')
-        .leftJoin('profiles', 'profiles.user_id', 'users.id')
-        .leftJoin('photos', (join) => join.onRef('photos.profile_id', '=', 'profiles.id').on('photos.is_main', '=', 1))
-        .select(['sessions.id', 'sessions.tenant_id', 'sessions.secret_hash', 'sessions.expires_at', 'sessions.last_used_at'])
-        .select(SITE_USER_COLUMNS)
-        .where('sessions.id', '=', token.id)
-        .orderBy('photos.id')
-        .limit(1)
-        .executeTakeFirst();
+      const [row] = await sessionById(token.id);
       if (!row || row.tenant_id !== tenant.id || !secretMatches(token.secret, row.secret_hash)) return null;
       const now = Date.now();
       if (Date.parse(row.expires_at) <= now) {

@@ -32,7 +32,7 @@ export const SITE_USER_COLUMNS = [
   'photos.status as photo_status',
 ] as const;
 
-interface SiteUserRow {
+export interface SiteUserRow {
   user_id: number;
   email: string;
   status: string;

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/index.ts';
 
 /** Who is looking: a member (their user and profile ids) or a visitor (null). */
@@ -8,23 +8,117 @@ export interface Viewer {
 }
 
 /**
- * The one rule of which profiles a viewer may see (DESIGN §8): the brand's own, active, not
- * invisible (fictional profiles have no user and are never invisible), and not the viewer's own
- * in a listing (a member still opens their own profile: `self: true`). Every listing and every
- * single-profile read starts from this query; blocks will narrow it here, both ways, once they exist.
+ * The one rule of which profiles a viewer may see (DESIGN §8): the brand's own, listed (active,
+ * and not invisible: `profiles.listed`, kept by relist() below), and not the viewer's own in a
+ * listing (a member still opens their own profile while it is active: `self: true`). Every
+ * listing and every single-profile read starts from this query; blocks will narrow it here,
+ * both ways, once they exist.
  */
 export function visibleProfiles(db: Kysely<Database>, tenantId: string, viewer: Viewer | null, options: { self?: boolean } = {}) {
-  let q = db
-    .selectFrom('profiles')
-    .leftJoin('users', 'users.id', 'profiles.user_id')
-    .where('profiles.tenant_id', '=', tenantId)
-    .where('profiles.status', '=', 'active');
+  let q = db.selectFrom('profiles').where('profiles.tenant_id', '=', tenantId);
   if (viewer && options.self) {
     // Invisible mode hides a member from others, never from themselves.
-    q = q.where((eb) => eb.or([eb('users.invisible', 'is', null), eb('users.invisible', '=', 0), eb('users.id', '=', viewer.userId)]));
+    q = q.where((eb) => eb.or([eb('profiles.listed', '=', 1), eb.and([eb('profiles.user_id', '=', viewer.userId), eb('profiles.status', '=', 'active')])]));
   } else {
-    q = q.where((eb) => eb.or([eb('users.invisible', 'is', null), eb('users.invisible', '=', 0)]));
+    q = q.where('profiles.listed', '=', 1);
     if (viewer?.profileId) q = q.where('profiles.id', '!=', viewer.profileId);
   }
   return q;
+}
+
+/**
+ * Sets `profiles.listed` of a member's profile from its status and the member's invisible
+ * mode. Called in the same transaction as every change of either; fictional profiles have no
+ * member and are listed while active.
+ */
+export async function relist(db: Kysely<Database>, userId: number): Promise<void> {
+  await db
+    .updateTable('profiles')
+    .set({
+      listed: sql<0 | 1>`case when status = 'active' and not exists (select 1 from users where users.id = profiles.user_id and users.invisible = 1) then 1 else 0 end`,
+    })
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/** Sets a member's profile active or disabled and whether listings show it, in one go. */
+export async function setProfileStatus(db: Kysely<Database>, userId: number, status: 'active' | 'disabled'): Promise<void> {
+  await db.updateTable('profiles').set({ status, updated_at: new Date().toISOString() }).where('user_id', '=', userId).execute();
+  await relist(db, userId);
+}
+
+/** The profiles query visibleProfiles() starts, with whatever filters a listing adds. */
+export type ProfileQuery = ReturnType<typeof visibleProfiles>;
+
+/** One band of a listing: the profiles matching `where`, most recently seen first. */
+export type Band = ((eb: ExpressionBuilder<Database, 'profiles'>) => Expression<SqlBool>) | null;
+
+/**
+ * The bands of a listing that shows a home country first and, within it, a home region first
+ * (search, signup matches, related profiles): each band is read from an index in last-seen
+ * order, so a page costs the rows it shows, not a sort of every match.
+ */
+export function homeBands(country: string | null, region: string | null): Band[] {
+  if (!country) return [null];
+  if (!region) return [(eb) => eb('profiles.country', '=', country), (eb) => eb('profiles.country', '!=', country)];
+  return [
+    (eb) => eb.and([eb('profiles.country', '=', country), eb('profiles.region', '=', region)]),
+    (eb) => eb.and([eb('profiles.country', '=', country), eb.or([eb('profiles.region', 'is', null), eb('profiles.region', '!=', region)])]),
+    (eb) => eb('profiles.country', '!=', country),
+  ];
+}
+
+const band = (q: ProfileQuery, where: Band): ProfileQuery => (where ? q.where(where) : q);
+
+/** Most recently seen first; the id decides between equal times (an index gives both orders). */
+const lastSeenOrder = (q: ProfileQuery): ProfileQuery => q.orderBy('profiles.last_seen_at', 'desc').orderBy('profiles.id', 'desc');
+
+/**
+ * How many profiles each band holds, counting at most `limit` in all: a count stops at the
+ * limit instead of reading every match (a brand of 100,000 members has no use for more).
+ */
+export async function countBands(db: Kysely<Database>, query: () => ProfileQuery, bands: Band[], limit: number): Promise<number[]> {
+  const counts: number[] = [];
+  let left = limit;
+  for (const where of bands) {
+    if (left <= 0) {
+      counts.push(0);
+      continue;
+    }
+    const inner = band(query(), where).select(sql.lit(1).as('one')).limit(left);
+    const { n } = await db
+      .selectFrom(inner.as('band'))
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .executeTakeFirstOrThrow();
+    counts.push(Number(n));
+    left -= Number(n);
+  }
+  return counts;
+}
+
+/**
+ * One page of a banded listing: `limit` rows from `offset`, the bands one after the other,
+ * each most recently seen first. `counts` (from countBands) skip whole bands; without them
+ * every band is read in turn until the page is full (small pages: related profiles).
+ */
+export async function bandedPage<Row>(
+  query: () => ProfileQuery,
+  bands: Band[],
+  read: (q: ProfileQuery, limit: number, offset: number) => Promise<Row[]>,
+  opts: { offset: number; limit: number; counts?: number[] },
+): Promise<Row[]> {
+  const rows: Row[] = [];
+  let offset = opts.offset;
+  for (const [i, where] of bands.entries()) {
+    const need = opts.limit - rows.length;
+    if (need <= 0) break;
+    const count = opts.counts?.[i];
+    if (count !== undefined && offset >= count) {
+      offset -= count;
+      continue;
+    }
+    rows.push(...(await read(lastSeenOrder(band(query(), where)), need, offset)));
+    offset = 0;
+  }
+  return rows;
 }
