@@ -74,26 +74,29 @@ const band = (q: ProfileQuery, where: Band): ProfileQuery => (where ? q.where(wh
 const lastSeenOrder = (q: ProfileQuery): ProfileQuery => q.orderBy('profiles.last_seen_at', 'desc').orderBy('profiles.id', 'desc');
 
 /**
- * How many profiles each band holds, counting at most `limit` in all: a count stops at the
- * limit instead of reading every match (a brand of 100,000 members has no use for more).
+ * How many profiles each band holds, each counted up to `limit` (one query for all bands): a
+ * count stops at the limit instead of reading every match (a brand of 100,000 members has no
+ * use for more). The caller caps the sum.
  */
 export async function countBands(db: Kysely<Database>, query: () => ProfileQuery, bands: Band[], limit: number): Promise<number[]> {
-  const counts: number[] = [];
+  const row = await db
+    .selectNoFrom((eb) =>
+      bands.map((where, i) =>
+        eb
+          .selectFrom(band(query(), where).select(sql.lit(1).as('one')).limit(limit).as(`b${i}`))
+          .select((inner) => inner.fn.countAll<number | string | bigint>().as('n'))
+          .as(`n${i}`),
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  const counts = bands.map((_, i) => Number((row as Record<string, unknown>)[`n${i}`]));
+  // Past the limit in all, later bands count for nothing: their pages are never shown.
   let left = limit;
-  for (const where of bands) {
-    if (left <= 0) {
-      counts.push(0);
-      continue;
-    }
-    const inner = band(query(), where).select(sql.lit(1).as('one')).limit(left);
-    const { n } = await db
-      .selectFrom(inner.as('band'))
-      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-      .executeTakeFirstOrThrow();
-    counts.push(Number(n));
-    left -= Number(n);
-  }
-  return counts;
+  return counts.map((n) => {
+    const kept = Math.min(n, Math.max(left, 0));
+    left -= kept;
+    return kept;
+  });
 }
 
 /**

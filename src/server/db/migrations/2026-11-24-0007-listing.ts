@@ -12,6 +12,7 @@ import { sql, type Kysely } from 'kysely';
  * - One index per order a listing uses: home region, home country, everyone. Gender, age and
  *   region follow the order's columns so filters are checked in the index before a row is read.
  *   `id` follows `last_seen_at`: the order is (last_seen_at desc, id desc) on both engines.
+ * - Counting an age range reads the range of birth dates (profiles_listing_age_idx).
  * - The main photo of a profile is found by (profile_id, is_main) in id order without a sort.
  */
 export async function up(db: Kysely<any>): Promise<void> {
@@ -40,11 +41,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('profiles')
     .columns(['tenant_id', 'listed', 'last_seen_at', 'id', 'gender', 'birth_date', 'country', 'region'])
     .execute();
+  // Counting an age range (a search with min_age or max_age) reads the range, not the brand.
+  await db.schema
+    .createIndex('profiles_listing_age_idx')
+    .on('profiles')
+    .columns(['tenant_id', 'listed', 'birth_date', 'gender', 'country', 'region'])
+    .execute();
   await db.schema.createIndex('photos_main_idx').on('photos').columns(['profile_id', 'is_main', 'id']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('photos_main_idx').execute();
+  await db.schema.dropIndex('profiles_listing_age_idx').execute();
   await db.schema.dropIndex('profiles_listing_idx').execute();
   await db.schema.dropIndex('profiles_listing_country_idx').execute();
   await db.schema.dropIndex('profiles_listing_region_idx').execute();
