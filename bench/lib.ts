@@ -4,7 +4,7 @@
  * shares an event loop with what it measures and a figure can be read as a capacity.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,10 +101,18 @@ function send(port: number, method: string, path: string, headers: Record<string
 
 export type Engine = 'sqlite' | 'postgres';
 
+export interface LoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
 export interface Runtime {
   engine: Engine;
   port: number;
   pid: number;
+  /** The event loop's delay (ms) since the last call, and starts over (bench/loop-monitor.ts). */
+  loopDelay(): Promise<LoopDelay>;
   /** The runtime process's resident memory now (from /proc), in bytes. */
   rss(): number;
   /** A request to http://127.0.0.1:<port> with the Host header of a brand. */
@@ -119,7 +127,7 @@ export interface Runtime {
  * file, or a private schema of DATABASE_URL's PostgreSQL. Logs at warn; jobs off (they would
  * only add noise to the figures).
  */
-export async function startRuntime(engine: Engine, opts: { members?: number; cpuProfileDir?: string } = {}): Promise<Runtime> {
+export async function startRuntime(engine: Engine, opts: { members?: number; photos?: boolean; cpuProfileDir?: string } = {}): Promise<Runtime> {
   const dir = mkdtempSync(join(tmpdir(), 'sitegen-bench-'));
   const schema = engine === 'postgres' ? `bench_${randomBytes(4).toString('hex')}` : undefined;
   const admin = engine === 'postgres' ? new pg.Client({ connectionString: process.env.DATABASE_URL }) : undefined;
@@ -134,14 +142,15 @@ export async function startRuntime(engine: Engine, opts: { members?: number; cpu
     DATABASE_URL: engine === 'postgres' ? process.env.DATABASE_URL : '',
     DATABASE_SCHEMA: schema ?? '',
     LOG_LEVEL: 'warn',
+    BENCH_LOOP_FILE: join(dir, 'loop.json'),
     JOBS: '0',
     TRUST_PROXY: '1',
     NODE_ENV: 'production',
   };
-  await run(['cli/main.ts', 'db', 'seed', ...(opts.members ? ['--members', String(opts.members)] : [])], env);
+  await run(['cli/main.ts', 'db', 'seed', ...(opts.members ? ['--members', String(opts.members)] : []), ...(opts.photos === false ? ['--no-photos'] : [])], env);
   const port = await freePort();
   const profile = opts.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfileDir] : [];
-  const child = spawn(NODE, [...profile, 'cli/main.ts', 'serve', '--port', String(port), '--host', '127.0.0.1'], { cwd: REPO, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(NODE, [...profile, '--import', join(REPO, 'bench', 'loop-monitor.ts'), 'cli/main.ts', 'serve', '--port', String(port), '--host', '127.0.0.1'], { cwd: REPO, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const host = (tenant: string) => `${tenant}.localhost:${port}`;
   await waitFor(`http://127.0.0.1:${port}/api/settings.php`, {}, child);
   return {
@@ -150,6 +159,16 @@ export async function startRuntime(engine: Engine, opts: { members?: number; cpu
     pid: child.pid!,
     rss: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) * 1024,
     host,
+    async loopDelay() {
+      const file = join(dir, 'loop.json');
+      const before = existsSync(file) ? readFileSync(file, 'utf8') : '';
+      child.kill('SIGUSR2');
+      for (let i = 0; i < 100; i++) {
+        if (existsSync(file) && readFileSync(file, 'utf8') !== before) return JSON.parse(readFileSync(file, 'utf8')) as LoopDelay;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error('the runtime did not report its event-loop delay');
+    },
     request: (tenant, method, path, headers = {}, body) => send(port, method, path, { ...headers, host: host(tenant) }, body),
     get: (tenant, path, headers = {}) => send(port, 'GET', path, { ...headers, host: host(tenant) }),
     async close() {
@@ -208,8 +227,8 @@ const autocannonBin = createRequire(import.meta.url).resolve('autocannon/autocan
  * autocannon against `url` in a process of its own (keep-alive, CONNECTIONS connections,
  * SECONDS seconds, no Accept-Encoding: the bytes are the page's own).
  */
-export async function load(url: string, headers: Record<string, string> = {}): Promise<LoadResult> {
-  const args = [autocannonBin, '--json', '-c', String(CONNECTIONS), '-d', String(SECONDS)];
+export async function load(url: string, headers: Record<string, string> = {}, connections = CONNECTIONS): Promise<LoadResult> {
+  const args = [autocannonBin, '--json', '-c', String(connections), '-d', String(SECONDS)];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   args.push(url);
   const out = await new Promise<string>((resolve, reject) => {

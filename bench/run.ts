@@ -3,7 +3,7 @@
  * node:http answering the same bytes in the same run; page weights; memory per loaded brand;
  * build time per brand. Prints tables only; it never asserts on timings (bench/README.md).
  *
- * Sections (all by default): throughput, profile, weight, memory, build.
+ * Sections (all by default): throughput, stall, profile, weight, memory, build.
  * Environment: BENCH_SECONDS (per load run, default 10), DATABASE_URL (adds PostgreSQL).
  */
 import { gzipSync, brotliCompressSync, constants as zlib } from 'node:zlib';
@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { summarize } from './profile.ts';
 import { CONNECTIONS, SECONDS, kb, load, ratio, startBare, startRuntime, table, type Bare, type Engine, type LoadResult, type Runtime } from './lib.ts';
 
-const ALL = ['throughput', 'profile', 'weight', 'memory', 'build'] as const;
+const ALL = ['throughput', 'stall', 'profile', 'weight', 'memory', 'build'] as const;
 type Section = (typeof ALL)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 for (const a of asked) if (!ALL.includes(a as Section)) throw new Error(`bench: unknown section ${a} (${ALL.join(', ')})`);
@@ -115,8 +115,10 @@ if (sections.has('throughput')) {
           if (res.status !== 200) throw new Error(`${target.what}: ${target.path} answered ${res.status}`);
           if (!baseline.has(size)) baseline.set(size, await load(bare.url(size)));
           const base = baseline.get(size)!;
+          await rt.loopDelay(); // starts the event-loop histogram over
           const got = await load(`http://127.0.0.1:${rt.port}${target.path}`, { ...target.headers, host: rt.host(target.tenant) });
           const failed = got.non2xx + got.errors;
+          const loop = await rt.loopDelay();
           rows.push([
             engine,
             target.what,
@@ -126,6 +128,7 @@ if (sections.has('throughput')) {
             got.p99.toFixed(0),
             base.rps.toFixed(0),
             ratio(got.rps, base.rps),
+            loop.p99.toFixed(1),
             failed ? `${failed} failed` : '',
           ]);
           console.log(`  ${engine} ${target.what}: ${got.rps.toFixed(0)} req/s (bare ${base.rps.toFixed(0)})`);
@@ -139,7 +142,41 @@ if (sections.has('throughput')) {
   }
   table(
     `Throughput: ${CONNECTIONS} connections for ${SECONDS} s each (autocannon in its own process), beside bare node:http answering the same body size`,
-    ['engine', 'request', 'body KB', 'req/s', 'p50 ms', 'p99 ms', 'bare req/s', 'ratio', ''],
+    ['engine', 'request', 'body KB', 'req/s', 'p50 ms', 'p99 ms', 'bare req/s', 'ratio', 'loop p99 ms', ''],
+    rows,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// No stall: searches of a large brand under load beside a plain request of another brand
+
+if (sections.has('stall')) {
+  const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 50_000);
+  const rows: (string | number)[][] = [];
+  for (const engine of engines) {
+    const rt = await startRuntime(engine, { members: MEMBERS, photos: false });
+    try {
+      const member = await signUp(rt, 'spetter');
+      const settings = `http://127.0.0.1:${rt.port}/api/settings.php`;
+      const velvet = { host: rt.host('velvet') };
+      const searching = { host: rt.host('spetter'), cookie: member.cookie };
+      await rt.loopDelay();
+      const alone = await load(settings, velvet, 10);
+      const quiet = await rt.loopDelay();
+      rows.push([engine, 'velvet settings.php alone (10 connections)', '', '', alone.rps.toFixed(0), alone.p99.toFixed(0), quiet.p99.toFixed(1), quiet.max.toFixed(0)]);
+      for (const query of ['', '?min_age=30&max_age=40', '?page=40', '?country=BE&min_age=60']) {
+        await rt.loopDelay();
+        const [search, beside] = await Promise.all([load(`http://127.0.0.1:${rt.port}/api/members.php${query}`, searching), load(settings, velvet, 10)]);
+        const loop = await rt.loopDelay();
+        rows.push([engine, `spetter members.php${query} (50) + velvet settings.php (10)`, search.rps.toFixed(0), search.p99.toFixed(0), beside.rps.toFixed(0), beside.p99.toFixed(0), loop.p99.toFixed(1), loop.max.toFixed(0)]);
+      }
+    } finally {
+      await rt.close();
+    }
+  }
+  table(
+    `No stall: ${MEMBERS.toLocaleString('en')} members per brand (${engines.length} engine${engines.length > 1 ? 's' : ''}), a logged-in search under load beside another brand's settings.php, ${SECONDS} s each`,
+    ['engine', 'load', 'search req/s', 'search p99 ms', 'settings req/s', 'settings p99 ms', 'loop p99 ms', 'loop max ms'],
     rows,
   );
 }

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import pLimit from 'p-limit';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from '../db/index.ts';
 import type { Gender, Profile } from '../db/schema.ts';
 import type { Tenant } from '../../tenant/schema.ts';
@@ -62,8 +64,18 @@ export function wantedGenders(me: Pick<Profile, 'gender' | 'sexuality'>): Gender
 type CardRow = Pick<Profile, 'id' | 'name' | 'birth_date' | 'gender' | 'country' | 'region' | 'city' | 'fictional'>;
 const CARD_COLUMNS = ['profiles.id', 'profiles.name', 'profiles.birth_date', 'profiles.gender', 'profiles.country', 'profiles.region', 'profiles.city', 'profiles.fictional'] as const;
 
+/**
+ * Searches one process runs in one turn of the event loop. On SQLite a search is synchronous
+ * work of a millisecond or two with no real wait in it, so fifty searches that arrived together
+ * would otherwise all run to the end in one turn and every other request of every brand would
+ * wait behind them (bench/README.md "No stall"). Each search starts in a later turn
+ * (setImmediate), at most this many at a time.
+ */
+const SEARCHES_AT_ONCE = 2;
+
 export function createSearchService(deps: { db: Kysely<Database> }) {
   const { db } = deps;
+  const gate = pLimit(SEARCHES_AT_ONCE);
 
   async function cards(rows: CardRow[]): Promise<SearchCard[]> {
     const images = await mainImages(db, rows.map((r) => r.id));
@@ -89,68 +101,75 @@ export function createSearchService(deps: { db: Kysely<Database> }) {
      * visible profiles, the searcher's own country first, then the own region, then the most
      * recently seen. `visitorCountry` (geo-IP) orders a visitor's results the same way.
      */
-    async members(tenant: Tenant, userId: number | null, query: SearchQuery, visitorCountry: string | null = null): Promise<SearchResult> {
-      if (query.country !== undefined && !tenant.countries.includes(query.country)) throw invalid('country');
-      if (query.min_age !== undefined && query.max_age !== undefined && query.min_age > query.max_age) throw invalid('max_age');
-      // A region is stored by its name; without a country it may name a region of any of the brand's countries.
-      let regions: { country: string; name: string }[] | undefined;
-      if (query.region !== undefined) {
-        regions = (query.country ? [query.country] : tenant.countries).flatMap((country) => {
-          const found = findRegion(country, query.region);
-          return found ? [{ country, name: found.name }] : [];
-        });
-        if (regions.length === 0) throw invalid('region');
-      }
-
-      const me = userId === null ? undefined : await db.selectFrom('profiles').select(['id', 'gender', 'sexuality', 'country', 'region']).where('user_id', '=', userId).executeTakeFirst();
-      const genders: Gender[] | undefined = query.gender ? [query.gender] : me ? wantedGenders(me) : undefined;
-      const homeCountry = me?.country ?? (visitorCountry && tenant.countries.includes(visitorCountry) ? visitorCountry : null);
-      const homeRegion = me?.region ?? null;
-
-      const today = new Date();
-      // age >= min ⇔ born on or before today − min years; age <= max ⇔ born after today − (max + 1) years.
-      const bornOnOrBefore = query.min_age !== undefined ? yearsBefore(today, query.min_age) : undefined;
-      const bornAfter = query.max_age !== undefined ? yearsBefore(today, query.max_age + 1) : undefined;
-
-      /** The brand's profiles the searcher may see (not their own), of the genders looked for. */
-      const visible = () => {
-        let q = visibleProfiles(db, tenant.id, me && userId !== null ? { userId, profileId: me.id } : null);
-        if (genders && !GENDERS.every((g) => genders.includes(g))) q = q.where('profiles.gender', 'in', genders);
-        return q;
-      };
-      const filtered = () => {
-        let q = visible();
-        if (query.country) q = q.where('profiles.country', '=', query.country);
-        if (regions) {
-          const wanted = regions;
-          q = q.where((eb) => eb.or(wanted.map((r) => eb.and([eb('profiles.country', '=', r.country), eb('profiles.region', '=', r.name)]))));
-        }
-        if (bornOnOrBefore) q = q.where('profiles.birth_date', '<=', bornOnOrBefore);
-        if (bornAfter) q = q.where('profiles.birth_date', '>', bornAfter);
-        return q;
-      };
-      // The own country first, within it the own region, then everyone else; each band most
-      // recently seen first, read from an index a page at a time.
-      // A country filter leaves only the bands that can hold it.
-      const home = homeBands(homeCountry, homeRegion);
-      const bands = !query.country || !homeCountry ? home : query.country === homeCountry ? home.slice(0, -1) : [null];
-      const read = (q: ProfileQuery, limit: number, offset: number) => q.select(CARD_COLUMNS).limit(limit).offset(offset).execute();
-
-      const counts = await countBands(db, filtered, bands, SEARCH_COUNT_LIMIT);
-      const total = counts.reduce((a, b) => a + b, 0);
-      const rows = await bandedPage(filtered, bands, read, { offset: (query.page - 1) * PER_PAGE, limit: PER_PAGE, counts });
-      const result: SearchResult = {
-        profiles: await cards(rows),
-        total,
-        total_capped: total >= SEARCH_COUNT_LIMIT,
-        page: query.page,
-        per_page: PER_PAGE,
-        pages: Math.ceil(total / PER_PAGE),
-      };
-      if (total === 0) result.similar = await cards(await bandedPage(visible, home, read, { offset: 0, limit: SIMILAR_PROFILES }));
-      return result;
+    members(tenant: Tenant, userId: number | null, query: SearchQuery, visitorCountry: string | null = null): Promise<SearchResult> {
+      return gate(async () => {
+        await nextTurn();
+        return search(tenant, userId, query, visitorCountry);
+      });
     },
   };
+
+  async function search(tenant: Tenant, userId: number | null, query: SearchQuery, visitorCountry: string | null): Promise<SearchResult> {
+    if (query.country !== undefined && !tenant.countries.includes(query.country)) throw invalid('country');
+    if (query.min_age !== undefined && query.max_age !== undefined && query.min_age > query.max_age) throw invalid('max_age');
+    // A region is stored by its name; without a country it may name a region of any of the brand's countries.
+    let regions: { country: string; name: string }[] | undefined;
+    if (query.region !== undefined) {
+      regions = (query.country ? [query.country] : tenant.countries).flatMap((country) => {
+        const found = findRegion(country, query.region);
+        return found ? [{ country, name: found.name }] : [];
+      });
+      if (regions.length === 0) throw invalid('region');
+    }
+
+    const me = userId === null ? undefined : await db.selectFrom('profiles').select(['id', 'gender', 'sexuality', 'country', 'region']).where('user_id', '=', userId).executeTakeFirst();
+    const genders: Gender[] | undefined = query.gender ? [query.gender] : me ? wantedGenders(me) : undefined;
+    const homeCountry = me?.country ?? (visitorCountry && tenant.countries.includes(visitorCountry) ? visitorCountry : null);
+    const homeRegion = me?.region ?? null;
+
+    const today = new Date();
+    // age >= min ⇔ born on or before today − min years; age <= max ⇔ born after today − (max + 1) years.
+    const bornOnOrBefore = query.min_age !== undefined ? yearsBefore(today, query.min_age) : undefined;
+    const bornAfter = query.max_age !== undefined ? yearsBefore(today, query.max_age + 1) : undefined;
+
+    /** The brand's profiles the searcher may see (not their own), of the genders looked for. */
+    const visible = () => {
+      let q = visibleProfiles(db, tenant.id, me && userId !== null ? { userId, profileId: me.id } : null);
+      if (genders && !GENDERS.every((g) => genders.includes(g))) q = q.where('profiles.gender', 'in', genders);
+      return q;
+    };
+    const filtered = () => {
+      let q = visible();
+      if (query.country) q = q.where('profiles.country', '=', query.country);
+      if (regions) {
+        const wanted = regions;
+        q = q.where((eb) => eb.or(wanted.map((r) => eb.and([eb('profiles.country', '=', r.country), eb('profiles.region', '=', r.name)]))));
+      }
+      if (bornOnOrBefore) q = q.where('profiles.birth_date', '<=', bornOnOrBefore);
+      if (bornAfter) q = q.where('profiles.birth_date', '>', bornAfter);
+      return q;
+    };
+    // The own country first, within it the own region, then everyone else; each band most
+    // recently seen first, read from an index a page at a time.
+    // A country filter leaves only the bands that can hold it.
+    const home = homeBands(homeCountry, homeRegion);
+    const bands = !query.country || !homeCountry ? home : query.country === homeCountry ? home.slice(0, -1) : [null];
+    const read = (q: ProfileQuery, limit: number, offset: number) => q.select(CARD_COLUMNS).limit(limit).offset(offset).execute();
+
+    const counts = await countBands(db, filtered, bands, SEARCH_COUNT_LIMIT);
+    const total = counts.reduce((a, b) => a + b, 0);
+    const rows = await bandedPage(filtered, bands, read, { offset: (query.page - 1) * PER_PAGE, limit: PER_PAGE, counts });
+    const result: SearchResult = {
+      profiles: await cards(rows),
+      total,
+      total_capped: total >= SEARCH_COUNT_LIMIT,
+      page: query.page,
+      per_page: PER_PAGE,
+      pages: Math.ceil(total / PER_PAGE),
+    };
+    if (total === 0) result.similar = await cards(await bandedPage(visible, home, read, { offset: 0, limit: SIMILAR_PROFILES }));
+    return result;
+  }
 }
 
 export type SearchService = ReturnType<typeof createSearchService>;

@@ -13,6 +13,7 @@ import { sql, type Kysely } from 'kysely';
  *   region follow the order's columns so filters are checked in the index before a row is read.
  *   `id` follows `last_seen_at`: the order is (last_seen_at desc, id desc) on both engines.
  * - Counting an age range reads the range of birth dates (profiles_listing_age_idx).
+ * - A member's profile is found by user id from an index of members only (profiles_member_idx).
  * - The main photo of a profile is found by (profile_id, is_main) in id order without a sort.
  */
 export async function up(db: Kysely<any>): Promise<void> {
@@ -47,11 +48,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('profiles')
     .columns(['tenant_id', 'listed', 'birth_date', 'gender', 'country', 'region'])
     .execute();
+  // A member's profile by user id. The unique constraint's own index holds every fictional
+  // profile under user_id NULL, so SQLite's statistics (analyze) take it for 100,000 rows a
+  // value and the session look-up scanned all profiles; this one holds members only.
+  await db.schema.createIndex('profiles_member_idx').on('profiles').column('user_id').unique().where(sql.ref('user_id'), 'is not', null).execute();
   await db.schema.createIndex('photos_main_idx').on('photos').columns(['profile_id', 'is_main', 'id']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('photos_main_idx').execute();
+  await db.schema.dropIndex('profiles_member_idx').execute();
   await db.schema.dropIndex('profiles_listing_age_idx').execute();
   await db.schema.dropIndex('profiles_listing_idx').execute();
   await db.schema.dropIndex('profiles_listing_country_idx').execute();
