@@ -4,9 +4,42 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import UnoCSS from '@unocss/astro';
 import { paraglideVitePlugin } from '@inlang/paraglide-js';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 const tenant = process.env.SITEGEN_TENANT;
 if (!tenant) throw new Error('astro.config.mjs: SITEGEN_TENANT is not set; build through `sitegen build <id>`');
+
+/**
+ * The brand's own message project: the catalogue with only the brand's languages (SITEGEN_LOCALES,
+ * the default first), compiled to a folder of its own. Pages and islands import
+ * `…/paraglide/messages.js`; the alias below points those imports at this copy, so a brand that
+ * speaks Dutch ships Dutch alone. src/paraglide (every language) is only for the type checker.
+ */
+function brandMessages(id) {
+  const root = resolve(import.meta.dirname);
+  const base = resolve(root, 'node_modules/.cache/sitegen', id);
+  const settings = JSON.parse(readFileSync(resolve(root, 'project.inlang/settings.json'), 'utf8'));
+  const locales = (process.env.SITEGEN_LOCALES ?? '').split(',').filter(Boolean);
+  const project = resolve(base, 'project.inlang');
+  mkdirSync(project, { recursive: true });
+  const brand = {
+    ...settings,
+    baseLocale: locales[0] ?? settings.baseLocale,
+    locales: locales.length ? locales : settings.locales,
+    modules: settings.modules.map((m) => resolve(root, m)),
+    'plugin.inlang.messageFormat': { pathPattern: resolve(root, settings['plugin.inlang.messageFormat'].pathPattern) },
+  };
+  const file = resolve(project, 'settings.json');
+  const text = JSON.stringify(brand, null, 2);
+  let old = '';
+  try {
+    old = readFileSync(file, 'utf8');
+  } catch {}
+  if (old !== text) writeFileSync(file, text);
+  return { project, outdir: resolve(base, 'paraglide') };
+}
+const messages = brandMessages(tenant);
 
 export default defineConfig({
   outDir: process.env.SITEGEN_OUT_DIR ?? `./dist/${tenant}`,
@@ -42,11 +75,14 @@ export default defineConfig({
     define: { 'import.meta.env.SITEGEN_TENANT': JSON.stringify(tenant) },
     plugins: [
       paraglideVitePlugin({
-        project: './project.inlang',
-        outdir: './src/paraglide',
+        project: messages.project,
+        outdir: messages.outdir,
         strategy: ['globalVariable', 'baseLocale'],
-        emitGitIgnore: true,
+        emitGitIgnore: false,
       }),
     ],
+    resolve: {
+      alias: [{ find: /^(?:\.{1,2}\/)+paraglide\/(.*)$/, replacement: `${messages.outdir}/$1` }],
+    },
   },
 });

@@ -3,6 +3,8 @@ import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSyn
 import { isAbsolute, join, relative } from 'node:path';
 import { REPO_ROOT, TENANTS_DIR, DIST_DIR } from './paths.ts';
 import { precompress } from './precompress.ts';
+import { compile } from '@inlang/paraglide-js';
+import { loadTenant } from '../src/tenant/load.ts';
 
 /** Sources every tenant build reads; a build older than any of them is stale. */
 const SHARED_SOURCES = ['src', 'locales', 'content', 'tenants/_defaults', 'astro.config.mjs', 'uno.config.ts', 'project.inlang/settings.json', 'package.json'];
@@ -33,12 +35,24 @@ export function isStale(id: string): boolean {
   return sourcesMtime(id) > sources;
 }
 
+/**
+ * The full message project compiled to src/paraglide: the types every page and island is checked
+ * against (`npm run typecheck`). Builds compile their own copy with the brand's languages only
+ * (astro.config.mjs); nothing is bundled from this one.
+ */
+async function compileMessageTypes(): Promise<void> {
+  await compile({ project: join(REPO_ROOT, 'project.inlang'), outdir: join(REPO_ROOT, 'src', 'paraglide'), strategy: ['globalVariable', 'baseLocale'], emitGitIgnore: true });
+}
+
 function runAstroBuild(id: string, outDir: string): Promise<void> {
+  const { locales } = loadTenant(id, TENANTS_DIR);
+  // The default first: the brand's message project takes it as its base language.
+  const languages = [locales.default, ...locales.available.filter((l) => l !== locales.default)];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(REPO_ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--silent'], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, SITEGEN_TENANT: id, SITEGEN_OUT_DIR: outDir, TENANTS_DIR, SITEGEN_ROOT: REPO_ROOT, ASTRO_TELEMETRY_DISABLED: '1' },
+      env: { ...process.env, SITEGEN_TENANT: id, SITEGEN_LOCALES: languages.join(','), SITEGEN_OUT_DIR: outDir, TENANTS_DIR, SITEGEN_ROOT: REPO_ROOT, ASTRO_TELEMETRY_DISABLED: '1' },
     });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`astro build for ${id} failed with exit code ${code}`))));
@@ -66,7 +80,10 @@ function linkNodeModules(): void {
  */
 export async function buildTenants(ids: string[]): Promise<{ id: string; seconds: number }[]> {
   const timings: { id: string; seconds: number }[] = [];
-  if (ids.length) linkNodeModules();
+  if (ids.length) {
+    linkNodeModules();
+    await compileMessageTypes();
+  }
   for (const id of ids) {
     const started = performance.now();
     const sources = sourcesMtime(id);

@@ -11,6 +11,9 @@ import { $regions, loadRegions } from '../../stores/profile.ts';
 import { EMPTY_FILTERS, SEARCH_GENDERS, SEARCH_MAX_AGE, SEARCH_MIN_AGE, type SearchFilters as Filters } from '../../stores/search.ts';
 import { labelClass } from '../signup/form.tsx';
 
+/** Named one by one (not m[key]) so the bundle holds these messages, not the catalogue. */
+const GENDER_LABELS = { male: m.option_gender_male, female: m.option_gender_female } as const;
+
 export type SearchField = 'gender' | 'country' | 'region' | 'age';
 
 interface Props {
@@ -95,7 +98,7 @@ export default function SearchFilters({ locale, value, onChange, onSubmit, count
                   aria-invalid={invalid('gender')}
                 />
                 <span className="block cursor-pointer rounded-full px-2 py-2 text-center text-sm font-semibold text-gray-700 transition-colors hover:text-primary peer-checked:bg-white peer-checked:text-primary peer-checked:shadow-sm peer-focus-visible:outline-3 peer-focus-visible:outline-offset-1 peer-focus-visible:outline-primary">
-                  {gender ? m[`option_gender_${gender}`]({}, o) : m.search_gender_all({}, o)}
+                  {gender ? GENDER_LABELS[gender]({}, o) : m.search_gender_all({}, o)}
                 </span>
               </label>
             ))}

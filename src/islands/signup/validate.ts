@@ -4,10 +4,17 @@
  */
 import { m } from '../../paraglide/messages.js';
 import type { Locale } from '../../lib/locales.ts';
-import { MIN_AGE, PASSWORD_MIN, birthDateProblem, isValidEmail, nameProblem } from '../../lib/account-rules.ts';
+import { MIN_AGE, PASSWORD_MIN, birthDateProblem, isValidEmail, nameProblem, type NameProblem } from '../../lib/account-rules.ts';
 import type { RegionCountry } from '../../stores/profile.ts';
 import type { SignupForm, SignupStep } from '../../stores/signup.ts';
 import type { FieldErrors } from './form.tsx';
+
+/** Named one by one (not m[problem]) so the bundle holds these three messages, not the catalogue. */
+const NAME_PROBLEMS: Record<NameProblem, (inputs: {}, options: { locale: Locale }) => string> = {
+  name_no_at: m.name_no_at,
+  name_not_email: m.name_not_email,
+  name_length: m.name_length,
+};
 
 /** The step that asks for each field the API may name in an error. */
 export const FIELD_STEP: Record<string, 0 | 1 | 2 | 3 | 4> = {
@@ -51,7 +58,7 @@ export function validateSignupStep(step: SignupStep, form: SignupForm, locale: L
       break;
     case 4: {
       const problem = nameProblem(form.name, form.email);
-      if (problem) errors.name = m[problem]({}, o);
+      if (problem) errors.name = NAME_PROBLEMS[problem]({}, o);
       if (!form.consent) errors.consent = m.signup_consent_required({}, o);
       break;
     }
