@@ -79,6 +79,11 @@ export class TenantRegistry {
     return this.#build(id).stamp !== undefined;
   }
 
+  /** The current build's stamp (it changes with every rebuild); undefined when not built. */
+  buildStamp(id: string): number | undefined {
+    return this.#build(id).stamp;
+  }
+
   /** Whether the build has this prerendered page (a path under client/); no disk access per request. */
   hasPage(id: string, relative: string): boolean {
     return this.#build(id).pages.has(relative.split(sep).join('/'));

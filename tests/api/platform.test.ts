@@ -420,6 +420,28 @@ describe.each(engines())('platform API on %s', (engine) => {
       expect(plain.text).toContain('Spetter');
     });
 
+    test('a prerendered page has an ETag: the browser that has it gets 304 and no body; its variants differ by Accept-Encoding', async () => {
+      for (const path of ['/', '/landers/tinderswipe']) {
+        const first = await hostFetch(rt, 'spetter', path, { headers: { 'accept-encoding': 'gzip, br' } });
+        expect(first.status).toBe(200);
+        const etag = header(first, 'etag');
+        expect(etag, path).toMatch(/^"[\w-]+"$/);
+        expect(header(first, 'vary').toLowerCase()).toContain('accept-encoding');
+        expect(header(first, 'cache-control')).toBe('no-cache');
+        expect(header(first, 'content-type')).toBe('text/html; charset=utf-8');
+        const again = await hostFetch(rt, 'spetter', path, { headers: { 'accept-encoding': 'gzip, br', 'if-none-match': etag } });
+        expect(again.status, path).toBe(304);
+        expect(again.body.length).toBe(0);
+        const stale = await hostFetch(rt, 'spetter', path, { headers: { 'if-none-match': '"something-else"' } });
+        expect(stale.status).toBe(200);
+        expect(stale.text).toContain('Spetter');
+        // The same bytes whichever encoding carries them.
+        expect(brotliDecompressSync(first.body).toString()).toBe(stale.text);
+        const refused = await hostFetch(rt, 'spetter', path, { headers: { 'accept-encoding': 'br;q=0, gzip' } });
+        expect(header(refused, 'content-encoding')).toBe('gzip');
+      }
+    });
+
     test('hashed assets under /_assets/ are cached for a year, immutable; pages are not', async () => {
       const home = await hostFetch(rt, 'velvet', '/');
       const assets = [...home.text.matchAll(/(?:href|src)="(\/_assets\/[^"]+)"/g)].map((m) => m[1]!);

@@ -24,6 +24,7 @@ import { OTHER_BODY, registerApi, sendAppError } from './api.ts';
 import { asAppError } from './failures.ts';
 import { AppError, notFound as notFoundError } from '../errors.ts';
 import type { AnyRoute, Visitor } from './routes.ts';
+import { createPageCache } from './page-cache.ts';
 
 /** Largest JSON body the API reads (uploads are multipart and have their own limit). */
 export const JSON_BODY_LIMIT = 64 * 1024;
@@ -120,6 +121,7 @@ export async function createHttp(options: HttpOptions) {
     },
   });
   const compressPage = compression({ threshold: 1024 });
+  const pages = createPageCache();
 
   app.decorateRequest('tenant', null as unknown as Tenant);
   app.decorateRequest('visitorState', null);
@@ -307,7 +309,7 @@ export async function createHttp(options: HttpOptions) {
       // (however the path is written: /404//, //error/).
       if (/^\/(404|error)$/.test(pathname.replace(/\/+/g, '/').replace(/(.)\/$/, '$1'))) return sendErrorPage(request, reply, 404);
       const prerendered = prerenderedPage(registry, tenant.id, visitor.locale, pathname);
-      if (prerendered) return reply.header('cache-control', 'no-cache').sendFile(`${tenant.id}/client/${prerendered}`, { cacheControl: false });
+      if (prerendered) return pages.send(request, reply, pages.get(join(registry.clientDir(tenant.id), prerendered), registry.buildStamp(tenant.id)!));
     }
     const handler = await registry.handler(tenant.id);
     if (!handler) return sendErrorPage(request, reply, 404);
