@@ -127,7 +127,7 @@ export interface Runtime {
  * file, or a private schema of DATABASE_URL's PostgreSQL. Logs at warn; jobs off (they would
  * only add noise to the figures).
  */
-export async function startRuntime(engine: Engine, opts: { members?: number; photos?: boolean; cpuProfileDir?: string } = {}): Promise<Runtime> {
+export async function startRuntime(engine: Engine, opts: { members?: number; photos?: boolean; cpuProfileDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Runtime> {
   const dir = mkdtempSync(join(tmpdir(), 'sitegen-bench-'));
   const schema = engine === 'postgres' ? `bench_${randomBytes(4).toString('hex')}` : undefined;
   const admin = engine === 'postgres' ? new pg.Client({ connectionString: process.env.DATABASE_URL }) : undefined;
@@ -146,6 +146,7 @@ export async function startRuntime(engine: Engine, opts: { members?: number; pho
     JOBS: '0',
     TRUST_PROXY: '1',
     NODE_ENV: 'production',
+    ...opts.env,
   };
   await run(['cli/main.ts', 'db', 'seed', ...(opts.members ? ['--members', String(opts.members)] : []), ...(opts.photos === false ? ['--no-photos'] : [])], env);
   const port = await freePort();

@@ -10,11 +10,11 @@ import { gzipSync, brotliCompressSync, constants as zlib } from 'node:zlib';
 import { availableParallelism } from 'node:os';
 import { buildTenants } from '../cli/build.ts';
 import { listTenantIds } from '../src/tenant/load.ts';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { summarize } from './profile.ts';
-import { CONNECTIONS, SECONDS, kb, load, ratio, startBare, startRuntime, table, type Bare, type Engine, type LoadResult, type Runtime } from './lib.ts';
+import { CONNECTIONS, REPO, SECONDS, kb, load, ratio, startBare, startRuntime, table, type Bare, type Engine, type LoadResult, type Runtime } from './lib.ts';
 
 const ALL = ['throughput', 'stall', 'profile', 'weight', 'memory', 'build'] as const;
 type Section = (typeof ALL)[number];
@@ -51,8 +51,8 @@ const SIGNUP: Record<string, { country: string; region: string | null; city: str
   velvet: { country: 'GB', region: null, city: null },
 };
 
-async function signUp(rt: Runtime, tenant: string): Promise<Member> {
-  const place = SIGNUP[tenant] ?? SIGNUP.velvet!;
+async function signUp(rt: Runtime, tenant: string, where?: (typeof SIGNUP)[string]): Promise<Member> {
+  const place = where ?? SIGNUP[tenant] ?? SIGNUP.velvet!;
   const body = JSON.stringify({
     email: `bench-${tenant}-${Date.now()}@example.nl`,
     password: 'geheim-wachtwoord-1',
@@ -62,7 +62,7 @@ async function signUp(rt: Runtime, tenant: string): Promise<Member> {
     sexuality: 'hetero',
     ...place,
   });
-  const headers = { origin: `http://${rt.host(tenant)}`, 'content-type': 'application/json', 'x-forwarded-for': '10.9.8.7' };
+  const headers = { origin: `http://${rt.host(tenant)}`, 'content-type': 'application/json', 'x-forwarded-for': `10.9.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}` };
   const res = await rt.request(tenant, 'POST', '/api/signup.php', headers, body);
   if (res.status !== 201) throw new Error(`${tenant}: signup answered ${res.status}: ${res.text()}`);
   const session = (res.headers['set-cookie'] ?? []).find((c) => /^(__Host-)?session=/.test(c));
@@ -213,6 +213,49 @@ if (sections.has('profile')) {
 // Page weight and memory (one SQLite runtime)
 
 
+/**
+ * The runtime's memory with 2, 10 and 20 brands, each having served its member pages. The brands
+ * are copies of spetter (its tenant file under other ids and domains, its build copied, so each
+ * has its own server modules as a built brand has); building 20 real brands would take minutes.
+ */
+async function brandsMemory(): Promise<void> {
+  const rows: (string | number)[][] = [];
+  const source = join(REPO, 'tenants', 'spetter', 'tenant.json');
+  for (const count of (process.env.BENCH_BRANDS ?? '2,10,20').split(',').map(Number)) {
+    const root = mkdtempSync(join(REPO, 'node_modules', '.cache', 'sitegen-bench-'));
+    const tenantsDir = join(root, 'tenants');
+    const distDir = join(root, 'dist');
+    cpSync(join(REPO, 'tenants', '_defaults'), join(tenantsDir, '_defaults'), { recursive: true });
+    const names: string[] = [];
+    for (let i = 1; i <= count; i++) {
+      const id = `brand${String(i).padStart(2, '0')}`;
+      names.push(id);
+      const tenant = JSON.parse(readFileSync(source, 'utf8')) as Record<string, unknown>;
+      Object.assign(tenant, { name: `Brand ${i}`, domains: [`${id}.example`], default: i === 1 });
+      mkdirSync(join(tenantsDir, id), { recursive: true });
+      writeFileSync(join(tenantsDir, id, 'tenant.json'), JSON.stringify(tenant, null, 2));
+      cpSync(join(REPO, 'dist', 'spetter'), join(distDir, id), { recursive: true });
+    }
+    const rt = await startRuntime('sqlite', { env: { TENANTS_DIR: tenantsDir, DIST_DIR: distDir } });
+    try {
+      const idle = rt.rss();
+      for (const id of names) {
+        const member = await signUp(rt, id, SIGNUP.spetter);
+        for (const path of ['/landers/tinderswipe', '/pricing', '/members', `/members/${member.profileId}`, '/profile']) {
+          const res = await rt.get(id, path, { cookie: member.cookie });
+          if (res.status !== 200) throw new Error(`${id} ${path} answered ${res.status}`);
+        }
+      }
+      const used = rt.rss();
+      rows.push([count, (idle / 2 ** 20).toFixed(0), (used / 2 ** 20).toFixed(0), ((used - idle) / 2 ** 20 / count).toFixed(1)]);
+    } finally {
+      await rt.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  }
+  table('Runtime RSS (MB) with N brands, each having served a lander, /pricing, /members, a profile and /profile to a member', ['brands', 'started', 'after pages', 'per brand'], rows);
+}
+
 /** The runtime process's RSS before any brand was asked for a page, and after each brand's first pages. */
 async function memory(rt: Runtime): Promise<void> {
   const rows: (string | number)[][] = [];
@@ -336,6 +379,8 @@ async function weight(rt: Runtime, member: Member): Promise<void> {
     rows,
   );
 }
+
+if (sections.has('memory')) await brandsMemory();
 
 if (sections.has('weight') || sections.has('memory')) {
   const rt = await startRuntime('sqlite');

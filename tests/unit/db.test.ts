@@ -345,3 +345,21 @@ describe('migrations and demo data', () => {
     expect(nowIso()).toMatch(ISO);
   });
 });
+
+describe.skipIf(!process.env.DATABASE_URL)('postgres: schemas side by side', () => {
+  test('a schema migrates from nothing while another schema of the database holds migrated tables', async () => {
+    const first = await openPostgres();
+    const second = await openPostgres();
+    try {
+      expect(await migrateToLatest(first.handle.db)).toEqual(migrationNames());
+      // Kysely looks for its migration tables in every schema it can see unless told which one.
+      expect(await migrateToLatest(second.handle.db)).toEqual(migrationNames());
+      expect(await tableNames(second.handle.db, 'postgres')).toEqual(TABLES);
+      expect(await migrateDown(second.handle.db, { to: 'zero' })).toEqual([...migrationNames()].reverse());
+      expect(await tableNames(first.handle.db, 'postgres')).toEqual(TABLES);
+    } finally {
+      await first.cleanup();
+      await second.cleanup();
+    }
+  });
+});

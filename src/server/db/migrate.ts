@@ -1,4 +1,4 @@
-import { Migrator, NO_MIGRATIONS, sql, type Kysely, type MigrationProvider, type MigrationResult } from 'kysely';
+import { Migrator, NO_MIGRATIONS, PostgresAdapter, sql, type Kysely, type MigrationProvider, type MigrationResult } from 'kysely';
 import { migrations } from './migrations/index.ts';
 
 /**
@@ -12,13 +12,20 @@ class StaticMigrationProvider implements MigrationProvider {
   }
 }
 
-function migrator(db: Kysely<any>): Migrator {
-  return new Migrator({ db, provider: new StaticMigrationProvider() });
+/**
+ * Kysely looks for its migration tables in every schema it can see; on PostgreSQL they are looked
+ * for in the connection's own schema (search_path), so another schema's migration tables (a second
+ * brand database, a test running beside) never count as this one's.
+ */
+async function migrator(db: Kysely<any>): Promise<Migrator> {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const schema = postgres ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  return new Migrator({ db, provider: new StaticMigrationProvider(), ...(schema ? { migrationTableSchema: schema } : {}) });
 }
 
 /** Names of the migrations that ran, in order. Throws the first error, after Kysely rolled back what it could. */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const ran = applied(await migrator(db).migrateToLatest());
+  const ran = applied(await (await migrator(db)).migrateToLatest());
   if (ran.length) await analyze(db);
   return ran;
 }
@@ -36,7 +43,7 @@ export async function analyze(db: Kysely<any>): Promise<void> {
  * or all of them with `to: 'zero'`. Returns the names undone.
  */
 export async function migrateDown(db: Kysely<any>, opts: { to?: string } = {}): Promise<string[]> {
-  const m = migrator(db);
+  const m = await migrator(db);
   if (opts.to === undefined) return applied(await m.migrateDown());
   return applied(await m.migrateTo(opts.to === 'zero' ? NO_MIGRATIONS : opts.to));
 }
