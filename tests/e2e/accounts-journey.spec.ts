@@ -9,9 +9,10 @@ import { linkIn, mailTo } from '../support/mail.ts';
  * delete and reactivate.
  */
 
+/** Opens a page and waits until its islands are interactive (Astro drops `ssr` when hydrated); those that load when scrolled into view (client:visible) count once they are in view. */
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(brandUrl('spetter', path));
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0);
 }
 
 async function logInWith(page: Page, email: string, password: string): Promise<void> {
@@ -111,6 +112,9 @@ test('a member signs up, activates, edits the profile, uploads a photo, resets t
   // Delete the account, then bring it back with the mail's link.
   await open(page, '/profile#delete');
   const del = page.locator('#delete');
+  // The deletion form loads when it comes into view (the #delete anchor scrolls to it).
+  await del.scrollIntoViewIfNeeded();
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
   await del.getByRole('radio', { name: 'Ik heb iemand gevonden' }).check();
   await del.getByRole('button', { name: 'Volgende' }).click();
   await del.getByRole('button', { name: 'Toch verwijderen' }).click();
