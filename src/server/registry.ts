@@ -15,6 +15,8 @@ interface Build {
   /** The prerendered pages (paths under client/, such as l/nl/index.html), listed once per build. */
   pages: Set<string>;
   handler?: Promise<AstroHandler | undefined>;
+  /** The process listeners the build's handler added when it was loaded (see #load). */
+  listeners: ((...args: unknown[]) => void)[];
 }
 
 /** How often the registry looks at the disk for new or changed tenants and builds. */
@@ -32,6 +34,8 @@ export class TenantRegistry {
   #stamps = new Map<string, number>();
   #builds = new Map<string, Build>();
   #scannedAt = 0;
+  /** Handlers load one at a time, so the process listeners each adds are known to be its own. */
+  #loading: Promise<unknown> = Promise.resolve();
   #onError: (message: string) => void;
 
   constructor(options: { tenantsDir: string; distDir: string; onError?: (message: string) => void }) {
@@ -93,10 +97,25 @@ export class TenantRegistry {
   async handler(id: string): Promise<AstroHandler | undefined> {
     const build = this.#build(id);
     if (build.stamp === undefined) return undefined;
-    build.handler ??= import(`${pathToFileURL(join(this.distDir, id, 'server', 'entry.mjs')).href}?v=${build.stamp}`).then(
-      (mod: { handler: AstroHandler }) => mod.handler,
-    );
+    build.handler ??= this.#load(build, `${pathToFileURL(join(this.distDir, id, 'server', 'entry.mjs')).href}?v=${build.stamp}`);
     return build.handler;
+  }
+
+  /**
+   * Imports a build's handler. Astro's node adapter adds an `unhandledRejection` listener per
+   * handler: one per brand is expected (the limit is raised with the number of brands), and a
+   * replaced build's listener is removed with it, or every rebuild would keep its old build alive.
+   */
+  #load(build: Build, url: string): Promise<AstroHandler> {
+    const loaded = this.#loading.then(async () => {
+      const before = new Set(process.listeners('unhandledRejection'));
+      const mod = (await import(url)) as { handler: AstroHandler };
+      build.listeners = process.listeners('unhandledRejection').filter((l) => !before.has(l)) as Build['listeners'];
+      process.setMaxListeners(Math.max(process.getMaxListeners(), process.listenerCount('unhandledRejection') + 10));
+      return mod.handler;
+    });
+    this.#loading = loaded.catch(() => undefined);
+    return loaded;
   }
 
   /** The state of a brand's build, looked at on disk at most once a second. */
@@ -114,7 +133,9 @@ export class TenantRegistry {
       known.checkedAt = now;
       return known;
     }
-    const fresh: Build = { stamp, checkedAt: now, pages: stamp === undefined ? new Set() : listPages(this.clientDir(id)) };
+    // The replaced build's handler goes, and the listeners it added to the process with it.
+    for (const listener of known?.listeners ?? []) process.off('unhandledRejection', listener);
+    const fresh: Build = { stamp, checkedAt: now, pages: stamp === undefined ? new Set() : listPages(this.clientDir(id)), listeners: [] };
     this.#builds.set(id, fresh);
     return fresh;
   }

@@ -1,0 +1,52 @@
+/**
+ * The tenant registry loads each brand's build once and a rebuilt one anew. A loaded build may add
+ * process listeners (Astro's node adapter adds one per handler): they go with the build they came
+ * from, so rebuilding a brand again and again does not keep every old build in memory.
+ */
+import { cpSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import { TenantRegistry } from '../../src/server/registry.ts';
+
+const REPO = join(import.meta.dirname, '..', '..');
+let root: string | undefined;
+
+afterEach(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+/** A build whose entry adds an unhandledRejection listener when it loads, as Astro's does. */
+function fakeBuild(distDir: string, id: string, version: number): void {
+  const entry = join(distDir, id, 'server', 'entry.mjs');
+  mkdirSync(join(distDir, id, 'server'), { recursive: true });
+  writeFileSync(entry, `process.on('unhandledRejection', () => {});\nexport const handler = async () => ${version};\n`);
+  // Each rebuild is newer on disk: the registry tells builds apart by the entry's time.
+  const when = new Date(Date.now() + version * 10_000);
+  utimesSync(entry, when, when);
+}
+
+test('a rebuilt brand is loaded anew and its old listener goes with the old build; many brands raise the listener limit', async () => {
+  root = mkdtempSync(join(tmpdir(), 'sitegen-registry-'));
+  const tenantsDir = join(root, 'tenants');
+  const distDir = join(root, 'dist');
+  cpSync(join(REPO, 'tenants', '_defaults'), join(tenantsDir, '_defaults'), { recursive: true });
+  cpSync(join(REPO, 'tenants', 'spetter'), join(tenantsDir, 'spetter'), { recursive: true });
+  fakeBuild(distDir, 'spetter', 1);
+  const registry = new TenantRegistry({ tenantsDir, distDir });
+  const start = process.listenerCount('unhandledRejection');
+
+  const first = (await registry.handler('spetter'))!;
+  expect(await (first as unknown as () => Promise<number>)()).toBe(1);
+  expect(process.listenerCount('unhandledRejection')).toBe(start + 1);
+
+  for (const version of [2, 3, 4]) {
+    fakeBuild(distDir, 'spetter', version);
+    await new Promise((r) => setTimeout(r, 1100)); // the registry looks at the disk once a second
+    const next = (await registry.handler('spetter'))!;
+    expect(await (next as unknown as () => Promise<number>)()).toBe(version);
+    expect(process.listenerCount('unhandledRejection'), `after rebuild ${version}`).toBe(start + 1);
+  }
+  expect(process.getMaxListeners()).toBeGreaterThanOrEqual(process.listenerCount('unhandledRejection'));
+}, 20_000);
