@@ -51,6 +51,11 @@ export const ERROR_CODES = [
   'photo_too_large',
   'photo_dimensions',
   'photo_missing',
+  // Likes, the swipe game, complaints
+  'swipe_limit',
+  'complaint_subject',
+  'complaint_message',
+  'complaint_reason',
   // Credits
   'not_enough_credits',
 ] as const;

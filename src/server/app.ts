@@ -70,6 +70,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
     production: config.production,
     abuse: config.abuse,
     log: (text) => log.info(text),
+    now: config.now,
   });
   // Accounts past their 14-day reactivation window are removed for good, at start and every hour,
   // by one process at a time.

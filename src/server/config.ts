@@ -37,6 +37,8 @@ export interface AppConfig {
   jobs: boolean;
   /** Mail and abuse limits other than the defaults of docs/API.md (tests only). */
   abuse?: Partial<AbuseLimits>;
+  /** The clock of brand days (the swipe game's likes per day); tests move it. */
+  now?: () => Date;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env, root = repoRoot()): AppConfig {

@@ -152,6 +152,19 @@ export const TenantSchema = z
     locales: LocalesSchema.prefault({}).describe('Locales of the brand.'),
     /** Countries the brand serves; the first is assumed when the visitor's country is unknown. */
     countries: z.array(country).min(1).default(['NL']).describe("Countries the brand serves; the first is assumed when the visitor's country is unknown."),
+    /** The brand's time zone (IANA): its day starts at midnight there (the swipe game's likes of the day, SPEC §9). */
+    timezone: z
+      .string()
+      .default('Europe/Amsterdam')
+      .refine((zone) => {
+        try {
+          new Intl.DateTimeFormat('en', { timeZone: zone });
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be an IANA time zone such as Europe/Amsterdam')
+      .describe("The brand's time zone (IANA), where its day starts: the swipe game's likes per day."),
     company: CompanySchema.describe('The operating company (SPEC §3 company info).'),
     /** Sender name of mails. */
     mail_name: z.string().optional().describe('Sender name of mails; the brand name when not set.'),

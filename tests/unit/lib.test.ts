@@ -520,3 +520,23 @@ describe('the brand of a host', () => {
     expect(resolveTenant(brands.map((b) => ({ ...b, default: false })), 'localhost')?.id).toBe('aaa');
   });
 });
+
+describe('brandDay: the swipe game day, midnight to midnight in the brand time zone', () => {
+  it('a winter and a summer day in Amsterdam, and the DST changes', async () => {
+    const { brandDay } = await import('../../src/lib/brand-day.ts');
+    const z = 'Europe/Amsterdam';
+    expect(brandDay(new Date('2026-01-15T12:00:00Z'), z)).toEqual({ start: new Date('2026-01-14T23:00:00Z'), end: new Date('2026-01-15T23:00:00Z') });
+    expect(brandDay(new Date('2026-07-01T21:59:59Z'), z)).toEqual({ start: new Date('2026-06-30T22:00:00Z'), end: new Date('2026-07-01T22:00:00Z') });
+    // 23:30 UTC in summer is already the next day in Amsterdam.
+    expect(brandDay(new Date('2026-07-01T22:30:00Z'), z).start).toEqual(new Date('2026-07-01T22:00:00Z'));
+    // The spring day has 23 hours, the autumn day 25.
+    const spring = brandDay(new Date('2026-03-29T12:00:00Z'), z);
+    expect(spring).toEqual({ start: new Date('2026-03-28T23:00:00Z'), end: new Date('2026-03-29T22:00:00Z') });
+    const autumn = brandDay(new Date('2026-10-25T12:00:00Z'), z);
+    expect(autumn).toEqual({ start: new Date('2026-10-24T22:00:00Z'), end: new Date('2026-10-25T23:00:00Z') });
+    // Month and year ends roll over.
+    expect(brandDay(new Date('2026-12-31T20:00:00Z'), z).end).toEqual(new Date('2026-12-31T23:00:00Z'));
+    expect(brandDay(new Date('2026-01-31T05:00:00Z'), 'America/New_York')).toEqual({ start: new Date('2026-01-31T05:00:00Z'), end: new Date('2026-02-01T05:00:00Z') });
+    expect(brandDay(new Date('2026-01-31T04:59:00Z'), 'America/New_York').start).toEqual(new Date('2026-01-30T05:00:00Z'));
+  });
+});

@@ -9,6 +9,10 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
+  likes: LikesTable;
+  swipes: SwipesTable;
+  blocks: BlocksTable;
+  complaints: ComplaintsTable;
   photos: PhotosTable;
   sessions: SessionsTable;
   tokens: TokensTable;
@@ -126,6 +130,53 @@ export interface ProfilesTable {
 export type Profile = Selectable<ProfilesTable>;
 export type NewProfile = Insertable<ProfilesTable>;
 export type ProfileUpdate = Updateable<ProfilesTable>;
+
+// --- likes -----------------------------------------------------------------------------
+
+/** One like of a profile by another (SPEC §3 like item); both directions are a match. */
+export interface LikesTable {
+  id: Id;
+  tenant_id: string;
+  from_profile_id: number;
+  to_profile_id: number;
+  /** The receiver has not opened the liker's profile since (SPEC §3 like_new). */
+  is_new: ColumnType<Flag, Flag | undefined, Flag>;
+  created_at: CreatedAt;
+}
+export type Like = Selectable<LikesTable>;
+
+/** A card of the swipe game answered (SPEC §4): once per pair; its likes count toward the day's 4. */
+export interface SwipesTable {
+  id: Id;
+  tenant_id: string;
+  from_profile_id: number;
+  to_profile_id: number;
+  action: 'like' | 'pass';
+  /** When answered; a pass turned into a like takes the time of the like (it counts on that day). */
+  created_at: ColumnType<string, string | undefined, string>;
+}
+
+/** A member's block of a profile (SPEC §4): the two no longer see or reach each other. */
+export interface BlocksTable {
+  id: Id;
+  tenant_id: string;
+  blocker_profile_id: number;
+  blocked_profile_id: number;
+  created_at: CreatedAt;
+}
+
+/** A member's report to the operator, about a member (reported_profile_id) or the service. */
+export interface ComplaintsTable {
+  id: Id;
+  tenant_id: string;
+  reporter_user_id: number;
+  reported_profile_id: number | null;
+  reason: string;
+  subject: string;
+  message: string;
+  status: ColumnType<'open' | 'handled', 'open' | 'handled' | undefined, 'open' | 'handled'>;
+  created_at: CreatedAt;
+}
 
 // --- photos ----------------------------------------------------------------------------
 

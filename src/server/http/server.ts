@@ -326,6 +326,8 @@ export async function createHttp(options: HttpOptions) {
       nonce: randomBytes(12).toString('base64'),
       saveLanguage: session ? async (locale: Locale) => void (await services.accounts.saveSettings(session.user.id, { language: locale })) : undefined,
       services,
+      // The title prefix and the likes badge (SPEC §2); unread messages arrive with chat.
+      counts: session?.user.profile ? { unread: 0, newLikes: await services.likes.newCount(tenant, { userId: session.user.id, profileId: session.user.profile.id }) } : undefined,
     };
     // The Astro handler writes the answer itself: the headers so far go onto the Node response.
     const res = reply.raw;

@@ -12,6 +12,9 @@ import { createProfileService } from './profiles.ts';
 import { createNotificationService } from './notifications.ts';
 import { createPhotoService } from './photos.ts';
 import { createSearchService } from './search.ts';
+import { createLikeService } from './likes.ts';
+import { createSwipeService } from './swipes.ts';
+import { createSafetyService } from './safety.ts';
 
 export interface ServiceDeps {
   db: Kysely<Database>;
@@ -28,6 +31,8 @@ export interface ServiceDeps {
   /** Mail and abuse limits other than the defaults (a test browser signs up many members from one address). */
   abuse?: Partial<AbuseLimits>;
   log?: (line: string) => void;
+  /** The clock of the brand's day (the swipe game's likes of the day); tests move it. */
+  now?: () => Date;
 }
 
 /** Creates the services of one process over one database connection (DESIGN §2: once, never per tenant). */
@@ -51,5 +56,8 @@ export function createServices(deps: ServiceDeps): Services {
     photos: createPhotoService({ db, mediaDir: deps.mediaDir }),
     mail,
     search: createSearchService({ db }),
+    likes: createLikeService({ db, bus }),
+    swipes: createSwipeService({ db, bus, now: deps.now }),
+    safety: createSafetyService({ db, mail, limits }),
   };
 }

@@ -8,7 +8,11 @@ import type { EventBus } from '../bus.ts';
 export type MemberEvent =
   /** The user record changed (language, invisible mode, credits, status): reload it. */
   | { type: 'user' }
-  | { type: 'credits'; balance: number };
+  | { type: 'credits'; balance: number }
+  /** A profile liked the member: reload the likes. */
+  | { type: 'like'; profile_id: number }
+  /** The member and a profile like each other: show the match dialog. */
+  | { type: 'match'; profile_id: number };
 
 /** The bus topic of one member's events. */
 export function userTopic(userId: number): string {

@@ -9,6 +9,9 @@ import type { SessionServiceImpl } from './sessions.ts';
 import type { PhotoService } from './photos.ts';
 import type { MailService } from './mail.ts';
 import type { SearchService } from './search.ts';
+import type { LikeService } from './likes.ts';
+import type { SwipeService } from './swipes.ts';
+import type { SafetyService } from './safety.ts';
 import type { EventBus } from '../bus.ts';
 
 /** A logged-in member on one request. */
@@ -40,4 +43,7 @@ export interface Services {
   photos: PhotoService;
   mail: MailService;
   search: SearchService;
+  likes: LikeService;
+  swipes: SwipeService;
+  safety: SafetyService;
 }

@@ -14,11 +14,15 @@ export interface MailMessage {
   to: string;
   locale: string;
   /** Catalogue prefix: <kind>_subject, <kind>_intro, <kind>_action. */
-  kind: 'mail_activate' | 'mail_reset' | 'mail_change' | 'mail_reactivate';
+  kind: 'mail_activate' | 'mail_reset' | 'mail_change' | 'mail_reactivate' | 'mail_complaint';
   link: string;
   params?: Record<string, string | number>;
   /** One-click unsubscribe URL (RFC 8058), for mails a member may opt out of. */
   unsubscribe?: string;
+  /** A member's own words, quoted after the intro (a complaint's message). */
+  quote?: string;
+  /** Where a reply goes instead of the brand's support address (a complaint: the reporter). */
+  replyTo?: string;
 }
 
 /** RFC 2047 encoded word for a header value that is not plain ASCII. */
@@ -67,10 +71,12 @@ export function createMailService(opts: { outboxDir: string; smtpUrl?: string; l
       const t = (suffix: string) => message(`${mail.kind}_${suffix}`, locale, params, fallback);
       const footer = message('mail_footer', locale, { brand: tenant.name, company_name: tenant.company.name, support_email: tenant.support_email }, fallback);
       const unsubscribeLine = mail.unsubscribe ? `\n${message('mail_unsubscribe', locale, {}, fallback)}: ${mail.unsubscribe}\n` : '';
-      const text = `${t('intro')}\n\n${t('action')}:\n${mail.link}\n\n${footer}\n${unsubscribeLine}`;
+      const quoted = mail.quote ? `\n\n${mail.quote.replace(/^/gm, '> ')}` : '';
+      const text = `${t('intro')}${quoted}\n\n${t('action')}:\n${mail.link}\n\n${footer}\n${unsubscribeLine}`;
       const html = `<!doctype html>\n<html lang="${locale}"><body style="font-family:system-ui,Arial,sans-serif;color:#1d1a22">
 <p style="font-size:20px;font-weight:700;color:${tenant.theme.primary}">${escapeHtml(tenant.name)}</p>
 <p>${escapeHtml(t('intro'))}</p>
+${mail.quote ? `<blockquote style="border-left:3px solid #ccc;margin:0;padding-left:12px;white-space:pre-line">${escapeHtml(mail.quote)}</blockquote>` : ''}
 <p><a href="${escapeHtml(mail.link)}" style="display:inline-block;background:${tenant.theme.primary};color:#fff;padding:12px 20px;border-radius:999px;text-decoration:none;font-weight:600">${escapeHtml(t('action'))}</a></p>
 <p style="font-size:12px;color:#555">${escapeHtml(mail.link)}</p>
 <p style="font-size:12px;color:#555">${escapeHtml(footer)}</p>
@@ -80,7 +86,7 @@ ${mail.unsubscribe ? `<p style="font-size:12px"><a href="${escapeHtml(mail.unsub
       const raw = mime({
         from: `${encodeWord(tenant.mail_name)} <${from}>`,
         to: mail.to,
-        replyTo: tenant.support_email,
+        replyTo: mail.replyTo ?? tenant.support_email,
         subject: t('subject'),
         domain: tenant.domain,
         text,

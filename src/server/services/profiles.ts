@@ -6,6 +6,7 @@ import type { Tenant } from '../../tenant/schema.ts';
 import { AppError } from '../errors.ts';
 import { birthDateProblem, nameProblem, ageOn, MIN_AGE } from '../../lib/account-rules.ts';
 import { isInterestKey } from '../data/interests.ts';
+import { relationOf } from './likes.ts';
 import { findRegion } from '../data/regions.ts';
 import { mainImage, mainImages, mediaUrl } from './main-image.ts';
 import { bandedPage, homeBands, visibleProfiles } from './visibility.ts';
@@ -129,7 +130,7 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
      */
     async publicProfile(tenant: Tenant, id: number, viewer: { /** user id */ id: number; paid_user: boolean; /** the viewer's own profile (the session has it) */ profileId: number | null } | null) {
       const seer = viewer ? { userId: viewer.id, profileId: viewer.profileId } : null;
-      const p = await visibleProfiles(db, tenant.id, seer, { self: true }).selectAll('profiles').where('profiles.id', '=', id).executeTakeFirst();
+      const p = await visibleProfiles(db, tenant.id, seer, { self: true, blockedByMe: true }).selectAll('profiles').where('profiles.id', '=', id).executeTakeFirst();
       if (!p) throw new AppError('not_found', 404, { key: 'error_not_found_api' });
       const card = {
         id: p.id,
@@ -142,7 +143,13 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
         fictional: p.fictional === 1,
         main_image: await mainImage(db, p.id),
       };
-      if (!viewer) return { profile: card, photos: [], related: [] };
+      if (!viewer) return { profile: card, photos: [], related: [], relation: null };
+      // Opening a profile clears the new-like flag of its like of the viewer (SPEC §4).
+      const other = viewer.profileId !== null && viewer.profileId !== p.id ? viewer.profileId : null;
+      if (other !== null) {
+        await db.updateTable('likes').set({ is_new: 0 }).where('to_profile_id', '=', other).where('is_new', '=', 1).where('from_profile_id', '=', p.id).execute();
+      }
+      const relation = other !== null ? await relationOf(db, other, p.id) : null;
       const { birth_date: _birth, status: _status, ...details } = profileView(p);
       const photos = await db
         .selectFrom('photos')
@@ -163,6 +170,8 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
       const images = await mainImages(db, related.map((r) => r.id));
       return {
         profile: { ...card, ...details, photo_count: photos.length },
+        /** The viewer's likes and block with this profile; null on the viewer's own profile. */
+        relation,
         photos: photos.map((photo, i) => {
           const locked = !viewer.paid_user && i > 0 && p.user_id !== viewer.id;
           return { id: photo.id, main: photo.is_main === 1, locked, url: locked ? null : mediaUrl(photo.filename), thumb_url: locked ? null : mediaUrl(photo.thumb_filename) };

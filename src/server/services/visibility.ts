@@ -11,10 +11,10 @@ export interface Viewer {
  * The one rule of which profiles a viewer may see (DESIGN §8): the brand's own, listed (active,
  * and not invisible: `profiles.listed`, kept by relist() below), and not the viewer's own in a
  * listing (a member still opens their own profile while it is active: `self: true`). Every
- * listing and every single-profile read starts from this query; blocks will narrow it here,
- * both ways, once they exist.
+ * listing and every single-profile read starts from this query; a block hides the two members
+ * from each other, both ways.
  */
-export function visibleProfiles(db: Kysely<Database>, tenantId: string, viewer: Viewer | null, options: { self?: boolean } = {}) {
+export function visibleProfiles(db: Kysely<Database>, tenantId: string, viewer: Viewer | null, options: { self?: boolean; blockedByMe?: boolean } = {}) {
   let q = db.selectFrom('profiles').where('profiles.tenant_id', '=', tenantId);
   if (viewer && options.self) {
     // Invisible mode hides a member from others, never from themselves.
@@ -22,6 +22,25 @@ export function visibleProfiles(db: Kysely<Database>, tenantId: string, viewer: 
   } else {
     q = q.where('profiles.listed', '=', 1);
     if (viewer?.profileId) q = q.where('profiles.id', '!=', viewer.profileId);
+  }
+  const me = viewer?.profileId;
+  if (me) {
+    // A block hides the two from each other, both ways (SPEC §4): two index look-ups per row.
+    // Only the blocker still opens the blocked profile (`blockedByMe`), to lift the block.
+    q = q.where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('blocks')
+            .select(sql.lit(1).as('one'))
+            .where((eb) =>
+              eb.or([
+                ...(options.blockedByMe ? [] : [eb.and([eb('blocks.blocker_profile_id', '=', me), eb('blocks.blocked_profile_id', '=', eb.ref('profiles.id'))])]),
+                eb.and([eb('blocks.blocked_profile_id', '=', me), eb('blocks.blocker_profile_id', '=', eb.ref('profiles.id'))]),
+              ]),
+            ),
+        ),
+      ),
+    );
   }
   return q;
 }

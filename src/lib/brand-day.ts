@@ -1,0 +1,28 @@
+/**
+ * The brand's day (SPEC §9: the swipe game's 4 likes per day): from midnight to midnight in the
+ * brand's time zone, daylight saving included.
+ */
+
+/** Milliseconds the zone's wall clock is ahead of UTC at `instant`. */
+function zoneOffset(instant: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(instant);
+  const n = (type: string) => Number(parts.find((p) => p.type === type)!.value);
+  const wall = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
+  return wall - Math.floor(instant / 1000) * 1000;
+}
+
+/** The instant of midnight starting the zone's calendar day `y-m-d` (days past the month's end roll over). */
+function midnight(y: number, m: number, d: number, timeZone: string): Date {
+  const wall = Date.UTC(y, m - 1, d);
+  // The offset at the guess, then at the corrected instant: right across a DST change too.
+  let instant = wall - zoneOffset(wall, timeZone);
+  instant = wall - zoneOffset(instant, timeZone);
+  return new Date(instant);
+}
+
+/** The start and end (the next day's start) of the day `now` falls in, in `timeZone`. */
+export function brandDay(now: Date, timeZone: string): { start: Date; end: Date } {
+  const local = new Date(now.getTime() + zoneOffset(now.getTime(), timeZone));
+  const [y, m, d] = [local.getUTCFullYear(), local.getUTCMonth() + 1, local.getUTCDate()];
+  return { start: midnight(y, m, d, timeZone), end: midnight(y, m, d + 1, timeZone) };
+}

@@ -1,0 +1,111 @@
+import { notFound } from '../errors.ts';
+import { ComplaintBody, LikesQuery, ProfileIdBody, SwipeBody } from '../../contract/likes.ts';
+import { json, route, type RouteContext } from '../http/routes.ts';
+import type { Liker } from '../services/likes.ts';
+
+/** The logged-in member as the one who acts: their user and profile (a member without a profile likes nobody). */
+function likerOf(ctx: RouteContext<unknown, unknown, 'member'>): Liker {
+  const profileId = ctx.session.user.profile?.id;
+  if (!profileId) throw notFound();
+  return { userId: ctx.session.user.id, profileId };
+}
+
+/** Likes, the swipe game, the match finder, blocks and complaints (docs/API.md "Likes"). */
+export const likeRoutes = [
+  route({
+    // Like a profile (SPEC §4): one like per pair; both directions are a match.
+    method: 'POST',
+    path: 'like.php',
+    who: 'member',
+    body: ProfileIdBody,
+    handler: async (ctx) => json(await ctx.services.likes.like(ctx.tenant, likerOf(ctx), ctx.body.profile_id)),
+  }),
+  route({
+    method: 'DELETE',
+    path: 'like.php',
+    who: 'member',
+    body: ProfileIdBody,
+    handler: async (ctx) => {
+      await ctx.services.likes.unlike(ctx.tenant, likerOf(ctx), ctx.body.profile_id);
+      return json({ ok: true });
+    },
+  }),
+  route({
+    // SPEC §7: given likes (profiles) and received likes (liked_by), new ones first, and the new count.
+    method: 'GET',
+    path: 'likes.php',
+    who: 'member',
+    query: LikesQuery,
+    handler: async (ctx) => json(await ctx.services.likes.list(ctx.tenant, likerOf(ctx), ctx.query.type)),
+  }),
+  route({
+    // SPEC §7: a profile for the like dialog that got none: one that liked the member, else the best suggestion.
+    method: 'GET',
+    path: 'auto-like.php',
+    who: 'member',
+    handler: async (ctx) => {
+      const liker = likerOf(ctx);
+      const profile = (await ctx.services.likes.likedMeNotBack(ctx.tenant, liker)) ?? (await ctx.services.swipes.suggestions(ctx.tenant, liker, 1))[0] ?? null;
+      return json({ profile });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: 'swipe.php',
+    who: 'member',
+    handler: async (ctx) => json(await ctx.services.swipes.deck(ctx.tenant, likerOf(ctx))),
+  }),
+  route({
+    // SPEC §9: 4 likes per brand day in the game; the fifth is 429 with next_at.
+    method: 'POST',
+    path: 'swipe.php',
+    who: 'member',
+    body: SwipeBody,
+    handler: async (ctx) => json(await ctx.services.swipes.swipe(ctx.tenant, likerOf(ctx), ctx.body.profile_id, ctx.body.action)),
+  }),
+  route({
+    method: 'GET',
+    path: 'match-finder.php',
+    who: 'member',
+    handler: async (ctx) => json({ profiles: await ctx.services.swipes.suggestions(ctx.tenant, likerOf(ctx)) }),
+  }),
+  route({
+    method: 'GET',
+    path: 'block.php',
+    who: 'member',
+    handler: async (ctx) => json({ profiles: await ctx.services.safety.blocked(ctx.tenant, likerOf(ctx)) }),
+  }),
+  route({
+    // SPEC §4: the two no longer see or reach each other; the likes between them are deleted.
+    method: 'POST',
+    path: 'block.php',
+    who: 'member',
+    body: ProfileIdBody,
+    handler: async (ctx) => {
+      await ctx.services.safety.block(ctx.tenant, likerOf(ctx), ctx.body.profile_id);
+      return json({ ok: true });
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: 'block.php',
+    who: 'member',
+    body: ProfileIdBody,
+    handler: async (ctx) => {
+      await ctx.services.safety.unblock(ctx.tenant, likerOf(ctx), ctx.body.profile_id);
+      return json({ ok: true });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: 'complaint.php',
+    who: 'member',
+    body: ComplaintBody,
+    messages: { subject: 'complaint_subject', message: 'complaint_message', reason: 'complaint_reason' },
+    handler: async (ctx) => {
+      const { user } = ctx.session;
+      const { id } = await ctx.services.safety.complain(ctx.tenant, { userId: user.id, profileId: user.profile?.id ?? null, email: user.email, locale: ctx.locale }, ctx.body);
+      return json({ ok: true, id });
+    },
+  }),
+];

@@ -1,0 +1,181 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/index.ts';
+import type { Profile } from '../db/schema.ts';
+import type { Tenant } from '../../tenant/schema.ts';
+import type { EventBus } from '../bus.ts';
+import { MATCH_FINDER_SIZE, SWIPE_DECK_SIZE, SWIPE_LIKES_PER_DAY, type MatchReason, type MatchSuggestion, type SwipeCard, type SwipeState } from '../../contract/likes.ts';
+import { GENDERS } from '../../contract/enums.ts';
+import { AppError, notFound } from '../errors.ts';
+import { engineOf, nowIso } from '../db/engine.ts';
+import { ageOn } from '../../lib/account-rules.ts';
+import { brandDay } from '../../lib/brand-day.ts';
+import { wantedGenders } from './search.ts';
+import { bandedPage, homeBands, visibleProfiles, type ProfileQuery } from './visibility.ts';
+import { CARD_COLUMNS, profileCards } from './cards.ts';
+import { recordLike, type Liker } from './likes.ts';
+
+/** Years either side of the member's own age the match finder looks in (chosen). */
+export const MATCH_AGE_SPAN = 10;
+/** Profiles the match finder weighs before it picks the best (chosen: a few index pages). */
+const MATCH_POOL = 240;
+
+/** `YYYY-MM-DD` of `years` years before `today`. */
+function yearsBefore(today: Date, years: number): string {
+  return `${String(today.getUTCFullYear() - years).padStart(4, '0')}-${String(today.getUTCMonth() + 1).padStart(2, '0')}-${String(today.getUTCDate()).padStart(2, '0')}`;
+}
+
+const parseInterests = (json: string): string[] => {
+  try {
+    const list: unknown = JSON.parse(json);
+    return Array.isArray(list) ? list.filter((i): i is string => typeof i === 'string') : [];
+  } catch {
+    return [];
+  }
+};
+
+/**
+ * The swipe game and the match finder (SPEC §2, §4, §9): profiles of the genders the member looks
+ * for, nearest first (region, then country, then everyone), most recently seen first; the game
+ * never shows a profile already answered or liked, and takes at most 4 likes in the brand's day.
+ */
+export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; now?: () => Date }) {
+  const { db, bus } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  async function own(liker: Liker): Promise<Profile> {
+    const me = await db.selectFrom('profiles').selectAll().where('id', '=', liker.profileId).executeTakeFirst();
+    if (!me) throw notFound();
+    return me;
+  }
+
+  /** The brand's profiles the member may see, of the genders they look for. */
+  function wanted(tenant: Tenant, liker: Liker, me: Profile): ProfileQuery {
+    const genders = wantedGenders(me);
+    const q = visibleProfiles(db, tenant.id, { userId: liker.userId, profileId: liker.profileId });
+    return genders.length < GENDERS.length ? q.where('profiles.gender', 'in', genders) : q;
+  }
+
+  /** Likes given in the swipe game today, and the state the game shows. */
+  async function state(tenant: Tenant, liker: Liker, executor: Kysely<Database> = db): Promise<SwipeState> {
+    const day = brandDay(now(), tenant.timezone);
+    const { n } = await executor
+      .selectFrom('swipes')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where('from_profile_id', '=', liker.profileId)
+      .where('action', '=', 'like')
+      .where('created_at', '>=', day.start.toISOString())
+      .executeTakeFirstOrThrow();
+    const left = Math.max(0, SWIPE_LIKES_PER_DAY - Number(n));
+    return { likes_left: left, next_at: left === 0 ? day.end.toISOString() : null };
+  }
+
+  return {
+    state,
+
+    /** GET /api/swipe.php: the next cards (never one answered or liked before) and the likes left today. */
+    async deck(tenant: Tenant, liker: Liker): Promise<SwipeState & { profiles: SwipeCard[] }> {
+      const me = await own(liker);
+      const unanswered = () =>
+        wanted(tenant, liker, me).where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('swipes')
+                .select(sql.lit(1).as('one'))
+                .where('swipes.from_profile_id', '=', liker.profileId)
+                .whereRef('swipes.to_profile_id', '=', 'profiles.id')
+                .unionAll(selectFrom('likes').select(sql.lit(1).as('one')).where('likes.from_profile_id', '=', liker.profileId).whereRef('likes.to_profile_id', '=', 'profiles.id')),
+            ),
+          ),
+        );
+      const rows = await bandedPage(unanswered, homeBands(me.country, me.region), (q, limit, offset) => q.select([...CARD_COLUMNS, 'profiles.about', 'profiles.interests']).limit(limit).offset(offset).execute(), {
+        offset: 0,
+        limit: SWIPE_DECK_SIZE,
+      });
+      const cards = await profileCards(db, rows);
+      return { ...(await state(tenant, liker)), profiles: cards.map(({ row, card }) => ({ ...card, about: row.about, interests: parseInterests(row.interests) })) };
+    },
+
+    /**
+     * POST /api/swipe.php: a card answered. A pass is remembered; a like also likes the profile
+     * (a match opens the match dialog) and counts toward the day's 4, refused past them with 429
+     * and the start of the next day. The count and the write are one transaction, the member's
+     * profile row locked on PostgreSQL, so two tabs together never give a fifth like.
+     */
+    async swipe(tenant: Tenant, liker: Liker, profileId: number, action: 'like' | 'pass'): Promise<SwipeState & { match: boolean }> {
+      const other = await visibleProfiles(db, tenant.id, { userId: liker.userId, profileId: liker.profileId })
+        .select(['profiles.id', 'profiles.user_id'])
+        .where('profiles.id', '=', profileId)
+        .executeTakeFirst();
+      if (!other) throw notFound();
+      const result = await db.transaction().execute(async (trx) => {
+        if (engineOf(db) === 'postgres') await trx.selectFrom('profiles').select('id').where('id', '=', liker.profileId).forUpdate().execute();
+        const before = await state(tenant, liker, trx);
+        if (action === 'like' && before.likes_left === 0) {
+          const wait = (Date.parse(before.next_at!) - now().getTime()) / 1000;
+          throw new AppError('swipe_limit', 429, { key: 'swipe_limit', extra: { retry_after: Math.max(1, Math.ceil(wait)), likes_left: 0, next_at: before.next_at } });
+        }
+        const inserted = await trx
+          .insertInto('swipes')
+          .values({ tenant_id: tenant.id, from_profile_id: liker.profileId, to_profile_id: other.id, action, created_at: now().toISOString() })
+          .onConflict((oc) => {
+            const pair = oc.columns(['from_profile_id', 'to_profile_id']);
+            // A like of a card passed before (an old tab) turns the pass into a like, and counts.
+            return action === 'like' ? pair.doUpdateSet({ action: 'like', created_at: now().toISOString() }).where('swipes.action', '=', 'pass') : pair.doNothing();
+          })
+          .executeTakeFirst();
+        const counted = action === 'like' && Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+        const left = counted ? before.likes_left - 1 : before.likes_left;
+        return { likes_left: left, next_at: left === 0 ? brandDay(now(), tenant.timezone).end.toISOString() : null };
+      });
+      const match = action === 'like' ? (await recordLike(db, bus, tenant, liker, other)).match : false;
+      return { ...result, match };
+    },
+
+    /**
+     * GET /api/match-finder.php: suggestions by the member's preferences: the genders they look
+     * for, within MATCH_AGE_SPAN years of their age, not liked yet, weighed by shared interests,
+     * same region or country, and having liked the member; each with the reasons shown.
+     */
+    async suggestions(tenant: Tenant, liker: Liker, limit = MATCH_FINDER_SIZE): Promise<MatchSuggestion[]> {
+      const me = await own(liker);
+      const today = now();
+      const myAge = ageOn(me.birth_date, today);
+      const minAge = Math.max(18, myAge - MATCH_AGE_SPAN);
+      const maxAge = myAge + MATCH_AGE_SPAN;
+      const mine = new Set(parseInterests(me.interests));
+      const pool = () =>
+        wanted(tenant, liker, me)
+          .where('profiles.birth_date', '<=', yearsBefore(today, minAge))
+          .where('profiles.birth_date', '>', yearsBefore(today, maxAge + 1))
+          .where(({ not, exists, selectFrom }) =>
+            not(exists(selectFrom('likes').select(sql.lit(1).as('one')).where('likes.from_profile_id', '=', liker.profileId).whereRef('likes.to_profile_id', '=', 'profiles.id'))),
+          );
+      const rows = await bandedPage(pool, homeBands(me.country, me.region), (q, n, offset) => q.select([...CARD_COLUMNS, 'profiles.interests']).limit(n).offset(offset).execute(), {
+        offset: 0,
+        limit: MATCH_POOL,
+      });
+      const likedMe = new Set(
+        rows.length === 0
+          ? []
+          : (await db.selectFrom('likes').select('from_profile_id').where('to_profile_id', '=', liker.profileId).where('from_profile_id', 'in', rows.map((r) => r.id)).execute()).map((r) => r.from_profile_id),
+      );
+      const weighed = rows.map((row, order) => {
+        const reasons: MatchReason[] = [];
+        const shared = parseInterests(row.interests).filter((i) => mine.has(i)).length;
+        if (likedMe.has(row.id)) reasons.push({ type: 'liked_you' });
+        if (shared > 0) reasons.push({ type: 'interests', count: shared });
+        if (me.region && row.country === me.country && row.region === me.region) reasons.push({ type: 'region' });
+        else if (row.country === me.country) reasons.push({ type: 'country' });
+        reasons.push({ type: 'age' });
+        const score = (likedMe.has(row.id) ? 6 : 0) + shared * 2 + (reasons.some((r) => r.type === 'region') ? 3 : reasons.some((r) => r.type === 'country') ? 1 : 0);
+        return { row, reasons, score, order };
+      });
+      // Best first; among equals the nearest, most recently seen (the pool's order).
+      const best = weighed.sort((a, b) => b.score - a.score || a.order - b.order).slice(0, limit);
+      const cards = await profileCards(db, best.map((b) => b.row));
+      return cards.map(({ card }, i) => ({ ...card, reasons: best[i]!.reasons }));
+    },
+  };
+}
+
+export type SwipeService = ReturnType<typeof createSwipeService>;
