@@ -1,12 +1,14 @@
 /**
  * Illustrated portraits: the demo members' photos (src/server/db/seed-photos.ts) and the teaser
  * faces of the home page and landers. Drawn from a number, so the same number is the same face,
- * and no picture of a real person ships with the product.
+ * and no picture of a real person ships with the product. The face (shape, skin, eyes, brows,
+ * nose, mouth, hair, beard, glasses, earrings, age) follows the number; the setting and the
+ * clothes follow the variant, so one person has several photos that differ as photos do.
  */
 
-const SKIN = ['#f6d3b8', '#eec19d', '#d9a27a', '#b97d55', '#8d5a3b', '#60402b'];
-const HAIR = ['#2b1d14', '#4a2f1d', '#7a4b28', '#b07a3c', '#d9b26a', '#8a8a8a', '#6b2a1a'];
-const BACKDROP: [number, number][] = [[330, 280], [200, 250], [20, 340], [160, 200], [260, 300], [40, 10]];
+const SKIN = ['#f8dcc4', '#f1c7a5', '#e3ae86', '#c98e64', '#a86f47', '#845334', '#5e3b25'];
+const HAIR = ['#1f1510', '#3b2616', '#5a3a22', '#8a5a2e', '#b9854a', '#dcbc7c', '#a0442a', '#2d2d33'];
+const EYES = ['#3a2a22', '#4d6b8a', '#3f6b4a', '#6b4a2a', '#2a2a2a'];
 
 /** A deterministic pseudo-random sequence from a number (mulberry32). */
 function sequence(seed: number): () => number {
@@ -20,34 +22,133 @@ function sequence(seed: number): () => number {
   };
 }
 
+export interface PortraitOptions {
+  /** Years: grey hair and lines from about 50. */
+  age?: number;
+  /** Another photo of the same person: another setting and other clothes. */
+  variant?: number;
+}
+
+/** The setting behind the person: a sunset beach, a city at dusk, a room with a window, a park, a studio. */
+function setting(rand: () => number): string {
+  const kind = Math.floor(rand() * 5);
+  const hue = Math.floor(rand() * 360);
+  switch (kind) {
+    case 0: // beach at sunset
+      return `<rect width="480" height="600" fill="url(#sky)"/><defs><linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="hsl(${20 + (hue % 30)} 85% 70%)"/><stop offset="0.55" stop-color="hsl(${330 + (hue % 20)} 70% 78%)"/><stop offset="0.56" stop-color="hsl(200 55% 55%)"/><stop offset="1" stop-color="hsl(200 50% 40%)"/></linearGradient></defs><circle cx="${120 + Math.floor(rand() * 240)}" cy="320" r="46" fill="#ffe9a8" opacity="0.9"/>`;
+    case 1: {
+      // city at dusk
+      let towers = '';
+      for (let x = 0; x < 480; x += 40 + Math.floor(rand() * 30)) {
+        const h = 120 + Math.floor(rand() * 200);
+        towers += `<rect x="${x}" y="${600 - h - 120}" width="${34 + Math.floor(rand() * 20)}" height="${h + 120}" fill="hsl(${230 + (hue % 40)} 30% ${18 + Math.floor(rand() * 14)}%)"/>`;
+        for (let w = 0; w < 4; w++) towers += `<rect x="${x + 6 + w * 7}" y="${600 - h - 100 + Math.floor(rand() * h)}" width="4" height="6" fill="#ffd98a" opacity="0.8"/>`;
+      }
+      return `<rect width="480" height="600" fill="hsl(${250 + (hue % 40)} 45% 35%)"/><rect width="480" height="300" fill="hsl(${300 + (hue % 40)} 50% 55%)" opacity="0.5"/>${towers}`;
+    }
+    case 2: // a room with a window
+      return `<rect width="480" height="600" fill="hsl(${hue} 25% 82%)"/><rect x="${rand() < 0.5 ? 30 : 300}" y="60" width="150" height="200" rx="6" fill="hsl(200 70% 85%)" stroke="#fff" stroke-width="10"/><rect x="0" y="470" width="480" height="130" fill="hsl(${hue} 20% 70%)"/>`;
+    case 3: {
+      // a park
+      let trees = '';
+      for (let i = 0; i < 5; i++) trees += `<circle cx="${Math.floor(rand() * 480)}" cy="${120 + Math.floor(rand() * 160)}" r="${50 + Math.floor(rand() * 50)}" fill="hsl(${100 + Math.floor(rand() * 40)} 40% ${35 + Math.floor(rand() * 20)}%)"/>`;
+      return `<rect width="480" height="600" fill="hsl(195 60% 80%)"/>${trees}<rect y="400" width="480" height="200" fill="hsl(110 35% 45%)"/>`;
+    }
+    default: // studio
+      return `<rect width="480" height="600" fill="url(#studio)"/><defs><radialGradient id="studio" cx="0.5" cy="0.35" r="0.8"><stop offset="0" stop-color="hsl(${hue} 45% 80%)"/><stop offset="1" stop-color="hsl(${(hue + 40) % 360} 40% 45%)"/></radialGradient></defs>`;
+  }
+}
+
 /** An illustrated head-and-shoulders portrait, 480×600 SVG. */
-export function portrait(id: number, gender: 'male' | 'female'): string {
+export function portrait(id: number, gender: 'male' | 'female', options: PortraitOptions = {}): string {
   const rand = sequence(id * 7919);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
+  const age = options.age ?? 25 + Math.floor(rand() * 30);
+  const female = gender === 'female';
   const skin = pick(SKIN);
-  const hair = pick(HAIR);
-  const [h1, h2] = pick(BACKDROP);
-  const shirt = `hsl(${Math.floor(rand() * 360)} 45% ${35 + Math.floor(rand() * 20)}%)`;
-  const longHair = gender === 'female';
-  const hairBack = longHair
-    ? `<path d="M150 250 C140 140 200 95 240 95 C285 95 345 140 332 250 L350 430 C300 470 180 470 130 430 Z" fill="${hair}"/>`
+  const grey = age >= 50 && rand() < (age - 40) / 35;
+  const hair = grey ? pick(['#9a9a9a', '#bdbdbd', '#d8d8d8']) : pick(HAIR);
+  const eye = pick(EYES);
+  const faceRx = 66 + Math.floor(rand() * 16);
+  const faceRy = 84 + Math.floor(rand() * 16);
+  const jaw = female ? 0 : Math.floor(rand() * 10);
+  const style = Math.floor(rand() * 6);
+  const glasses = rand() < 0.22;
+  const beard = !female && rand() < 0.45 ? Math.floor(rand() * 3) : -1;
+  const earrings = female && rand() < 0.5;
+  const smile = rand();
+  const browTilt = Math.floor(rand() * 6) - 2;
+  const lip = female ? pick(['#b5485a', '#a33a48', '#c46a6a', '#8e4a4a']) : '#7a3b3b';
+
+  // Setting and clothes: the variant's own draw.
+  const scene = sequence(id * 7919 + 104_729 * ((options.variant ?? 0) + 1));
+  const backdrop = setting(scene);
+  const shirt = `hsl(${Math.floor(scene() * 360)} ${35 + Math.floor(scene() * 40)}% ${28 + Math.floor(scene() * 30)}%)`;
+  const neckline = female ? (scene() < 0.5 ? 'M200 430 Q240 480 280 430' : 'M205 428 L240 470 L275 428') : scene() < 0.5 ? 'M210 428 L240 455 L270 428' : 'M200 430 Q240 450 280 430';
+
+  const cx = 241;
+  const cy = 250;
+  const top = cy - faceRy;
+  const hairBack = female
+    ? [
+        `<path d="M${cx - faceRx - 20} 250 C${cx - faceRx - 30} 130 ${cx - 40} 95 ${cx} 95 C${cx + 45} 95 ${cx + faceRx + 30} 130 ${cx + faceRx + 18} 250 L${cx + faceRx + 34} 440 C${cx + 60} 480 ${cx - 60} 480 ${cx - faceRx - 34} 440 Z" fill="${hair}"/>`, // long straight
+        `<path d="M${cx - faceRx - 22} 240 C${cx - faceRx - 40} 120 ${cx + faceRx + 40} 120 ${cx + faceRx + 22} 240 C${cx + faceRx + 50} 300 ${cx + faceRx + 10} 360 ${cx + faceRx + 30} 420 C${cx + 40} 470 ${cx - 40} 470 ${cx - faceRx - 30} 420 C${cx - faceRx - 10} 360 ${cx - faceRx - 50} 300 ${cx - faceRx - 22} 240 Z" fill="${hair}"/>`, // long wavy
+        `<path d="M${cx - faceRx - 14} 250 C${cx - faceRx - 20} 130 ${cx + faceRx + 20} 130 ${cx + faceRx + 14} 250 L${cx + faceRx + 14} 330 L${cx - faceRx - 14} 330 Z" fill="${hair}"/>`, // bob
+        `<circle cx="${cx}" cy="${top - 18}" r="40" fill="${hair}"/>`, // bun
+        '', // pixie
+        `<circle cx="${cx}" cy="${cy - 30}" r="${faceRx + 55}" fill="${hair}"/>`, // curls
+      ][style]!
+    : ['', '', '', `<circle cx="${cx}" cy="${cy - 25}" r="${faceRx + 30}" fill="${hair}"/>`, '', `<path d="M${cx - faceRx - 10} 240 C${cx - faceRx - 20} 140 ${cx + faceRx + 20} 140 ${cx + faceRx + 10} 240 L${cx + faceRx + 16} 360 L${cx - faceRx - 16} 360 Z" fill="${hair}"/>`][style]!;
+  const bald = !female && style === 4 && age > 35;
+  const hairTop = bald
+    ? `<path d="M${cx - faceRx + 2} 235 C${cx - faceRx} 215 ${cx - faceRx + 6} 205 ${cx - faceRx + 14} 200 L${cx - faceRx + 14} 250 Z M${cx + faceRx - 2} 235 C${cx + faceRx} 215 ${cx + faceRx - 6} 205 ${cx + faceRx - 14} 200 L${cx + faceRx - 14} 250 Z" fill="${hair}"/>`
+    : female && style === 4
+      ? `<path d="M${cx - faceRx - 4} 230 C${cx - faceRx} 140 ${cx + faceRx} 130 ${cx + faceRx + 6} 215 C${cx + 20} 170 ${cx - 30} 175 ${cx - faceRx - 4} 230 Z" fill="${hair}"/>`
+      : `<path d="M${cx - faceRx - 4} ${female ? 235 : 215} C${cx - faceRx} ${top + 10} ${cx - 30} ${top - 12} ${cx} ${top - 12} C${cx + 35} ${top - 12} ${cx + faceRx + 6} ${top + 14} ${cx + faceRx + 2} ${female ? 235 : 212} C${cx + faceRx - 20} ${top + 40 + (style % 3) * 8} ${cx + 10} ${top + 34} ${cx - 10} ${top + 40} C${cx - 40} ${top + 46} ${cx - faceRx + 10} ${top + 60} ${cx - faceRx - 4} ${female ? 235 : 215} Z" fill="${hair}"/>`;
+  const beardPath = [
+    `<path d="M${cx - faceRx + 8} 270 C${cx - faceRx + 12} 330 ${cx - 30} ${cy + faceRy + 14} ${cx} ${cy + faceRy + 14} C${cx + 30} ${cy + faceRy + 14} ${cx + faceRx - 12} 330 ${cx + faceRx - 8} 270 C${cx + 30} 300 ${cx - 30} 300 ${cx - faceRx + 8} 270 Z" fill="${hair}"/>`,
+    `<path d="M${cx - faceRx + 10} 280 C${cx - 40} ${cy + faceRy + 6} ${cx + 40} ${cy + faceRy + 6} ${cx + faceRx - 10} 280" stroke="${hair}" stroke-width="14" fill="none" opacity="0.45" stroke-linecap="round"/>`,
+    `<path d="M${cx - 24} 296 Q${cx} 286 ${cx + 24} 296" stroke="${hair}" stroke-width="9" fill="none" stroke-linecap="round"/>`,
+  ][beard] ?? '';
+  const eyeY = 250 + Math.floor(rand() * 10);
+  const eyeGap = 26 + Math.floor(rand() * 6);
+  const mouthY = 306 + Math.floor(rand() * 8);
+  const mouth =
+    smile < 0.45
+      ? `<path d="M${cx - 20} ${mouthY} Q${cx} ${mouthY + 16} ${cx + 20} ${mouthY}" stroke="${lip}" stroke-width="5" fill="none" stroke-linecap="round"/>`
+      : smile < 0.8
+        ? `<path d="M${cx - 22} ${mouthY} Q${cx} ${mouthY + 20} ${cx + 22} ${mouthY} Q${cx} ${mouthY + 6} ${cx - 22} ${mouthY} Z" fill="${lip}"/><path d="M${cx - 16} ${mouthY + 3} Q${cx} ${mouthY + 9} ${cx + 16} ${mouthY + 3}" stroke="#fff" stroke-width="3" fill="none"/>`
+        : `<path d="M${cx - 16} ${mouthY + 4} Q${cx} ${mouthY + 10} ${cx + 16} ${mouthY + 4}" stroke="${lip}" stroke-width="6" fill="none" stroke-linecap="round"/>`;
+  const lines = age >= 45 ? `<path d="M${cx - eyeGap - 22} ${eyeY + 4} l-8 4 M${cx + eyeGap + 22} ${eyeY + 4} l8 4 M${cx - 30} ${mouthY - 14} q-6 10 -2 20 M${cx + 30} ${mouthY - 14} q6 10 2 20" stroke="#000" stroke-width="2" opacity="0.18" fill="none"/>` : '';
+  const lashes = female ? `<path d="M${cx - eyeGap - 10} ${eyeY - 5} l-5 -4 M${cx + eyeGap + 10} ${eyeY - 5} l5 -4" stroke="#222" stroke-width="2.5"/>` : '';
+  const specs = glasses
+    ? `<g fill="none" stroke="${pick(['#222', '#6b3e1e', '#8a1c3a', '#c9a44a'])}" stroke-width="4"><rect x="${cx - eyeGap - 22}" y="${eyeY - 16}" width="42" height="32" rx="12"/><rect x="${cx + eyeGap - 20}" y="${eyeY - 16}" width="42" height="32" rx="12"/><path d="M${cx - eyeGap + 20} ${eyeY - 4} Q${cx} ${eyeY - 12} ${cx + eyeGap - 20} ${eyeY - 4}"/></g>`
     : '';
-  const hairTop = longHair
-    ? `<path d="M168 215 C170 140 215 118 242 118 C280 118 318 145 314 215 C300 170 270 158 240 160 C205 162 180 180 168 215 Z" fill="${hair}"/>`
-    : `<path d="M172 205 C170 145 212 120 242 120 C276 120 314 145 310 205 C298 172 276 160 242 160 C208 160 186 172 172 205 Z" fill="${hair}"/>`;
+  const rings = earrings ? `<circle cx="${cx - faceRx + 2}" cy="292" r="6" fill="none" stroke="#e5c25a" stroke-width="3"/><circle cx="${cx + faceRx - 2}" cy="292" r="6" fill="none" stroke="#e5c25a" stroke-width="3"/>` : '';
+
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 480 600" width="480" height="600">
-<defs>
-<linearGradient id="bg" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${h1} 55% 78%)"/><stop offset="1" stop-color="hsl(${h2} 45% 52%)"/></linearGradient>
-<radialGradient id="glow" cx="0.5" cy="0.3" r="0.7"><stop offset="0" stop-color="#fff" stop-opacity="0.45"/><stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient>
-</defs>
-<rect width="480" height="600" fill="url(#bg)"/><rect width="480" height="600" fill="url(#glow)"/>
+${backdrop}
+<g transform="translate(240 640) scale(1.28) translate(-240 -610)">
 ${hairBack}
-<path d="M90 600 C95 470 160 420 240 420 C320 420 385 470 390 600 Z" fill="${shirt}"/>
-<rect x="212" y="330" width="56" height="100" rx="26" fill="${skin}"/>
-<ellipse cx="241" cy="250" rx="74" ry="92" fill="${skin}"/>
+<path d="M${female ? 110 : 86} 600 C${female ? 115 : 92} 478 ${female ? 170 : 158} 424 240 424 C${female ? 310 : 322} 424 ${female ? 365 : 388} 478 ${female ? 370 : 394} 600 Z" fill="${shirt}"/>
+<path d="${neckline}" fill="${skin}"/>
+<rect x="${cx - 27}" y="330" width="54" height="100" rx="26" fill="${skin}"/>
+<ellipse cx="${cx - faceRx + 2}" cy="262" rx="12" ry="18" fill="${skin}"/><ellipse cx="${cx + faceRx - 2}" cy="262" rx="12" ry="18" fill="${skin}"/>
+<path d="M${cx - faceRx} ${cy} C${cx - faceRx} ${cy - faceRy} ${cx + faceRx} ${cy - faceRy} ${cx + faceRx} ${cy} C${cx + faceRx} ${cy + faceRy * 0.62} ${cx + 24 + jaw} ${cy + faceRy} ${cx} ${cy + faceRy} C${cx - 24 - jaw} ${cy + faceRy} ${cx - faceRx} ${cy + faceRy * 0.62} ${cx - faceRx} ${cy} Z" fill="${skin}"/>
+${beardPath}
 ${hairTop}
-<ellipse cx="214" cy="258" rx="7" ry="5" fill="#3a2a22" opacity="0.8"/><ellipse cx="268" cy="258" rx="7" ry="5" fill="#3a2a22" opacity="0.8"/>
-<path d="M222 300 Q241 314 260 300" stroke="#7a3b3b" stroke-width="5" fill="none" stroke-linecap="round"/>
+<ellipse cx="${cx - eyeGap}" cy="${eyeY}" rx="11" ry="7" fill="#fff"/><ellipse cx="${cx + eyeGap}" cy="${eyeY}" rx="11" ry="7" fill="#fff"/>
+<circle cx="${cx - eyeGap}" cy="${eyeY}" r="5.5" fill="${eye}"/><circle cx="${cx + eyeGap}" cy="${eyeY}" r="5.5" fill="${eye}"/>
+${lashes}
+<path d="M${cx - eyeGap - 14} ${eyeY - 16 + browTilt} Q${cx - eyeGap} ${eyeY - 24} ${cx - eyeGap + 14} ${eyeY - 17}" stroke="${grey ? '#777' : hair}" stroke-width="${female ? 3.5 : 6}" fill="none" stroke-linecap="round"/>
+<path d="M${cx + eyeGap - 14} ${eyeY - 17} Q${cx + eyeGap} ${eyeY - 24} ${cx + eyeGap + 14} ${eyeY - 16 + browTilt}" stroke="${grey ? '#777' : hair}" stroke-width="${female ? 3.5 : 6}" fill="none" stroke-linecap="round"/>
+<path d="M${cx - 2} ${eyeY + 8} Q${cx - 10} ${eyeY + 34} ${cx} ${eyeY + 38} Q${cx + 8} ${eyeY + 39} ${cx + 10} ${eyeY + 34}" stroke="#000" stroke-width="2.5" opacity="0.25" fill="none"/>
+${female ? `<ellipse cx="${cx - 44}" cy="${eyeY + 36}" rx="14" ry="8" fill="#e86a7a" opacity="0.18"/><ellipse cx="${cx + 44}" cy="${eyeY + 36}" rx="14" ry="8" fill="#e86a7a" opacity="0.18"/>` : ''}
+${mouth}
+${lines}
+${specs}
+${rings}
+</g>
 </svg>`;
 }
 

@@ -39,6 +39,8 @@ export interface MemberCard {
   city: string | null;
   fictional: boolean;
   main_image: { filename: string; thumb_filename: string; status?: string; match?: string } | null;
+  /** For a member: they like this profile (the card's like button). */
+  liked?: boolean;
 }
 
 export interface SearchAnswer {

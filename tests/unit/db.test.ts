@@ -224,21 +224,34 @@ for (const engine of ENGINES) {
     });
 
     test('the demo seed fills each tenant once, the same way every time', async () => {
-      const first = await seedDemo(db, TENANTS, { now: SEED_NOW });
+      const first = await seedDemo(db, TENANTS, { now: SEED_NOW, perTenant: 40 });
       expect(first.profiles).toBe(120);
-      expect(await seedDemo(db, TENANTS, { now: SEED_NOW })).toEqual({ profiles: 0 });
+      expect(await seedDemo(db, TENANTS, { now: SEED_NOW, perTenant: 40 })).toEqual({ profiles: 0 });
 
       for (const tenant of TENANTS) {
         const rows = await db
           .selectFrom('profiles')
           .selectAll()
           .where('tenant_id', '=', tenant.id)
-          .where('fictional', '=', 1)
           .orderBy('id')
           .execute();
         expect(rows).toHaveLength(40);
         const expected = demoProfiles(tenant, 40, SEED_NOW);
-        expect(rows.map(({ id: _id, ...rest }) => rest)).toEqual(expected.map((p) => ({ ...p })));
+        expect(rows.map(({ id: _id, user_id: _user, ...rest }) => rest)).toEqual(expected.map(({ user_id: _user, ...p }) => ({ ...p })));
+        // One in ten is a fictional profile; the others are members who cannot log in.
+        expect(rows.filter((r) => r.fictional === 1)).toHaveLength(4);
+        expect(rows.filter((r) => r.fictional === 0).every((r) => r.user_id !== null)).toBe(true);
+        if (tenant.niche === 1) expect(new Set(rows.map((r) => r.gender))).toEqual(new Set(['male', 'female']));
+      }
+      // Likes between them, never of oneself.
+      const likes = await db.selectFrom('likes').selectAll().execute();
+      expect(likes.length).toBeGreaterThan(20);
+      expect(likes.every((l) => l.from_profile_id !== l.to_profile_id)).toBe(true);
+      // Growing a brand adds to it, with names still unique.
+      expect(await seedDemo(db, TENANTS.slice(0, 1), { now: SEED_NOW, perTenant: 100 })).toEqual({ profiles: 60 });
+      const names = await db.selectFrom('profiles').select('name').where('tenant_id', '=', TENANTS[0]!.id).execute();
+      expect(new Set(names.map((r) => r.name)).size).toBe(100);
+      {
       }
     });
 
@@ -312,12 +325,16 @@ describe('migrations and demo data', () => {
     };
 
     const spetter = demoProfiles(TENANTS[0] as SeedTenant, 200, now);
-    expect(spetter.filter((p) => p.gender === 'female').length).toBeGreaterThan(150);
+    // Both genders in about equal numbers, and every sexuality.
+    const women = spetter.filter((p) => p.gender === 'female').length;
+    expect(women).toBeGreaterThan(80);
+    expect(women).toBeLessThan(140);
+    expect(new Set(spetter.map((p) => p.sexuality))).toEqual(new Set(['hetero', 'gay', 'lesbian', 'bi']));
     expect(new Set(spetter.map((p) => p.name)).size).toBe(200);
     for (const p of spetter) {
       expect(['NL', 'BE']).toContain(p.country);
-      expect(ageOf(p.birth_date)).toBeGreaterThanOrEqual(20);
-      expect(ageOf(p.birth_date)).toBeLessThanOrEqual(65);
+      expect(ageOf(p.birth_date)).toBeGreaterThanOrEqual(18);
+      expect(ageOf(p.birth_date)).toBeLessThanOrEqual(70);
       if (p.about !== null) expect(ABOUT_TEXTS.nl).toContain(p.about);
       const interests = JSON.parse(p.interests as string) as string[];
       expect(interests.length).toBeGreaterThanOrEqual(3);

@@ -27,15 +27,19 @@ interface Props {
   countryName: (code: string) => string;
   /** Heading level of the name inside its list (the card is a list item under a section heading). */
   headingLevel?: 2 | 3 | 4;
+  /** Where the card leads (members-id by default; the likes open likes-m-id). */
+  href?: string;
+  /** A tag on the photo: a new like, a match. */
+  tag?: { text: string; tone: 'new' | 'match' };
 }
 
-export default function ProfileCard({ locale, member, fictional, countryName, headingLevel = 3 }: Props) {
+export default function ProfileCard({ locale, member, fictional, countryName, headingLevel = 3, href, tag }: Props) {
   const image = member.main_image?.thumb_filename || member.main_image?.filename || null;
   const place = memberPlace(member, countryName);
   const Name = `h${headingLevel}` as const;
   return (
     <a
-      href={`/members/${member.id}`}
+      href={href ?? `/members/${member.id}`}
       className="group card relative block h-full overflow-hidden text-inherit no-underline transition-shadow hover:shadow-lg focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-primary"
     >
       <div className="relative aspect-square overflow-hidden bg-gradient-to-br from-primary/25 to-secondary/30">
@@ -44,6 +48,12 @@ export default function ProfileCard({ locale, member, fictional, countryName, he
         ) : (
           <span aria-hidden="true" className="grid h-full w-full place-items-center text-5xl font-bold text-white/90">
             {member.name.slice(0, 1).toUpperCase()}
+          </span>
+        )}
+        {tag && (
+          <span className={`absolute left-2 top-2 rounded-full px-2.5 py-1 text-xs font-bold shadow-sm ${tag.tone === 'new' ? 'bg-danger text-white' : 'bg-white text-primary'}`}>
+            {tag.tone === 'match' && <span aria-hidden="true" className="i-tabler-hearts mr-1 align-[-2px]" />}
+            {tag.text}
           </span>
         )}
         {member.fictional && (

@@ -7,6 +7,7 @@ import { m } from '../../paraglide/messages.js';
 import type { Locale } from '../../lib/locales.ts';
 import { queryFromParams, type MemberCard, type SearchParams, type SearchState } from '../../stores/search.ts';
 import ProfileCard, { ProfileCardSkeletons, type Fictional } from './ProfileCard.tsx';
+import LikeButton from '../likes/LikeButton.tsx';
 
 /** Placeholders while a page loads; a page of the API is about this size. */
 const SKELETONS = 12;
@@ -39,8 +40,14 @@ export default function SearchResults({ locale, state, fictional, countryName, o
 
   const cards = (list: MemberCard[]) =>
     list.map((member) => (
-      <li key={member.id}>
+      <li key={member.id} className="relative">
         <ProfileCard locale={locale} member={member} fictional={fictional} countryName={countryName} />
+        {/* A member's search: like from the card (SPEC §2), the heart over the photo's lower corner. */}
+        {member.liked !== undefined && (
+          <div className="absolute bottom-14 right-2">
+            <LikeButton locale={locale} profile={{ ...member, age: member.age ?? 0, main_image: member.main_image ? { status: 'active', match: member.main_image.thumb_filename, ...member.main_image } : null }} liked={member.liked} compact />
+          </div>
+        )}
       </li>
     ));
 

@@ -45,8 +45,10 @@ export const likeRoutes = [
     who: 'member',
     handler: async (ctx) => {
       const liker = likerOf(ctx);
-      const profile = (await ctx.services.likes.likedMeNotBack(ctx.tenant, liker)) ?? (await ctx.services.swipes.suggestions(ctx.tenant, liker, 1))[0] ?? null;
-      return json({ profile });
+      const likedMe = await ctx.services.likes.likedMeNotBack(ctx.tenant, liker);
+      if (likedMe) return json({ profile: { ...likedMe, liked_me: true } });
+      const [suggestion] = await ctx.services.swipes.suggestions(ctx.tenant, liker, 1);
+      return json({ profile: suggestion ? { ...suggestion, liked_me: false } : null });
     },
   }),
   route({

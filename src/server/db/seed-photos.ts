@@ -6,18 +6,21 @@ import sharp from 'sharp';
 import type { Database } from './schema.ts';
 import { THUMB_SIDE } from '../services/photos.ts';
 import { portrait } from '../../lib/portrait.ts';
+import { ageOn } from '../../lib/account-rules.ts';
+import { DEMO_PASSWORD_HASH } from './seed.ts';
 
 /**
- * A main photo for every demo (fictional) profile that has none: an illustrated portrait, drawn
- * from the profile's id and gender, so a fresh install's search and profiles look like a site in
+ * Photos for every demo person (fictional profiles and demo members) that has none: illustrated
+ * portraits drawn from the profile's id, gender and age, one in four with a few more photos, so a fresh install's search and profiles look like a site in
  * use without shipping pictures of real people. Idempotent; returns how many it added.
  */
 export async function seedDemoPhotos(db: Kysely<Database>, mediaDir: string): Promise<number> {
   const bare = await db
     .selectFrom('profiles')
     .leftJoin('photos', 'photos.profile_id', 'profiles.id')
-    .select(['profiles.id', 'profiles.tenant_id', 'profiles.gender'])
-    .where('profiles.fictional', '=', 1)
+    .leftJoin('users', 'users.id', 'profiles.user_id')
+    .select(['profiles.id', 'profiles.tenant_id', 'profiles.gender', 'profiles.birth_date'])
+    .where((eb) => eb.or([eb('profiles.fictional', '=', 1), eb('users.password_hash', '=', DEMO_PASSWORD_HASH)]))
     .where('photos.id', 'is', null)
     .orderBy('profiles.id')
     .execute();
@@ -34,9 +37,18 @@ const DRAW_AT_ONCE = 4;
 const DEMO_WIDTH = 720;
 const DEMO_HEIGHT = 900;
 
-async function drawOne(db: Kysely<Database>, mediaDir: string, profile: { id: number; tenant_id: string; gender: 'male' | 'female' }): Promise<void> {
+/** One demo person in this many has more than one photo (2 to 4: other settings, other clothes). */
+const MORE_PHOTOS_ONE_IN = 4;
+
+async function drawOne(db: Kysely<Database>, mediaDir: string, profile: { id: number; tenant_id: string; gender: 'male' | 'female'; birth_date: string }): Promise<void> {
+  const age = ageOn(profile.birth_date, new Date());
+  const count = profile.id % MORE_PHOTOS_ONE_IN === 0 ? 2 + (profile.id % 3) : 1;
+  for (let variant = 0; variant < count; variant++) await drawPhoto(db, mediaDir, profile, age, variant);
+}
+
+async function drawPhoto(db: Kysely<Database>, mediaDir: string, profile: { id: number; tenant_id: string; gender: 'male' | 'female' }, age: number, variant: number): Promise<void> {
   // Rasterise the drawing once; the photo and its thumbnail come from the same pixels.
-  const raster = await sharp(Buffer.from(portrait(profile.id, profile.gender))).resize(DEMO_WIDTH, DEMO_HEIGHT).png().toBuffer();
+  const raster = await sharp(Buffer.from(portrait(profile.id, profile.gender, { age, variant }))).resize(DEMO_WIDTH, DEMO_HEIGHT).png().toBuffer();
   const name = randomBytes(16).toString('hex');
   const filename = `${profile.tenant_id}/${name}.webp`;
   const thumbFilename = `${profile.tenant_id}/${name}-t.webp`;
@@ -47,5 +59,5 @@ async function drawOne(db: Kysely<Database>, mediaDir: string, profile: { id: nu
   await mkdir(join(mediaDir, profile.tenant_id), { recursive: true });
   await writeFile(join(mediaDir, filename), photo);
   await writeFile(join(mediaDir, thumbFilename), thumb);
-  await db.insertInto('photos').values({ profile_id: profile.id, filename, thumb_filename: thumbFilename, status: 'active', is_main: 1, position: 0 }).execute();
+  await db.insertInto('photos').values({ profile_id: profile.id, filename, thumb_filename: thumbFilename, status: 'active', is_main: variant === 0 ? 1 : 0, position: variant }).execute();
 }

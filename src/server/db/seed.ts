@@ -2,7 +2,11 @@ import { analyze } from './migrate.ts';
 import type { Kysely } from 'kysely';
 import { LOCALES_BY_COUNTRY, languageOf } from '../../lib/locales.ts';
 import { regionsFor } from '../data/regions.ts';
-import type { Database, Gender, NewProfile, Sexuality } from './schema.ts';
+import type { Insertable } from 'kysely';
+import type { Database, Gender, LikesTable, NewProfile, Sexuality, UsersTable } from './schema.ts';
+
+type NewUser = Insertable<UsersTable>;
+type NewLike = Insertable<LikesTable>;
 import { ABOUT_TEXTS, CITIES, DEMO_INTERESTS, FIRST_NAMES, PROFILE_FIELD_KEYS, type City, type NameList } from './seed-data.ts';
 
 /**
@@ -26,7 +30,12 @@ export interface SeedOptions {
   now?: Date;
 }
 
-const DEFAULT_PER_TENANT = 40;
+/** People per brand by default: a few hundred (the likes issue); `db seed --members N` grows it. */
+export const DEFAULT_PER_TENANT = 300;
+/** One in this many demo people is a fictional profile; the others are members. */
+const FICTIONAL_ONE_IN = 10;
+/** A demo member's password hash: not an argon2 string, so no password ever matches. */
+export const DEMO_PASSWORD_HASH = '!demo-member-no-login';
 /** Rows per insert statement, well under the bound-parameter limits of both engines. */
 const INSERT_CHUNK = 100;
 
@@ -45,19 +54,24 @@ export async function seedDemo(
   for (const tenant of tenants) {
     // One transaction per tenant: a half-seeded tenant would count as seeded next time.
     created += await db.transaction().execute(async (trx) => {
-      const seeded = await trx
-        .selectFrom('profiles')
-        .select('id')
-        .where('tenant_id', '=', tenant.id)
-        .where('fictional', '=', 1)
-        .limit(1)
-        .executeTakeFirst();
-      if (seeded) return 0;
-      const rows = demoProfiles(tenant, perTenant, now);
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-        await trx.insertInto('profiles').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+      const { n } = await trx.selectFrom('profiles').select((eb) => eb.fn.countAll<number | string | bigint>().as('n')).where('tenant_id', '=', tenant.id).executeTakeFirstOrThrow();
+      const existing = Number(n);
+      if (existing >= perTenant) return 0;
+      const taken = new Set((await trx.selectFrom('profiles').select('name').where('tenant_id', '=', tenant.id).execute()).map((r) => r.name));
+      const people = demoPeople(tenant, perTenant - existing, now, existing, taken);
+      const added: DemoLiker[] = [];
+      for (let i = 0; i < people.length; i += INSERT_CHUNK) {
+        const chunk = people.slice(i, i + INSERT_CHUNK);
+        const members = chunk.filter((p) => p.user !== null);
+        const users = members.length > 0 ? await trx.insertInto('users').values(members.map((p) => p.user!)).returning('id').execute() : [];
+        members.forEach((p, j) => (p.profile.user_id = users[j]!.id));
+        added.push(...(await trx.insertInto('profiles').values(chunk.map((p) => p.profile)).returning(['id', 'gender', 'sexuality']).execute()));
       }
-      return rows.length;
+      const likes = demoLikes(tenant.id, added, now, existing);
+      for (let i = 0; i < likes.length; i += INSERT_CHUNK) {
+        await trx.insertInto('likes').values(likes.slice(i, i + INSERT_CHUNK)).onConflict((oc) => oc.columns(['from_profile_id', 'to_profile_id']).doNothing()).execute();
+      }
+      return people.length;
     });
   }
   if (created) await analyze(db);
@@ -74,33 +88,50 @@ interface NicheMix {
 function nicheMix(niche: number): NicheMix {
   switch (niche) {
     case 1:
-      return { minAge: 20, maxAge: 65, women: 0.85 };
+      return { minAge: 18, maxAge: 70, women: 0.55 };
+    // A niche features its women; the members who come for them are men (one in four).
     case 2:
     case 4:
-      return { minAge: 20, maxAge: 65, women: 1 };
+      return { minAge: 20, maxAge: 65, women: 0.75 };
     case 3:
-      return { minAge: 20, maxAge: 65, women: 0.7 };
+      return { minAge: 20, maxAge: 65, women: 0.6 };
     case 5:
-      return { minAge: 55, maxAge: 70, women: 1 };
+      return { minAge: 55, maxAge: 70, women: 0.75 };
     case 6:
-      return { minAge: 35, maxAge: 60, women: 0.9 };
+      return { minAge: 35, maxAge: 60, women: 0.7 };
     case 7:
       return { minAge: 20, maxAge: 65, women: 0 };
     default:
-      return { minAge: 20, maxAge: 65, women: 0.8 };
+      return { minAge: 18, maxAge: 70, women: 0.55 };
   }
 }
 
-/** The demo profiles of one tenant, a pure function of the tenant, the count and `now`. */
+/** One demo person: the profile, and the member's user row (null for a fictional profile). */
+export interface DemoPerson {
+  profile: NewProfile;
+  user: NewUser | null;
+}
+
+/** A demo person as inserted: whom they like follows from gender and sexuality. */
+type DemoLiker = { id: number; gender: Gender; sexuality: Sexuality };
+
+/** The demo profiles of one tenant (the profiles of demoPeople). */
 export function demoProfiles(tenant: SeedTenant, count: number, now: Date): NewProfile[] {
-  const rand = mulberry32(fnv1a(tenant.id));
+  return demoPeople(tenant, count, now).map((p) => p.profile);
+}
+
+/**
+ * `count` demo people of one tenant, a pure function of the tenant, the count, `now` and how many
+ * the tenant has already (`start`: the PRNG and the e-mail numbers go on from there).
+ */
+export function demoPeople(tenant: SeedTenant, count: number, now: Date, start = 0, taken = new Set<string>()): DemoPerson[] {
+  const rand = mulberry32(fnv1a(start === 0 ? tenant.id : `${tenant.id}:${start}`));
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
   const chance = (p: number) => rand() < p;
   const mix = nicheMix(tenant.niche);
   const siteLanguage = languageOf(tenant.locales.default);
   const abouts = ABOUT_TEXTS[siteLanguage] ?? (ABOUT_TEXTS.en as readonly string[]);
-  const taken = new Set<string>();
-  const rows: NewProfile[] = [];
+  const rows: DemoPerson[] = [];
 
   for (let i = 0; i < count; i++) {
     const country = pick(tenant.countries.length > 0 ? tenant.countries : ['NL']);
@@ -116,7 +147,8 @@ export function demoProfiles(tenant: SeedTenant, count: number, now: Date): NewP
     // A third was online within the hour, the rest within two weeks.
     const lastSeen = minutesBefore(now, chance(0.33) ? Math.floor(rand() * 60) : 60 + Math.floor(rand() * 60 * 24 * 14));
 
-    rows.push({
+    const fictional = (start + i) % FICTIONAL_ONE_IN === 0;
+    const profile: NewProfile = {
       tenant_id: tenant.id,
       user_id: null,
       name,
@@ -136,20 +168,48 @@ export function demoProfiles(tenant: SeedTenant, count: number, now: Date): NewP
       interests: JSON.stringify(interests),
       status: 'active',
       listed: 1,
-      fictional: 1,
+      fictional: fictional ? 1 : 0,
       last_seen_at: lastSeen,
       created_at: createdAt,
       updated_at: createdAt,
-    });
+    };
+    const user: NewUser | null = fictional
+      ? null
+      : { tenant_id: tenant.id, email: `${tenant.id}.${start + i}@demo.invalid`, password_hash: DEMO_PASSWORD_HASH, status: 'active', language: tenant.locales.default, signup_date: createdAt };
+    rows.push({ profile, user });
   }
   return rows;
+}
+
+/**
+ * Likes between new demo people: each likes up to 6 people of the genders they look for, and one
+ * like in three is returned (a match). Half are still new to the one liked.
+ */
+function demoLikes(tenantId: string, people: DemoLiker[], now: Date, start: number): NewLike[] {
+  const rand = mulberry32(fnv1a(`${tenantId}:likes:${start}`));
+  const byGender = { male: people.filter((p) => p.gender === 'male'), female: people.filter((p) => p.gender === 'female') };
+  const likes: NewLike[] = [];
+  const like = (from: number, to: number) =>
+    likes.push({ tenant_id: tenantId, from_profile_id: from, to_profile_id: to, is_new: rand() < 0.5 ? 1 : 0, created_at: minutesBefore(now, Math.floor(rand() * 60 * 24 * 30)) });
+  for (const p of people) {
+    const wanted = p.sexuality === 'bi' ? people : p.sexuality === 'hetero' ? byGender[p.gender === 'male' ? 'female' : 'male'] : byGender[p.gender];
+    if (wanted.length === 0) continue;
+    const k = Math.floor(rand() * 7);
+    for (let j = 0; j < k; j++) {
+      const other = wanted[Math.floor(rand() * wanted.length)]!;
+      if (other.id === p.id) continue;
+      like(p.id, other.id);
+      if (rand() < 1 / 3) like(other.id, p.id);
+    }
+  }
+  return likes;
 }
 
 function sexualityFor(niche: number, gender: Gender, rand: () => number): Sexuality {
   if (niche === 7) return 'gay';
   const r = rand();
-  if (gender === 'female') return r < 0.86 ? 'hetero' : r < 0.97 ? 'bi' : 'lesbian';
-  return r < 0.9 ? 'hetero' : 'bi';
+  if (gender === 'female') return r < 0.75 ? 'hetero' : r < 0.9 ? 'bi' : 'lesbian';
+  return r < 0.78 ? 'hetero' : r < 0.9 ? 'bi' : 'gay';
 }
 
 function relationshipFor(age: number, rand: () => number): string {

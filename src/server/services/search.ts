@@ -29,6 +29,8 @@ export interface SearchCard {
   city: string | null;
   fictional: boolean;
   main_image: MainImage | null;
+  /** For a member: they like this profile. */
+  liked?: boolean;
 }
 
 export interface SearchResult {
@@ -77,8 +79,13 @@ export function createSearchService(deps: { db: Kysely<Database> }) {
   const { db } = deps;
   const gate = pLimit(SEARCHES_AT_ONCE);
 
-  async function cards(rows: CardRow[]): Promise<SearchCard[]> {
+  /** The cards of rows; for a member, whether they liked each (the like button on the card). */
+  async function cards(rows: CardRow[], likerProfileId: number | null): Promise<SearchCard[]> {
     const images = await mainImages(db, rows.map((r) => r.id));
+    const liked =
+      likerProfileId === null || rows.length === 0
+        ? null
+        : new Set((await db.selectFrom('likes').select('to_profile_id').where('from_profile_id', '=', likerProfileId).where('to_profile_id', 'in', rows.map((r) => r.id)).execute()).map((l) => l.to_profile_id));
     const today = new Date();
     return rows.map((p) => ({
       id: p.id,
@@ -90,6 +97,7 @@ export function createSearchService(deps: { db: Kysely<Database> }) {
       city: p.city,
       fictional: p.fictional === 1,
       main_image: images.get(p.id) ?? null,
+      ...(liked ? { liked: liked.has(p.id) } : {}),
     }));
   }
 
@@ -160,14 +168,14 @@ export function createSearchService(deps: { db: Kysely<Database> }) {
     const total = counts.reduce((a, b) => a + b, 0);
     const rows = await bandedPage(filtered, bands, read, { offset: (query.page - 1) * PER_PAGE, limit: PER_PAGE, counts });
     const result: SearchResult = {
-      profiles: await cards(rows),
+      profiles: await cards(rows, me?.id ?? null),
       total,
       total_capped: total >= SEARCH_COUNT_LIMIT,
       page: query.page,
       per_page: PER_PAGE,
       pages: Math.ceil(total / PER_PAGE),
     };
-    if (total === 0) result.similar = await cards(await bandedPage(visible, home, read, { offset: 0, limit: SIMILAR_PROFILES }));
+    if (total === 0) result.similar = await cards(await bandedPage(visible, home, read, { offset: 0, limit: SIMILAR_PROFILES }), me?.id ?? null);
     return result;
   }
 }

@@ -1,0 +1,79 @@
+/**
+ * A like button under a profile card (the likes list, the match finder, search results): likes
+ * or takes the like back; a like back is a match and opens the match dialog.
+ */
+import { useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { m } from '../../paraglide/messages.js';
+import type { Locale } from '../../lib/locales.ts';
+import type { ProfileCardData } from '../../contract/likes.ts';
+import { $liked, likeProfile, unlikeProfile } from '../../stores/likes.ts';
+import { ApiError } from '../../stores/api.ts';
+
+interface Props {
+  locale: Locale;
+  profile: ProfileCardData;
+  liked: boolean;
+  /** The profile likes the member: the button says "like back". */
+  likedMe?: boolean;
+  /** A round heart over the corner of a card (search results) instead of a full-width button. */
+  compact?: boolean;
+}
+
+export default function LikeButton({ locale, profile, liked: initial, likedMe = false, compact = false }: Props) {
+  const likedSet = useStore($liked);
+  const [liked, setLiked] = useState(initial);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const isLiked = liked || likedSet.has(profile.id);
+
+  async function toggle() {
+    setBusy(true);
+    setError('');
+    try {
+      if (isLiked) await unlikeProfile(profile.id);
+      else await likeProfile(profile);
+      setLiked(!isLiked);
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const label = isLiked ? m.profile_liked({}, { locale }) : likedMe ? m.profile_like_back({}, { locale }) : m.profile_like({}, { locale });
+  if (compact) {
+    return (
+      <button
+        type="button"
+        onClick={toggle}
+        disabled={busy}
+        aria-pressed={isLiked}
+        aria-label={`${label}: ${profile.name}`}
+        title={error || (isLiked ? m.profile_unlike({}, { locale }) : label)}
+        className={`grid h-10 w-10 place-items-center rounded-full text-xl shadow-md transition hover:scale-110 ${isLiked ? 'bg-primary text-white' : 'bg-white text-primary'}`}
+        data-like={profile.id}
+      >
+        <span aria-hidden="true" className={isLiked ? 'i-tabler-heart-filled' : 'i-tabler-heart'} />
+      </button>
+    );
+  }
+  return (
+    <>
+      <button
+        type="button"
+        onClick={toggle}
+        disabled={busy}
+        aria-pressed={isLiked}
+        aria-label={`${label}: ${profile.name}`}
+        title={isLiked ? m.profile_unlike({}, { locale }) : label}
+        className={`flex w-full items-center justify-center gap-1.5 rounded-full px-3 py-2 text-sm font-semibold transition ${isLiked ? 'bg-primary/10 text-primary' : 'bg-primary text-white hover:brightness-110'}`}
+        data-like={profile.id}
+      >
+        <span aria-hidden="true" className={isLiked ? 'i-tabler-heart-filled' : 'i-tabler-heart'} />
+        {label}
+      </button>
+      {error && <p role="alert" className="mt-1 text-xs text-danger">{error}</p>}
+    </>
+  );
+}

@@ -1,0 +1,127 @@
+/**
+ * The buttons of another member's profile (SPEC §2 profile view): like and unlike, block and
+ * unblock, and report (to /complaints with the member filled in). A like back is a match and opens
+ * the match dialog; blocking asks first. A blocked profile shows only the notice and unblock.
+ */
+import { useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { m } from '../../paraglide/messages.js';
+import type { Locale } from '../../lib/locales.ts';
+import type { ProfileCardData, Relation } from '../../contract/likes.ts';
+import { $liked, likeProfile, unlikeProfile } from '../../stores/likes.ts';
+import { api, ApiError } from '../../stores/api.ts';
+import { ConfirmDialog } from '../profile/ConfirmDialog.tsx';
+import { Notice } from '../profile/Notice.tsx';
+
+interface Props {
+  locale: Locale;
+  profile: ProfileCardData;
+  relation: Relation;
+}
+
+export default function ProfileActions({ locale, profile, relation }: Props) {
+  const likedSet = useStore($liked);
+  const [liked, setLiked] = useState(relation.liked);
+  const [blocked, setBlocked] = useState(relation.blocked);
+  const [confirm, setConfirm] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
+  // Another island on the page (the like dialog, a list) may have liked or unliked since.
+  const isLiked = likedSet.has(profile.id) || liked;
+  const name = profile.name;
+
+  async function run(work: () => Promise<void>) {
+    setBusy(true);
+    setNotice(null);
+    try {
+      await work();
+    } catch (error) {
+      setNotice({ tone: 'error', text: error instanceof ApiError ? error.message : String(error) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const toggleLike = () =>
+    run(async () => {
+      if (isLiked) {
+        await unlikeProfile(profile.id);
+        setLiked(false);
+      } else {
+        await likeProfile(profile);
+        setLiked(true);
+      }
+    });
+  const block = () =>
+    run(async () => {
+      await api('POST', '/block.php', { profile_id: profile.id });
+      setConfirm(false);
+      setBlocked(true);
+      setLiked(false);
+      setNotice({ tone: 'success', text: m.block_done({ name }, { locale }) });
+    });
+  const unblock = () =>
+    run(async () => {
+      await api('DELETE', '/block.php', { profile_id: profile.id });
+      setBlocked(false);
+      setNotice({ tone: 'success', text: m.unblock_done({ name }, { locale }) });
+    });
+
+  if (blocked) {
+    return (
+      <div className="space-y-3" data-profile-actions>
+        <p role="note" className="rounded-xl bg-gray-100 px-4 py-3 text-sm text-gray-800">{m.profile_blocked_notice({ name }, { locale })}</p>
+        <button type="button" className="btn-light" onClick={unblock} disabled={busy}>
+          <span aria-hidden="true" className="i-tabler-lock-open" />
+          {m.profile_unblock({}, { locale })}
+        </button>
+        <Notice tone={notice?.tone ?? 'success'}>{notice?.text}</Notice>
+      </div>
+    );
+  }
+
+  const match = isLiked && relation.liked_me;
+  return (
+    <div className="space-y-3" data-profile-actions>
+      {(match || relation.liked_me) && (
+        <p className="flex items-center gap-2 font-semibold text-primary">
+          <span aria-hidden="true" className={match ? 'i-tabler-hearts text-xl' : 'i-tabler-heart text-xl'} />
+          {match ? m.profile_match({}, { locale }) : m.profile_likes_you({ name }, { locale })}
+        </p>
+      )}
+      <div className="flex flex-wrap items-center gap-2">
+        <button
+          type="button"
+          className={isLiked ? 'btn-light' : 'btn-primary'}
+          aria-pressed={isLiked}
+          onClick={toggleLike}
+          disabled={busy}
+          data-like
+        >
+          <span aria-hidden="true" className={isLiked ? 'i-tabler-heart-filled' : 'i-tabler-heart'} />
+          {isLiked ? m.profile_unlike({}, { locale }) : relation.liked_me ? m.profile_like_back({}, { locale }) : m.profile_like({}, { locale })}
+        </button>
+        <span className="flex-1" />
+        <a href={`/complaints?profile=${profile.id}`} className="btn px-3 text-sm text-gray-700 no-underline hover:text-gray-900">
+          <span aria-hidden="true" className="i-tabler-flag" />
+          {m.profile_report({}, { locale })}
+        </a>
+        <button type="button" className="btn px-3 text-sm text-gray-700 hover:text-danger" onClick={() => setConfirm(true)} disabled={busy}>
+          <span aria-hidden="true" className="i-tabler-ban" />
+          {m.profile_block({}, { locale })}
+        </button>
+      </div>
+      <Notice tone={notice?.tone ?? 'success'}>{notice?.text}</Notice>
+      <ConfirmDialog
+        open={confirm}
+        title={m.block_confirm_title({ name }, { locale })}
+        text={m.block_confirm_text({ name }, { locale })}
+        confirm={m.profile_block({}, { locale })}
+        cancel={m.action_cancel({}, { locale })}
+        busy={busy}
+        onConfirm={block}
+        onCancel={() => setConfirm(false)}
+      />
+    </div>
+  );
+}
