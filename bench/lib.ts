@@ -111,6 +111,8 @@ export interface Runtime {
   engine: Engine;
   port: number;
   pid: number;
+  /** Where its database is: the SQLite file, or the PostgreSQL schema of DATABASE_URL. */
+  database: { file: string; schema?: string };
   /** The event loop's delay (ms) since the last call, and starts over (bench/loop-monitor.ts). */
   loopDelay(): Promise<LoopDelay>;
   /** The runtime process's resident memory now (from /proc), in bytes. */
@@ -158,6 +160,7 @@ export async function startRuntime(engine: Engine, opts: { members?: number; pho
     engine,
     port,
     pid: child.pid!,
+    database: { file: join(dir, 'app.db'), schema },
     rss: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) * 1024,
     host,
     async loopDelay() {

@@ -3,7 +3,7 @@
  * node:http answering the same bytes in the same run; page weights; memory per loaded brand;
  * build time per brand. Prints tables only; it never asserts on timings (bench/README.md).
  *
- * Sections (all by default): throughput, stall, profile, weight, memory, build.
+ * Sections (all by default): throughput, stall, queries, profile, weight, memory, build.
  * Environment: BENCH_SECONDS (per load run, default 10), DATABASE_URL (adds PostgreSQL).
  */
 import { gzipSync, brotliCompressSync, constants as zlib } from 'node:zlib';
@@ -14,9 +14,12 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { summarize } from './profile.ts';
+import { explainShapes, openBenchDb } from './queries.ts';
+import { loadAllTenants } from '../src/tenant/load.ts';
+import { TENANTS_DIR } from '../cli/paths.ts';
 import { CONNECTIONS, REPO, SECONDS, kb, load, ratio, startBare, startRuntime, table, type Bare, type Engine, type LoadResult, type Runtime } from './lib.ts';
 
-const ALL = ['throughput', 'stall', 'profile', 'weight', 'memory', 'build'] as const;
+const ALL = ['throughput', 'stall', 'queries', 'profile', 'weight', 'memory', 'build'] as const;
 type Section = (typeof ALL)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 for (const a of asked) if (!ALL.includes(a as Section)) throw new Error(`bench: unknown section ${a} (${ALL.join(', ')})`);
@@ -179,6 +182,55 @@ if (sections.has('stall')) {
     ['engine', 'load', 'search req/s', 'search p99 ms', 'settings req/s', 'settings p99 ms', 'loop p99 ms', 'loop max ms'],
     rows,
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The search and the likes at scale: latency per query shape, and every statement's plan
+
+if (sections.has('queries')) {
+  const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 50_000);
+  const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
+  const rows: (string | number)[][] = [];
+  const planRows: (string | number)[][] = [];
+  const tenant = loadAllTenants(TENANTS_DIR).find((t) => t.id === 'spetter')!;
+  for (const engine of engines) {
+    const rt = await startRuntime(engine, { members: MEMBERS, photos: false });
+    const handle = openBenchDb(engine, rt.database);
+    try {
+      const member = await signUp(rt, 'spetter', { country: 'NL', region: 'Utrecht', city: 'Utrecht' });
+      const me = (await rt.get('spetter', '/api/user.php', { cookie: member.cookie })).json<{ user: { id: number; profile: { id: number } } }>().user;
+      // A member in use: 60 women liked him (20 still new), he liked 40 of them back and 30 others.
+      const women = await handle.db.selectFrom('profiles').select('id').where('tenant_id', '=', 'spetter').where('gender', '=', 'female').where('listed', '=', 1).orderBy('last_seen_at', 'desc').limit(90).execute();
+      const at = (i: number) => new Date(Date.now() - i * 60_000).toISOString();
+      await handle.db.insertInto('likes').values(women.slice(0, 60).map((w, i) => ({ tenant_id: 'spetter', from_profile_id: w.id, to_profile_id: me.profile.id, is_new: i < 20 ? (1 as const) : (0 as const), created_at: at(i) }))).execute();
+      await handle.db.insertInto('likes').values([...women.slice(20, 60), ...women.slice(60)].map((w, i) => ({ tenant_id: 'spetter', from_profile_id: me.profile.id, to_profile_id: w.id, created_at: at(i) }))).execute();
+      const shapes = ['/api/members.php', '/api/members.php?min_age=30&max_age=40', '/api/members.php?country=NL&region=Utrecht', '/api/members.php?page=40', '/api/likes.php', '/api/likes.php?type=received', '/api/likes.php?type=given', '/api/likes.php?type=matches', '/api/swipe.php', '/api/match-finder.php', '/api/auto-like.php'];
+      for (const path of shapes) {
+        const times: number[] = [];
+        for (let i = 0; i < REQUESTS + 20; i++) {
+          const t0 = performance.now();
+          const res = await rt.get('spetter', path, { cookie: member.cookie });
+          if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
+          if (i >= 20) times.push(performance.now() - t0);
+        }
+        times.sort((a, b) => a - b);
+        const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(1);
+        rows.push([engine, path.replace('/api/', ''), q(0.5), q(0.95), q(0.99)]);
+      }
+      for (const plan of await explainShapes(handle, tenant, { userId: me.id, profileId: me.profile.id })) {
+        planRows.push([engine, plan.shape, plan.statements, plan.scans.length ? `full scan of ${plan.scans.join(', ')}` : 'indexes only']);
+      }
+    } finally {
+      await handle.close();
+      await rt.close();
+    }
+  }
+  table(
+    `Search and likes at ${(MEMBERS * 2).toLocaleString('en')} members (${MEMBERS.toLocaleString('en')} per brand, with their likes), one logged-in member with 60 likes received, 70 given, 40 matches: ${REQUESTS} requests one after the other per shape, ms (target p95 < 15)`,
+    ['engine', 'request', 'p50', 'p95', 'p99'],
+    rows,
+  );
+  table('Every statement of each shape explained on its engine', ['engine', 'shape', 'statements', 'plan'], planRows);
 }
 
 // ---------------------------------------------------------------------------------------------

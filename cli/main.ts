@@ -158,8 +158,8 @@ db.command('down')
     await close();
   });
 db.command('seed')
-  .description('Add demo members to tenants that have none.')
-  .option('--members <n>', 'demo members per brand (default 40); 50000 on two brands is the 100,000 of the bench', (v) => Number.parseInt(v, 10))
+  .description('Grow each brand to its demo population (300 people by default, or --members).')
+  .option('--members <n>', 'grow each brand to this many demo people (default 300); 50000 on two brands is the 100,000 of the bench', (v) => Number.parseInt(v, 10))
   .option('--no-photos', 'draw no portraits (a large population for measuring queries)')
   .action(async (opts: { members?: number; photos: boolean }) => {
     if (opts.members !== undefined && !(Number.isInteger(opts.members) && opts.members > 0)) program.error('sitegen: --members takes a whole number above 0');

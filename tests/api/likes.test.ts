@@ -67,6 +67,10 @@ describe.each(engines())('likes API on %s', (engine) => {
     expect(bobLikes.liked_by).toEqual([]);
 
     // The profile shows where they stand; opening it clears Anna's new-like flag.
+    // Bob's search card of Anna shows his like.
+    const cards = (await bob.client.get('/api/members.php?region=Utrecht&country=NL')).json().profiles;
+    expect(cards.find((c: { id: number }) => c.id === anna.profileId).liked).toBe(true);
+    expect(cards.filter((c: { liked: boolean }) => c.liked)).toHaveLength(1);
     const page = (await anna.client.get(`/api/member.php?id=${bob.profileId}`)).json();
     expect(page.relation).toEqual({ liked: false, liked_me: true, blocked: false });
     expect((await anna.client.get('/api/likes.php')).json().total_new).toBe(0);

@@ -168,7 +168,8 @@ describe.each(engines())('member search API on %s', (engine) => {
       const bob = await activeMember(rt(), 'spetter', { gender: 'male', sexuality: 'hetero' });
       const { cards } = await allPages(bob.client, '');
       for (const card of cards) {
-        expect(Object.keys(card).sort()).toEqual(['age', 'city', 'country', 'fictional', 'gender', 'id', 'main_image', 'name', 'region'].sort());
+        // A member's cards also say whether they liked the profile (the heart on the card).
+        expect(Object.keys(card).sort()).toEqual(['age', 'city', 'country', 'fictional', 'gender', 'id', 'liked', 'main_image', 'name', 'region'].sort());
         expect(card.main_image).toEqual(await mainImage(rt().db.db, card.id));
       }
       const cardA = cards.find((c) => c.id === a!.id)!;
@@ -315,7 +316,7 @@ describe.each(engines())('member search API on %s', (engine) => {
       expect(body.similar.length).toBeLessThanOrEqual(12);
       expect(body.similar.every((c: Card) => c.gender === 'female')).toBe(true);
       expect(body.similar.map((c: Card) => c.id)).not.toContain(await ownProfileId(bob.client));
-      expect(Object.keys(body.similar[0]).sort()).toEqual(['age', 'city', 'country', 'fictional', 'gender', 'id', 'main_image', 'name', 'region'].sort());
+      expect(Object.keys(body.similar[0]).sort()).toEqual(['age', 'city', 'country', 'fictional', 'gender', 'id', 'liked', 'main_image', 'name', 'region'].sort());
       const men = (await bob.client.get('/api/members.php?gender=male&min_age=99')).json();
       expect(men.total).toBe(0);
       expect(men.similar.every((c: Card) => c.gender === 'male')).toBe(true);

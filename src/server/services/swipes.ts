@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { Profile } from '../db/schema.ts';
 import type { Tenant } from '../../tenant/schema.ts';
@@ -75,17 +75,14 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
     /** GET /api/swipe.php: the next cards (never one answered or liked before) and the likes left today. */
     async deck(tenant: Tenant, liker: Liker): Promise<SwipeState & { profiles: SwipeCard[] }> {
       const me = await own(liker);
+      // Not answered nor liked: a list read once per query keeps the listing's index order.
       const unanswered = () =>
-        wanted(tenant, liker, me).where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('swipes')
-                .select(sql.lit(1).as('one'))
-                .where('swipes.from_profile_id', '=', liker.profileId)
-                .whereRef('swipes.to_profile_id', '=', 'profiles.id')
-                .unionAll(selectFrom('likes').select(sql.lit(1).as('one')).where('likes.from_profile_id', '=', liker.profileId).whereRef('likes.to_profile_id', '=', 'profiles.id')),
-            ),
-          ),
+        wanted(tenant, liker, me).where('profiles.id', 'not in', (eb) =>
+          eb
+            .selectFrom('swipes')
+            .select('swipes.to_profile_id as id')
+            .where('swipes.from_profile_id', '=', liker.profileId)
+            .unionAll(eb.selectFrom('likes').select('likes.to_profile_id as id').where('likes.from_profile_id', '=', liker.profileId)),
         );
       const rows = await bandedPage(unanswered, homeBands(me.country, me.region), (q, limit, offset) => q.select([...CARD_COLUMNS, 'profiles.about', 'profiles.interests']).limit(limit).offset(offset).execute(), {
         offset: 0,
@@ -147,9 +144,7 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
         wanted(tenant, liker, me)
           .where('profiles.birth_date', '<=', yearsBefore(today, minAge))
           .where('profiles.birth_date', '>', yearsBefore(today, maxAge + 1))
-          .where(({ not, exists, selectFrom }) =>
-            not(exists(selectFrom('likes').select(sql.lit(1).as('one')).where('likes.from_profile_id', '=', liker.profileId).whereRef('likes.to_profile_id', '=', 'profiles.id'))),
-          );
+          .where('profiles.id', 'not in', (eb) => eb.selectFrom('likes').select('likes.to_profile_id').where('likes.from_profile_id', '=', liker.profileId));
       const rows = await bandedPage(pool, homeBands(me.country, me.region), (q, n, offset) => q.select([...CARD_COLUMNS, 'profiles.interests']).limit(n).offset(offset).execute(), {
         offset: 0,
         limit: MATCH_POOL,

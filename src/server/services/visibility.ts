@@ -25,22 +25,14 @@ export function visibleProfiles(db: Kysely<Database>, tenantId: string, viewer: 
   }
   const me = viewer?.profileId;
   if (me) {
-    // A block hides the two from each other, both ways (SPEC §4): two index look-ups per row.
+    // A block hides the two from each other, both ways (SPEC §4). NOT IN a list read once per
+    // query (a member blocks few): the planner keeps the listing's index order on both engines,
+    // where a correlated NOT EXISTS became an anti-join over every profile on PostgreSQL.
     // Only the blocker still opens the blocked profile (`blockedByMe`), to lift the block.
-    q = q.where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('blocks')
-            .select(sql.lit(1).as('one'))
-            .where((eb) =>
-              eb.or([
-                ...(options.blockedByMe ? [] : [eb.and([eb('blocks.blocker_profile_id', '=', me), eb('blocks.blocked_profile_id', '=', eb.ref('profiles.id'))])]),
-                eb.and([eb('blocks.blocked_profile_id', '=', me), eb('blocks.blocker_profile_id', '=', eb.ref('profiles.id'))]),
-              ]),
-            ),
-        ),
-      ),
-    );
+    q = q.where('profiles.id', 'not in', (eb) => {
+      const blockedMe = eb.selectFrom('blocks').select('blocks.blocker_profile_id as id').where('blocks.blocked_profile_id', '=', me);
+      return options.blockedByMe ? blockedMe : blockedMe.unionAll(eb.selectFrom('blocks').select('blocks.blocked_profile_id as id').where('blocks.blocker_profile_id', '=', me));
+    });
   }
   return q;
 }

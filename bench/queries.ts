@@ -1,0 +1,92 @@
+/**
+ * The queries of the members search and the likes at scale: every SQL statement the services
+ * run for each request shape, captured from Kysely and explained on the engine (SQLite's EXPLAIN
+ * QUERY PLAN, PostgreSQL's EXPLAIN), so a full scan of a large table shows. Used by bench/run.ts.
+ */
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import { createDb, type Db } from '../src/server/db/index.ts';
+import { createMemoryBus } from '../src/server/bus.ts';
+import { createLikeService, type Liker } from '../src/server/services/likes.ts';
+import { createSwipeService } from '../src/server/services/swipes.ts';
+import { createSearchService } from '../src/server/services/search.ts';
+import type { Tenant } from '../src/tenant/schema.ts';
+
+/** Records the root node of every query run through it. */
+class Capture implements KyselyPlugin {
+  nodes: RootOperationNode[] = [];
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    this.nodes.push(args.node);
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+export function openBenchDb(engine: 'sqlite' | 'postgres', database: { file: string; schema?: string }): Db {
+  return engine === 'postgres' ? createDb({ url: process.env.DATABASE_URL, schema: database.schema }) : createDb({ file: database.file });
+}
+
+/** The tables a full scan of would grow with the brand. */
+const TABLES = new Set(['profiles', 'likes', 'swipes', 'blocks', 'photos', 'users', 'sessions', 'complaints', 'credit_ledger']);
+
+export interface Plan {
+  shape: string;
+  statements: number;
+  /** Full scans of a table (SQLite: SCAN without an index; PostgreSQL: Seq Scan), by table. */
+  scans: string[];
+}
+
+/** Each request shape's statements and their plans, for one member. */
+export async function explainShapes(handle: Db, tenant: Tenant, liker: Liker): Promise<Plan[]> {
+  const capture = new Capture();
+  const db = handle.db.withPlugin(capture);
+  const bus = createMemoryBus();
+  const likes = createLikeService({ db, bus });
+  const swipes = createSwipeService({ db, bus });
+  const search = createSearchService({ db });
+  const shapes: [string, () => Promise<unknown>][] = [
+    ['members.php', () => search.members(tenant, liker.userId, { page: 1 }, null)],
+    ['members.php?min_age=30&max_age=40', () => search.members(tenant, liker.userId, { page: 1, min_age: 30, max_age: 40 }, null)],
+    ['members.php?country=NL&region=Utrecht', () => search.members(tenant, liker.userId, { page: 1, country: 'NL', region: 'Utrecht' }, null)],
+    ['likes.php', () => likes.list(tenant, liker)],
+    ['likes.php?type=received', () => likes.list(tenant, liker, 'received')],
+    ['likes.php?type=given', () => likes.list(tenant, liker, 'given')],
+    ['likes.php?type=matches', () => likes.list(tenant, liker, 'matches')],
+    ['new-likes badge', () => likes.newCount(tenant, liker)],
+    ['swipe.php', () => swipes.deck(tenant, liker)],
+    ['match-finder.php', () => swipes.suggestions(tenant, liker)],
+    ['auto-like.php', () => likes.likedMeNotBack(tenant, liker)],
+  ];
+  const plans: Plan[] = [];
+  for (const [shape, run] of shapes) {
+    capture.nodes = [];
+    await run();
+    const scans = new Set<string>();
+    for (const node of capture.nodes) {
+      const compiled = handle.db.getExecutor().compileQuery(node, { queryId: 'bench' } as never);
+      if (handle.engine === 'sqlite') {
+        const rows = (await handle.db.executeQuery({ ...compiled, sql: `explain query plan ${compiled.sql}` } as never)).rows as { detail: string }[];
+        for (const r of rows) {
+          const table = /^SCAN (\w+)/.exec(r.detail)?.[1];
+          // A scan of a table, not of a bounded subquery's rows (b0, CONSTANT ROW).
+          if (table && TABLES.has(table) && !/USING (COVERING )?INDEX/.test(r.detail)) scans.add(table);
+        }
+      } else {
+        const rows = (await handle.pool!.query(`explain ${compiled.sql}`, compiled.parameters as unknown[])).rows as { 'QUERY PLAN': string }[];
+        for (const r of rows) {
+          const m = /Seq Scan on (\w+)/.exec(r['QUERY PLAN']);
+          if (m && TABLES.has(m[1]!)) scans.add(m[1]!);
+        }
+      }
+    }
+    // A scan of a small table (no blocks yet, no photos drawn) is the planner's right choice: say its size.
+    const sized: string[] = [];
+    for (const table of scans) {
+      const { n } = await handle.db.selectFrom(table as 'profiles').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      sized.push(`${table} (${Number(n).toLocaleString('en')} rows)`);
+    }
+    plans.push({ shape, statements: capture.nodes.length, scans: sized });
+  }
+  return plans;
+}
