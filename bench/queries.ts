@@ -77,6 +77,7 @@ export async function explainShapes(handle: Db, tenant: Tenant, liker: Liker): P
         for (const r of rows) {
           const m = /Seq Scan on (\w+)/.exec(r['QUERY PLAN']);
           if (m && TABLES.has(m[1]!)) scans.add(m[1]!);
+          if (m && TABLES.has(m[1]!) && process.env.BENCH_EXPLAIN) console.log(`${shape}: ${compiled.sql}`);
         }
       }
     }
