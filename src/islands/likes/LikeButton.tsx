@@ -42,37 +42,29 @@ export default function LikeButton({ locale, profile, liked: initial, likedMe = 
   }
 
   const label = isLiked ? m.profile_liked({}, { locale }) : likedMe ? m.profile_like_back({}, { locale }) : m.profile_like({}, { locale });
-  if (compact) {
-    return (
-      <button
-        type="button"
-        onClick={toggle}
-        disabled={busy}
-        aria-pressed={isLiked}
-        aria-label={`${label}: ${profile.name}`}
-        title={error || (isLiked ? m.profile_unlike({}, { locale }) : label)}
-        className={`grid h-10 w-10 place-items-center rounded-full text-xl shadow-md transition hover:scale-110 ${isLiked ? 'bg-primary text-white' : 'bg-white text-primary'}`}
-        data-like={profile.id}
-      >
-        <span aria-hidden="true" className={isLiked ? 'i-tabler-heart-filled' : 'i-tabler-heart'} />
-      </button>
-    );
-  }
+  const className = compact
+    ? `grid h-10 w-10 place-items-center rounded-full text-xl shadow-md transition hover:scale-110 ${isLiked ? 'bg-primary text-white' : 'bg-white text-primary'}`
+    : `flex w-full items-center justify-center gap-1.5 rounded-full px-3 py-2 text-sm font-semibold transition ${isLiked ? 'bg-primary/10 text-primary' : 'bg-primary text-white hover:brightness-110'}`;
+  const button = (
+    <button
+      type="button"
+      onClick={toggle}
+      disabled={busy}
+      aria-pressed={isLiked}
+      aria-label={`${label}: ${profile.name}`}
+      // The round heart has no room for an error line: its title says it.
+      title={(compact && error) || (isLiked ? m.profile_unlike({}, { locale }) : label)}
+      className={className}
+      data-like={profile.id}
+    >
+      <span aria-hidden="true" className={isLiked ? 'i-tabler-heart-filled' : 'i-tabler-heart'} />
+      {!compact && label}
+    </button>
+  );
+  if (compact) return button;
   return (
     <>
-      <button
-        type="button"
-        onClick={toggle}
-        disabled={busy}
-        aria-pressed={isLiked}
-        aria-label={`${label}: ${profile.name}`}
-        title={isLiked ? m.profile_unlike({}, { locale }) : label}
-        className={`flex w-full items-center justify-center gap-1.5 rounded-full px-3 py-2 text-sm font-semibold transition ${isLiked ? 'bg-primary/10 text-primary' : 'bg-primary text-white hover:brightness-110'}`}
-        data-like={profile.id}
-      >
-        <span aria-hidden="true" className={isLiked ? 'i-tabler-heart-filled' : 'i-tabler-heart'} />
-        {label}
-      </button>
+      {button}
       {error && <p role="alert" className="mt-1 text-xs text-danger">{error}</p>}
     </>
   );

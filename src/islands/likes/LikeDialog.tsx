@@ -6,13 +6,14 @@
  * seconds and is then removed from the URL; the dialog then asks the server for a profile
  * (GET /api/auto-like.php). Fictional profiles show their icon and warning here too.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useStore } from '@nanostores/react';
 import { m } from '../../paraglide/messages.js';
 import { Glyph } from '../Glyph.tsx';
 import type { Locale } from '../../lib/locales.ts';
 import type { Fictional } from '../search/ProfileCard.tsx';
 import { $likeDialog, showAutoLike } from '../../stores/likes.ts';
+import { useModal } from '../profile/ConfirmDialog.tsx';
 
 /** SPEC §9: the dialog's image animates in after 0.75 s. */
 export const LIKE_DIALOG_IMAGE_DELAY_MS = 750;
@@ -26,7 +27,7 @@ interface Props {
 
 export default function LikeDialog({ locale, fictional }: Props) {
   const state = useStore($likeDialog);
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModal(state !== null);
 
   useEffect(() => {
     const url = new URL(location.href);
@@ -38,13 +39,6 @@ export default function LikeDialog({ locale, fictional }: Props) {
     const timer = setTimeout(() => void showAutoLike().catch(() => undefined), seconds * 1000);
     return () => clearTimeout(timer);
   }, []);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (state && !dialog.open) dialog.showModal();
-    if (!state && dialog.open) dialog.close();
-  }, [state]);
 
   const close = () => $likeDialog.set(null);
   const report = (profileId: number) => dispatchEvent(new CustomEvent('sitegen:like-dialog-click', { detail: { profile_id: profileId } }));

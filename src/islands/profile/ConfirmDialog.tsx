@@ -1,4 +1,16 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, type RefObject } from 'react';
+
+/** A native <dialog> shown as a modal while `open` is true (focus trapped, Escape cancels). */
+export function useModal(open: boolean): RefObject<HTMLDialogElement | null> {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return ref;
+}
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -13,14 +25,8 @@ interface ConfirmDialogProps {
 
 /** A modal question on the native <dialog>: focus is trapped, Escape and the backdrop cancel. */
 export function ConfirmDialog({ open, title, text, confirm, cancel, busy = false, onConfirm, onCancel }: ConfirmDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModal(open);
   const id = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
   return (
     <dialog
       ref={ref}
