@@ -116,8 +116,12 @@ test('a member searches with filters, the URL keeps them, and a card opens the p
   await expect(page.getByRole('figure').getByRole('img', { name: `Foto 1 van ${name}` })).toBeVisible();
   await expect(page.getByRole('link', { name: /^Vergrendelde foto/ })).toHaveCount(1);
   await expect(page.getByRole('link', { name: "Word premium om alle foto's te zien", exact: true })).toHaveAttribute('href', '/premium');
-  // No buttons for features that come later.
-  await expect(page.getByRole('main').getByRole('button')).toHaveCount(0);
+  // What a member can do here: like, report, block (chat and gifts arrive with their issues).
+  const actions = page.locator('[data-profile-actions]');
+  await expect(actions.getByRole('button', { name: 'Like', exact: true })).toBeVisible();
+  await expect(actions.getByRole('link', { name: 'Melden' })).toHaveAttribute('href', /^\/complaints\?profile=\d+$/);
+  await expect(actions.getByRole('button', { name: 'Blokkeren' })).toBeVisible();
+  await expect(page.getByRole('main').getByRole('button')).toHaveCount(2);
 
   // Back returns to the search as it was.
   await page.goBack();
