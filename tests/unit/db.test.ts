@@ -342,6 +342,12 @@ describe('migrations and demo data', () => {
     }
 
     const velvet = demoProfiles(TENANTS[1] as SeedTenant, 200, now);
+    // A brand of several languages: about-me texts in the language of the place, where offered.
+    const multi = demoProfiles({ ...(TENANTS[1] as SeedTenant), locales: { default: 'en', available: ['en', 'de', 'fr'] } }, 200, now);
+    const inGerman = multi.filter((p) => ['DE', 'AT'].includes(p.country) && p.about !== null);
+    expect(inGerman.length).toBeGreaterThan(0);
+    expect(inGerman.every((p) => ABOUT_TEXTS.de!.includes(p.about!))).toBe(true);
+    expect(multi.filter((p) => p.country === 'GB' && p.about !== null).every((p) => ABOUT_TEXTS.en!.includes(p.about!))).toBe(true);
     for (const p of velvet) {
       expect(ageOf(p.birth_date)).toBeGreaterThanOrEqual(35);
       expect(ageOf(p.birth_date)).toBeLessThanOrEqual(60);

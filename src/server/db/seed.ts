@@ -19,7 +19,8 @@ import { ABOUT_TEXTS, CITIES, DEMO_INTERESTS, FIRST_NAMES, PROFILE_FIELD_KEYS, t
 export interface SeedTenant {
   id: string;
   countries: string[];
-  locales: { default: string };
+  /** `available`: the brand's languages; a demo person writes the about-me text in their place's language when the brand offers it. */
+  locales: { default: string; available?: readonly string[] };
   niche: number;
 }
 
@@ -130,7 +131,7 @@ export function demoPeople(tenant: SeedTenant, count: number, now: Date, start =
   const chance = (p: number) => rand() < p;
   const mix = nicheMix(tenant.niche);
   const siteLanguage = languageOf(tenant.locales.default);
-  const abouts = ABOUT_TEXTS[siteLanguage] ?? (ABOUT_TEXTS.en as readonly string[]);
+  const offered = new Set((tenant.locales.available ?? [tenant.locales.default]).map(languageOf));
   const rows: DemoPerson[] = [];
 
   for (let i = 0; i < count; i++) {
@@ -140,7 +141,10 @@ export function demoPeople(tenant: SeedTenant, count: number, now: Date, start =
     const age = mix.minAge + Math.floor(rand() * (mix.maxAge - mix.minAge + 1));
     const birth = birthDate(now, age, Math.floor(rand() * 365));
     const place = placeIn(country, pick);
-    const names = FIRST_NAMES[nameLanguage(country, place.language, siteLanguage)] ?? (FIRST_NAMES.en as NameList);
+    const placeLanguage = nameLanguage(country, place.language, siteLanguage);
+    const names = FIRST_NAMES[placeLanguage] ?? (FIRST_NAMES.en as NameList);
+    // The about-me text in the language of the place, where the brand offers it.
+    const abouts = ABOUT_TEXTS[offered.has(placeLanguage) ? placeLanguage : siteLanguage] ?? (ABOUT_TEXTS.en as readonly string[]);
     const name = uniqueName(pick(gender === 'female' ? names.female : names.male), birth, taken, rand);
     const interests = sample(DEMO_INTERESTS, 3 + Math.floor(rand() * 5), rand);
     const createdAt = minutesBefore(now, 60 * 24 * (15 + Math.floor(rand() * 400)));
