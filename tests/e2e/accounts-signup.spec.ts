@@ -123,6 +123,8 @@ test('the signup modal takes focus on opening and keeps Tab and Shift+Tab inside
   const modal = page.getByRole('dialog', { name: 'Meld je gratis aan bij Spetter' });
   await expect(modal).toBeVisible();
   await expect(modal).toBeFocused();
+  // The form's controls are the island's: count them once it has hydrated (slow machines are slow).
+  await expect.poll(() => modal.locator('astro-island[ssr]').count()).toBe(0);
   const inside = () => page.evaluate(() => Boolean(document.activeElement?.closest('dialog#signup-modal')));
   // Shift+Tab straight from the dialog itself stays inside too.
   await page.keyboard.press('Shift+Tab');

@@ -216,6 +216,10 @@ test('a complaint about a member is stored and confirmed, with the offer to bloc
   await fay.page.getByRole('link', { name: 'Melden' }).click();
   await expect(fay.page).toHaveURL(brandUrl('spetter', `/complaints?profile=${gijs.profileId}`));
   await expect(fay.page.getByText(`Melding over ${gijs.name}`)).toBeVisible();
+  // Sending waits for the form to come alive; what was typed before stays.
+  await fay.page.getByLabel('Onderwerp').fill('Blijft berichten sturen');
+  await expect(fay.page.getByRole('button', { name: 'Melding versturen' })).toBeEnabled();
+  await expect(fay.page.getByLabel('Onderwerp')).toHaveValue('Blijft berichten sturen');
 
   // Too short a message is refused in Dutch, and nothing is lost.
   await fay.page.getByLabel('Reden').selectOption({ label: 'Lastigvallen of intimidatie' });

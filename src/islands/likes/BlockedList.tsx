@@ -5,6 +5,7 @@ import type { Locale } from '../../lib/locales.ts';
 import type { ProfileCardData } from '../../contract/likes.ts';
 import { api, ApiError } from '../../stores/api.ts';
 import { Notice } from '../profile/Notice.tsx';
+import { useHydrated } from '../useHydrated.ts';
 
 interface Props {
   locale: Locale;
@@ -13,6 +14,7 @@ interface Props {
 
 export default function BlockedList({ locale, initial }: Props) {
   const [profiles, setProfiles] = useState(initial);
+  const hydrated = useHydrated();
   const [notice, setNotice] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
 
   async function unblock(profile: ProfileCardData) {
@@ -40,7 +42,7 @@ export default function BlockedList({ locale, initial }: Props) {
                 <span aria-hidden="true" className="grid h-10 w-10 place-items-center rounded-full bg-gray-200 font-bold text-gray-600">{p.name.charAt(0).toUpperCase()}</span>
               )}
               <a href={`/members/${p.id}`} className="min-w-0 flex-1 truncate font-semibold text-gray-900 no-underline hover:underline">{p.name}, {p.age}</a>
-              <button type="button" className="btn-light px-3 py-1.5 text-sm" onClick={() => void unblock(p)}>{m.profile_unblock({}, { locale })}</button>
+              <button type="button" className="btn-light px-3 py-1.5 text-sm" onClick={() => void unblock(p)} disabled={!hydrated}>{m.profile_unblock({}, { locale })}</button>
             </li>
           ))}
         </ul>

@@ -10,6 +10,7 @@ import { COMPLAINT_MESSAGE_MAX, COMPLAINT_MESSAGE_MIN, COMPLAINT_REASONS, COMPLA
 import { api, ApiError } from '../../stores/api.ts';
 import { Field } from '../profile/Field.tsx';
 import { Notice } from '../profile/Notice.tsx';
+import { useHydrated } from '../useHydrated.ts';
 
 interface Props {
   locale: Locale;
@@ -29,22 +30,26 @@ const REASON_LABELS: Record<ComplaintReason, (locale: Locale) => string> = {
 
 export default function ComplaintForm({ locale, about }: Props) {
   const reasons = about ? COMPLAINT_REASONS.filter((r) => r !== 'service') : (['service', ...COMPLAINT_REASONS.filter((r) => r !== 'service')] as const);
-  const [reason, setReason] = useState<ComplaintReason | ''>(about ? '' : 'service');
-  const [subject, setSubject] = useState('');
-  const [message, setMessage] = useState('');
+  // The fields are the browser's own (uncontrolled): what is typed before the island hydrates
+  // stays; sending waits for it (`ready`), so a click never posts the form to the page itself.
+  const ready = useHydrated();
+  const [length, setLength] = useState(0);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState('');
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState<number | null>(null);
   const [blocked, setBlocked] = useState(about?.blocked ?? false);
 
-  async function submit(event: FormEvent) {
+  async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const field = (name: string) => String(form.get(name) ?? '');
+    const reason = field('reason');
     setBusy(true);
     setErrors({});
     setFailure('');
     try {
-      const { id } = await api<{ id: number }>('POST', '/complaint.php', { ...(about ? { profile_id: about.id } : {}), reason: reason || undefined, subject, message });
+      const { id } = await api<{ id: number }>('POST', '/complaint.php', { ...(about ? { profile_id: about.id } : {}), reason: reason || undefined, subject: field('subject'), message: field('message') });
       setSent(id);
     } catch (e) {
       if (e instanceof ApiError && e.field) setErrors({ [e.field]: e.message });
@@ -100,20 +105,20 @@ export default function ComplaintForm({ locale, about }: Props) {
       )}
       <Field id="complaint-reason" label={m.complaint_reason_label({}, { locale })} error={errors.reason}>
         {(control) => (
-          <select {...control} value={reason} onChange={(e) => setReason(e.target.value as ComplaintReason)} required>
+          <select {...control} name="reason" defaultValue={about ? '' : 'service'} required>
             {about && <option value="" disabled>{m.complaint_reason({}, { locale })}</option>}
             {reasons.map((r) => <option key={r} value={r}>{REASON_LABELS[r](locale)}</option>)}
           </select>
         )}
       </Field>
       <Field id="complaint-subject" label={m.complaint_subject_label({}, { locale })} error={errors.subject}>
-        {(control) => <input {...control} value={subject} maxLength={COMPLAINT_SUBJECT_MAX} onChange={(e) => setSubject(e.target.value)} required />}
+        {(control) => <input {...control} name="subject" maxLength={COMPLAINT_SUBJECT_MAX} required />}
       </Field>
-      <Field id="complaint-message" label={m.complaint_message_label({}, { locale })} error={errors.message} aside={<span className="text-xs text-gray-600">{message.length}/{COMPLAINT_MESSAGE_MAX}</span>}>
-        {(control) => <textarea {...control} rows={6} value={message} minLength={COMPLAINT_MESSAGE_MIN} maxLength={COMPLAINT_MESSAGE_MAX} onChange={(e) => setMessage(e.target.value)} required />}
+      <Field id="complaint-message" label={m.complaint_message_label({}, { locale })} error={errors.message} aside={<span className="text-xs text-gray-600">{length}/{COMPLAINT_MESSAGE_MAX}</span>}>
+        {(control) => <textarea {...control} name="message" rows={6} minLength={COMPLAINT_MESSAGE_MIN} maxLength={COMPLAINT_MESSAGE_MAX} onInput={(e) => setLength(e.currentTarget.value.length)} required />}
       </Field>
       <Notice tone="error">{failure}</Notice>
-      <button type="submit" className="btn-primary" disabled={busy}>{m.complaint_send({}, { locale })}</button>
+      <button type="submit" className="btn-primary" disabled={busy || !ready}>{m.complaint_send({}, { locale })}</button>
     </form>
   );
 }

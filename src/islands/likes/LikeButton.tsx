@@ -9,6 +9,7 @@ import type { Locale } from '../../lib/locales.ts';
 import type { ProfileCardData } from '../../contract/likes.ts';
 import { $liked, likeProfile, unlikeProfile } from '../../stores/likes.ts';
 import { ApiError } from '../../stores/api.ts';
+import { useHydrated } from '../useHydrated.ts';
 
 interface Props {
   locale: Locale;
@@ -24,6 +25,7 @@ export default function LikeButton({ locale, profile, liked: initial, likedMe = 
   const likedSet = useStore($liked);
   const [liked, setLiked] = useState(initial);
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
   const [error, setError] = useState('');
   const isLiked = liked || likedSet.has(profile.id);
 
@@ -49,7 +51,7 @@ export default function LikeButton({ locale, profile, liked: initial, likedMe = 
     <button
       type="button"
       onClick={toggle}
-      disabled={busy}
+      disabled={busy || !hydrated}
       aria-pressed={isLiked}
       aria-label={`${label}: ${profile.name}`}
       // The round heart has no room for an error line: its title says it.

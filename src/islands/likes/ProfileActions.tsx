@@ -12,6 +12,7 @@ import { $liked, likeProfile, unlikeProfile } from '../../stores/likes.ts';
 import { api, ApiError } from '../../stores/api.ts';
 import { ConfirmDialog } from '../profile/ConfirmDialog.tsx';
 import { Notice } from '../profile/Notice.tsx';
+import { useHydrated } from '../useHydrated.ts';
 
 interface Props {
   locale: Locale;
@@ -25,6 +26,7 @@ export default function ProfileActions({ locale, profile, relation }: Props) {
   const [blocked, setBlocked] = useState(relation.blocked);
   const [confirm, setConfirm] = useState(false);
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
   const [notice, setNotice] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
   // Another island on the page (the like dialog, a list) may have liked or unliked since.
   const isLiked = likedSet.has(profile.id) || liked;
@@ -71,7 +73,7 @@ export default function ProfileActions({ locale, profile, relation }: Props) {
     return (
       <div className="space-y-3" data-profile-actions>
         <p role="note" className="rounded-xl bg-gray-100 px-4 py-3 text-sm text-gray-800">{m.profile_blocked_notice({ name }, { locale })}</p>
-        <button type="button" className="btn-light" onClick={unblock} disabled={busy}>
+        <button type="button" className="btn-light" onClick={unblock} disabled={busy || !hydrated}>
           <span aria-hidden="true" className="i-tabler-lock-open" />
           {m.profile_unblock({}, { locale })}
         </button>
@@ -95,7 +97,7 @@ export default function ProfileActions({ locale, profile, relation }: Props) {
           className={isLiked ? 'btn-light' : 'btn-primary'}
           aria-pressed={isLiked}
           onClick={toggleLike}
-          disabled={busy}
+          disabled={busy || !hydrated}
           data-like
         >
           <span aria-hidden="true" className={isLiked ? 'i-tabler-heart-filled' : 'i-tabler-heart'} />
@@ -106,7 +108,7 @@ export default function ProfileActions({ locale, profile, relation }: Props) {
           <span aria-hidden="true" className="i-tabler-flag" />
           {m.profile_report({}, { locale })}
         </a>
-        <button type="button" className="btn px-3 text-sm text-gray-700 hover:text-danger" onClick={() => setConfirm(true)} disabled={busy}>
+        <button type="button" className="btn px-3 text-sm text-gray-700 hover:text-danger" onClick={() => setConfirm(true)} disabled={busy || !hydrated}>
           <span aria-hidden="true" className="i-tabler-ban" />
           {m.profile_block({}, { locale })}
         </button>

@@ -13,6 +13,7 @@ import { SWIPE_LIKES_PER_DAY } from '../../contract/likes.ts';
 import type { Fictional } from '../search/ProfileCard.tsx';
 import { api, ApiError } from '../../stores/api.ts';
 import { $likeDialog, $liked } from '../../stores/likes.ts';
+import { useHydrated } from '../useHydrated.ts';
 
 /** How far (px) a card must be dragged to count as an answer. */
 const SWIPE_THRESHOLD = 110;
@@ -44,6 +45,7 @@ export default function SwipeGame({ locale, fictional, initial, interestLabels }
   const [now, setNow] = useState(() => Date.now());
   const start = useRef<{ x: number; y: number; id: number } | null>(null);
   const busy = useRef(false);
+  const hydrated = useHydrated();
   const top = cards[0];
   const waiting = state.likes_left === 0 && state.next_at !== null;
 
@@ -216,10 +218,10 @@ export default function SwipeGame({ locale, fictional, initial, interestLabels }
       </div>
       {top.fictional && <p role="note" className="max-w-sm text-center text-xs text-gray-600">{fictional.warning}</p>}
       <div className="flex items-center gap-6">
-        <button type="button" onClick={() => void answer('pass')} className="grid h-16 w-16 place-items-center rounded-full bg-white text-3xl text-danger shadow-lg hover:scale-105" aria-label={m.swipe_pass({}, { locale })} data-swipe="pass">
+        <button type="button" onClick={() => void answer('pass')} disabled={!hydrated} className="grid h-16 w-16 place-items-center rounded-full bg-white text-3xl text-danger shadow-lg hover:scale-105" aria-label={m.swipe_pass({}, { locale })} data-swipe="pass">
           <span aria-hidden="true" className="i-tabler-x" />
         </button>
-        <button type="button" onClick={() => void answer('like')} className="grid h-20 w-20 place-items-center rounded-full bg-primary text-4xl text-white shadow-lg hover:scale-105" aria-label={m.swipe_like({}, { locale })} data-swipe="like">
+        <button type="button" onClick={() => void answer('like')} disabled={!hydrated} className="grid h-20 w-20 place-items-center rounded-full bg-primary text-4xl text-white shadow-lg hover:scale-105" aria-label={m.swipe_like({}, { locale })} data-swipe="like">
           <span aria-hidden="true" className="i-tabler-heart-filled" />
         </button>
       </div>
