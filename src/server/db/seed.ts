@@ -1,4 +1,5 @@
 import { analyze } from './migrate.ts';
+import { wantedGenders } from '../services/search.ts';
 import type { Kysely } from 'kysely';
 import { LOCALES_BY_COUNTRY, languageOf } from '../../lib/locales.ts';
 import { regionsFor } from '../data/regions.ts';
@@ -196,7 +197,7 @@ function demoLikes(tenantId: string, people: DemoLiker[], now: Date, start: numb
   const like = (from: number, to: number) =>
     likes.push({ tenant_id: tenantId, from_profile_id: from, to_profile_id: to, is_new: rand() < 0.5 ? 1 : 0, created_at: minutesBefore(now, Math.floor(rand() * 60 * 24 * 30)) });
   for (const p of people) {
-    const wanted = p.sexuality === 'bi' ? people : p.sexuality === 'hetero' ? byGender[p.gender === 'male' ? 'female' : 'male'] : byGender[p.gender];
+    const wanted = wantedGenders(p).flatMap((g) => byGender[g]);
     if (wanted.length === 0) continue;
     const k = Math.floor(rand() * 7);
     for (let j = 0; j < k; j++) {

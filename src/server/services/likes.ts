@@ -6,7 +6,7 @@ import type { LikeAnswer, LikeItem, LikeTab, LikesAnswer, ProfileCardData, Relat
 import { notFound } from '../errors.ts';
 import { nowIso } from '../db/engine.ts';
 import { publishToMember } from './events.ts';
-import { visibleProfiles, type Viewer } from './visibility.ts';
+import { visibleProfiles } from './visibility.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
 
 /** The member who acts: their user and (always present for a member) profile. */
@@ -15,7 +15,20 @@ export interface Liker {
   profileId: number;
 }
 
-const viewerOf = (liker: Liker): Viewer => ({ userId: liker.userId, profileId: liker.profileId });
+/**
+ * The profile a member acts on (likes, swipes, blocks), as the one visibility rule lets them see
+ * it, with its member (null for a fictional profile); 404 otherwise.
+ */
+export async function visibleTarget(db: Kysely<Database>, tenant: Tenant, liker: Liker, profileId: number) {
+  const found = await visibleProfiles(db, tenant.id, liker).select(['profiles.id', 'profiles.user_id']).where('profiles.id', '=', profileId).executeTakeFirst();
+  if (!found) throw notFound();
+  return found;
+}
+
+/** Opening a profile clears the new-like flag of that profile's like of the member (SPEC §4). */
+export async function clearNewLike(db: Kysely<Database>, me: number, profileId: number): Promise<void> {
+  await db.updateTable('likes').set({ is_new: 0 }).where('from_profile_id', '=', profileId).where('to_profile_id', '=', me).where('is_new', '=', 1).execute();
+}
 
 /**
  * Records a like of `toProfileId` by `liker` (once per pair) and tells the members concerned:
@@ -61,17 +74,10 @@ export async function relationOf(db: Kysely<Database>, me: number, profileId: nu
 export function createLikeService(deps: { db: Kysely<Database>; bus: EventBus }) {
   const { db, bus } = deps;
 
-  /** The profile acted on, as the member may see it, with its member (null for a fictional profile). */
-  async function target(tenant: Tenant, liker: Liker, profileId: number) {
-    const found = await visibleProfiles(db, tenant.id, viewerOf(liker)).select(['profiles.id', 'profiles.user_id']).where('profiles.id', '=', profileId).executeTakeFirst();
-    if (!found) throw notFound();
-    return found;
-  }
-
   /** One side of the likes: given (the member liked them) or received (they liked the member). */
   function side(tenant: Tenant, liker: Liker, direction: 'given' | 'received', matchesOnly: boolean) {
     const [mine, theirs] = direction === 'given' ? (['from_profile_id', 'to_profile_id'] as const) : (['to_profile_id', 'from_profile_id'] as const);
-    return visibleProfiles(db, tenant.id, viewerOf(liker))
+    return visibleProfiles(db, tenant.id, liker)
       .innerJoin('likes', `likes.${theirs}`, 'profiles.id')
       .leftJoin('likes as back', (join) => join.onRef('back.from_profile_id', '=', 'likes.to_profile_id').onRef('back.to_profile_id', '=', 'likes.from_profile_id'))
       .where(`likes.${mine}`, '=', liker.profileId)
@@ -80,16 +86,14 @@ export function createLikeService(deps: { db: Kysely<Database>; bus: EventBus })
   }
 
   return {
-    target,
-
     /** POST /api/like.php: likes a profile (liking again changes nothing) and says whether it is a match. */
     async like(tenant: Tenant, liker: Liker, profileId: number): Promise<LikeAnswer> {
-      return recordLike(db, bus, tenant, liker, await target(tenant, liker, profileId));
+      return recordLike(db, bus, tenant, liker, await visibleTarget(db, tenant, liker, profileId));
     },
 
     /** DELETE /api/like.php: takes a like back (a profile that was never liked is fine too). */
     async unlike(tenant: Tenant, liker: Liker, profileId: number): Promise<void> {
-      const other = await target(tenant, liker, profileId);
+      const other = await visibleTarget(db, tenant, liker, profileId);
       await db.deleteFrom('likes').where('from_profile_id', '=', liker.profileId).where('to_profile_id', '=', other.id).execute();
     },
 
@@ -122,7 +126,7 @@ export function createLikeService(deps: { db: Kysely<Database>; bus: EventBus })
 
     /** How many received likes are new (the likes badge, SPEC §2), from profiles the member may see. */
     async newCount(tenant: Tenant, liker: Liker): Promise<number> {
-      const { n } = await visibleProfiles(db, tenant.id, viewerOf(liker))
+      const { n } = await visibleProfiles(db, tenant.id, liker)
         .innerJoin('likes', 'likes.from_profile_id', 'profiles.id')
         .where('likes.to_profile_id', '=', liker.profileId)
         .where('likes.is_new', '=', 1)
@@ -130,13 +134,6 @@ export function createLikeService(deps: { db: Kysely<Database>; bus: EventBus })
         .executeTakeFirstOrThrow();
       return Number(n);
     },
-
-    /** Opening a profile clears the new-like flag of that profile's like of the member (SPEC §4). */
-    async seen(liker: Liker, profileId: number): Promise<void> {
-      await db.updateTable('likes').set({ is_new: 0 }).where('from_profile_id', '=', profileId).where('to_profile_id', '=', liker.profileId).where('is_new', '=', 1).execute();
-    },
-
-    relation: (liker: Liker, profileId: number) => relationOf(db, liker.profileId, profileId),
 
     /**
      * GET /api/auto-like.php (SPEC §7): a profile for the like dialog when it was given none: the

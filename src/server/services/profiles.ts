@@ -6,9 +6,10 @@ import type { Tenant } from '../../tenant/schema.ts';
 import { AppError } from '../errors.ts';
 import { birthDateProblem, nameProblem, ageOn, MIN_AGE } from '../../lib/account-rules.ts';
 import { isInterestKey } from '../data/interests.ts';
-import { relationOf } from './likes.ts';
+import { clearNewLike, relationOf } from './likes.ts';
+import { profileCards } from './cards.ts';
 import { findRegion } from '../data/regions.ts';
-import { mainImage, mainImages, mediaUrl } from './main-image.ts';
+import { mainImage, mediaUrl } from './main-image.ts';
 import { bandedPage, homeBands, visibleProfiles } from './visibility.ts';
 import { GENDERS } from '../../contract/enums.ts';
 import { wantedGenders } from './search.ts';
@@ -146,9 +147,7 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
       if (!viewer) return { profile: card, photos: [], related: [], relation: null };
       // Opening a profile clears the new-like flag of its like of the viewer (SPEC §4).
       const other = viewer.profileId !== null && viewer.profileId !== p.id ? viewer.profileId : null;
-      if (other !== null) {
-        await db.updateTable('likes').set({ is_new: 0 }).where('to_profile_id', '=', other).where('is_new', '=', 1).where('from_profile_id', '=', p.id).execute();
-      }
+      if (other !== null) await clearNewLike(db, other, p.id);
       const relation = other !== null ? await relationOf(db, other, p.id) : null;
       const { birth_date: _birth, status: _status, ...details } = profileView(p);
       const photos = await db
@@ -167,7 +166,7 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
         (q, limit, offset) => q.selectAll('profiles').limit(limit).offset(offset).execute(),
         { offset: 0, limit: RELATED_PROFILES },
       );
-      const images = await mainImages(db, related.map((r) => r.id));
+      const relatedCards = await profileCards(db, related);
       return {
         profile: { ...card, ...details, photo_count: photos.length },
         /** The viewer's likes and block with this profile; null on the viewer's own profile. */
@@ -176,7 +175,7 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
           const locked = !viewer.paid_user && i > 0 && p.user_id !== viewer.id;
           return { id: photo.id, main: photo.is_main === 1, locked, url: locked ? null : mediaUrl(photo.filename), thumb_url: locked ? null : mediaUrl(photo.thumb_filename) };
         }),
-        related: related.map((r) => ({ id: r.id, name: r.name, age: ageOn(r.birth_date, new Date()), city: r.city, region: r.region, country: r.country, fictional: r.fictional === 1, main_image: images.get(r.id) ?? null })),
+        related: relatedCards.map((c) => c.card),
       };
     },
 
@@ -193,17 +192,7 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
         (q, limit, offset) => q.selectAll('profiles').limit(limit).offset(offset).execute(),
         { offset: 0, limit },
       );
-      const images = await mainImages(db, rows.map((p) => p.id));
-      return rows.map((p) => ({
-        id: p.id,
-        name: p.name,
-        age: ageOn(p.birth_date, new Date()),
-        city: p.city,
-        region: p.region,
-        country: p.country,
-        fictional: p.fictional === 1,
-        main_image: images.get(p.id) ?? null,
-      }));
+      return (await profileCards(db, rows)).map((c) => c.card);
     },
   };
 }

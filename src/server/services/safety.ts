@@ -26,12 +26,9 @@ export function createSafetyService(deps: { db: Kysely<Database>; mail: MailServ
   return {
     /** POST /api/block.php: blocks a profile the member may see (blocking again changes nothing). */
     async block(tenant: Tenant, liker: Liker, profileId: number): Promise<void> {
-      const other = await visibleProfiles(db, tenant.id, { userId: liker.userId, profileId: liker.profileId }).select('profiles.id').where('profiles.id', '=', profileId).executeTakeFirst();
-      if (!other) {
-        // Blocking a profile blocked already is fine: it is hidden by the block itself.
-        if (await this.isBlocked(liker, profileId)) return;
-        throw notFound();
-      }
+      // As the blocker sees it: a profile blocked already may be blocked again (nothing changes).
+      const other = await visibleProfiles(db, tenant.id, liker, { blockedByMe: true }).select('profiles.id').where('profiles.id', '=', profileId).executeTakeFirst();
+      if (!other) throw notFound();
       await db.transaction().execute(async (trx) => {
         await trx
           .insertInto('blocks')
@@ -55,11 +52,6 @@ export function createSafetyService(deps: { db: Kysely<Database>; mail: MailServ
       await db.deleteFrom('blocks').where('tenant_id', '=', tenant.id).where('blocker_profile_id', '=', liker.profileId).where('blocked_profile_id', '=', profileId).execute();
     },
 
-    async isBlocked(liker: Liker, profileId: number): Promise<boolean> {
-      const row = await db.selectFrom('blocks').select('id').where('blocker_profile_id', '=', liker.profileId).where('blocked_profile_id', '=', profileId).executeTakeFirst();
-      return row !== undefined;
-    },
-
     /** GET /api/block.php: the profiles the member blocked, newest first (settings: unblock them). */
     async blocked(tenant: Tenant, liker: Liker): Promise<ProfileCardData[]> {
       const rows = await db
@@ -81,18 +73,11 @@ export function createSafetyService(deps: { db: Kysely<Database>; mail: MailServ
     async complain(tenant: Tenant, reporter: { userId: number; profileId: number | null; email: string; locale: string }, input: ComplaintInput): Promise<{ id: number }> {
       let reported: { id: number; name: string } | undefined;
       if (input.profile_id !== undefined) {
-        const viewer = { userId: reporter.userId, profileId: reporter.profileId };
-        reported = await visibleProfiles(db, tenant.id, viewer).select(['profiles.id', 'profiles.name']).where('profiles.id', '=', input.profile_id).executeTakeFirst();
-        if (!reported && reporter.profileId !== null) {
-          // A member the reporter blocked is hidden from them, and still reportable.
-          reported = await db
-            .selectFrom('blocks')
-            .innerJoin('profiles', 'profiles.id', 'blocks.blocked_profile_id')
-            .select(['profiles.id', 'profiles.name'])
-            .where('blocks.blocker_profile_id', '=', reporter.profileId)
-            .where('blocks.blocked_profile_id', '=', input.profile_id)
-            .executeTakeFirst();
-        }
+        // As the reporter sees it: a member they blocked is hidden from them, and still reportable.
+        reported = await visibleProfiles(db, tenant.id, { userId: reporter.userId, profileId: reporter.profileId }, { blockedByMe: true })
+          .select(['profiles.id', 'profiles.name'])
+          .where('profiles.id', '=', input.profile_id)
+          .executeTakeFirst();
         if (!reported) throw notFound();
       }
       await complaintsLimit.take(reporter.userId);

@@ -6,9 +6,9 @@ import type { Gender, Profile } from '../db/schema.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import { AppError } from '../errors.ts';
 import type { SearchQuery } from '../../contract/search.ts';
-import { ageOn } from '../../lib/account-rules.ts';
 import { findRegion } from '../data/regions.ts';
-import { mainImages, type MainImage } from './main-image.ts';
+import type { MainImage } from './main-image.ts';
+import { profileCards } from './cards.ts';
 import { bandedPage, countBands, homeBands, visibleProfiles, type ProfileQuery } from './visibility.ts';
 
 import { GENDERS, PER_PAGE, SIMILAR_PROFILES, SEARCH_COUNT_LIMIT, SEARCH_MIN_AGE, SEARCH_MAX_AGE, MAX_PAGE } from '../../contract/enums.ts';
@@ -49,7 +49,7 @@ export interface SearchResult {
 const invalid = (field: string) => new AppError('invalid_input', 400, { key: 'error_bad_request', field });
 
 /** `YYYY-MM-DD` of `today` minus `years` years, spelled out (02-29 stays 02-29) so it compares like ageOn(). */
-function yearsBefore(today: Date, years: number): string {
+export function yearsBefore(today: Date, years: number): string {
   const y = String(today.getUTCFullYear() - years).padStart(4, '0');
   const m = String(today.getUTCMonth() + 1).padStart(2, '0');
   const d = String(today.getUTCDate()).padStart(2, '0');
@@ -81,24 +81,11 @@ export function createSearchService(deps: { db: Kysely<Database> }) {
 
   /** The cards of rows; for a member, whether they liked each (the like button on the card). */
   async function cards(rows: CardRow[], likerProfileId: number | null): Promise<SearchCard[]> {
-    const images = await mainImages(db, rows.map((r) => r.id));
     const liked =
       likerProfileId === null || rows.length === 0
         ? null
         : new Set((await db.selectFrom('likes').select('to_profile_id').where('from_profile_id', '=', likerProfileId).where('to_profile_id', 'in', rows.map((r) => r.id)).execute()).map((l) => l.to_profile_id));
-    const today = new Date();
-    return rows.map((p) => ({
-      id: p.id,
-      name: p.name,
-      age: ageOn(p.birth_date, today),
-      gender: p.gender,
-      country: p.country,
-      region: p.region,
-      city: p.city,
-      fictional: p.fictional === 1,
-      main_image: images.get(p.id) ?? null,
-      ...(liked ? { liked: liked.has(p.id) } : {}),
-    }));
+    return (await profileCards(db, rows)).map(({ row, card }) => ({ ...card, gender: row.gender, ...(liked ? { liked: liked.has(row.id) } : {}) }));
   }
 
   return {

@@ -9,20 +9,15 @@ import { AppError, notFound } from '../errors.ts';
 import { engineOf, nowIso } from '../db/engine.ts';
 import { ageOn } from '../../lib/account-rules.ts';
 import { brandDay } from '../../lib/brand-day.ts';
-import { wantedGenders } from './search.ts';
+import { wantedGenders, yearsBefore } from './search.ts';
 import { bandedPage, homeBands, visibleProfiles, type ProfileQuery } from './visibility.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
-import { recordLike, type Liker } from './likes.ts';
+import { recordLike, visibleTarget, type Liker } from './likes.ts';
 
 /** Years either side of the member's own age the match finder looks in (chosen). */
 export const MATCH_AGE_SPAN = 10;
 /** Profiles the match finder weighs before it picks the best (chosen: a few index pages). */
 const MATCH_POOL = 240;
-
-/** `YYYY-MM-DD` of `years` years before `today`. */
-function yearsBefore(today: Date, years: number): string {
-  return `${String(today.getUTCFullYear() - years).padStart(4, '0')}-${String(today.getUTCMonth() + 1).padStart(2, '0')}-${String(today.getUTCDate()).padStart(2, '0')}`;
-}
 
 const parseInterests = (json: string): string[] => {
   try {
@@ -51,7 +46,7 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
   /** The brand's profiles the member may see, of the genders they look for. */
   function wanted(tenant: Tenant, liker: Liker, me: Profile): ProfileQuery {
     const genders = wantedGenders(me);
-    const q = visibleProfiles(db, tenant.id, { userId: liker.userId, profileId: liker.profileId });
+    const q = visibleProfiles(db, tenant.id, liker);
     return genders.length < GENDERS.length ? q.where('profiles.gender', 'in', genders) : q;
   }
 
@@ -99,11 +94,7 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
      * profile row locked on PostgreSQL, so two tabs together never give a fifth like.
      */
     async swipe(tenant: Tenant, liker: Liker, profileId: number, action: 'like' | 'pass'): Promise<SwipeState & { match: boolean }> {
-      const other = await visibleProfiles(db, tenant.id, { userId: liker.userId, profileId: liker.profileId })
-        .select(['profiles.id', 'profiles.user_id'])
-        .where('profiles.id', '=', profileId)
-        .executeTakeFirst();
-      if (!other) throw notFound();
+      const other = await visibleTarget(db, tenant, liker, profileId);
       const result = await db.transaction().execute(async (trx) => {
         if (engineOf(db) === 'postgres') await trx.selectFrom('profiles').select('id').where('id', '=', liker.profileId).forUpdate().execute();
         const before = await state(tenant, liker, trx);
