@@ -26,7 +26,8 @@ export async function loadLikes(): Promise<LikesAnswer> {
   return answer;
 }
 
-function markLiked(profileId: number, liked: boolean): void {
+/** Records in the store that the member (no longer) likes a profile. */
+export function markLiked(profileId: number, liked: boolean): void {
   const next = new Set($liked.get());
   if (liked) next.add(profileId);
   else next.delete(profileId);

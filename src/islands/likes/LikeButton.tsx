@@ -2,14 +2,10 @@
  * A like button under a profile card (the likes list, the match finder, search results): likes
  * or takes the like back; a like back is a match and opens the match dialog.
  */
-import { useState } from 'react';
-import { useStore } from '@nanostores/react';
 import { m } from '../../paraglide/messages.js';
 import type { Locale } from '../../lib/locales.ts';
 import type { ProfileCardData } from '../../contract/likes.ts';
-import { $liked, likeProfile, unlikeProfile } from '../../stores/likes.ts';
-import { ApiError } from '../../stores/api.ts';
-import { useHydrated } from '../useHydrated.ts';
+import { useLike } from './useLike.ts';
 
 interface Props {
   locale: Locale;
@@ -21,27 +17,8 @@ interface Props {
   compact?: boolean;
 }
 
-export default function LikeButton({ locale, profile, liked: initial, likedMe = false, compact = false }: Props) {
-  const likedSet = useStore($liked);
-  const [liked, setLiked] = useState(initial);
-  const [busy, setBusy] = useState(false);
-  const hydrated = useHydrated();
-  const [error, setError] = useState('');
-  const isLiked = liked || likedSet.has(profile.id);
-
-  async function toggle() {
-    setBusy(true);
-    setError('');
-    try {
-      if (isLiked) await unlikeProfile(profile.id);
-      else await likeProfile(profile);
-      setLiked(!isLiked);
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : String(e));
-    } finally {
-      setBusy(false);
-    }
-  }
+export default function LikeButton({ locale, profile, liked: likedOnServer, likedMe = false, compact = false }: Props) {
+  const { liked: isLiked, busy, error, hydrated, toggle } = useLike(profile, likedOnServer);
 
   const label = isLiked ? m.profile_liked({}, { locale }) : likedMe ? m.profile_like_back({}, { locale }) : m.profile_like({}, { locale });
   const className = compact

@@ -4,15 +4,14 @@
  * the match dialog; blocking asks first. A blocked profile shows only the notice and unblock.
  */
 import { useState } from 'react';
-import { useStore } from '@nanostores/react';
 import { m } from '../../paraglide/messages.js';
 import type { Locale } from '../../lib/locales.ts';
 import type { ProfileCardData, Relation } from '../../contract/likes.ts';
-import { $liked, likeProfile, unlikeProfile } from '../../stores/likes.ts';
+import { markLiked } from '../../stores/likes.ts';
 import { api, ApiError } from '../../stores/api.ts';
 import { ConfirmDialog } from '../profile/ConfirmDialog.tsx';
 import { Notice } from '../profile/Notice.tsx';
-import { useHydrated } from '../useHydrated.ts';
+import { useLike } from './useLike.ts';
 
 interface Props {
   locale: Locale;
@@ -21,15 +20,13 @@ interface Props {
 }
 
 export default function ProfileActions({ locale, profile, relation }: Props) {
-  const likedSet = useStore($liked);
-  const [liked, setLiked] = useState(relation.liked);
+  const like = useLike(profile, relation.liked);
+  const isLiked = like.liked;
+  const hydrated = like.hydrated;
   const [blocked, setBlocked] = useState(relation.blocked);
   const [confirm, setConfirm] = useState(false);
   const [busy, setBusy] = useState(false);
-  const hydrated = useHydrated();
   const [notice, setNotice] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
-  // Another island on the page (the like dialog, a list) may have liked or unliked since.
-  const isLiked = likedSet.has(profile.id) || liked;
   const name = profile.name;
 
   async function run(work: () => Promise<void>) {
@@ -44,22 +41,17 @@ export default function ProfileActions({ locale, profile, relation }: Props) {
     }
   }
 
-  const toggleLike = () =>
-    run(async () => {
-      if (isLiked) {
-        await unlikeProfile(profile.id);
-        setLiked(false);
-      } else {
-        await likeProfile(profile);
-        setLiked(true);
-      }
-    });
+  const toggleLike = () => {
+    setNotice(null);
+    void like.toggle();
+  };
   const block = () =>
     run(async () => {
       await api('POST', '/block.php', { profile_id: profile.id });
       setConfirm(false);
       setBlocked(true);
-      setLiked(false);
+      // The block deleted the likes between the two.
+      markLiked(profile.id, false);
       setNotice({ tone: 'success', text: m.block_done({ name }, { locale }) });
     });
   const unblock = () =>
@@ -97,7 +89,7 @@ export default function ProfileActions({ locale, profile, relation }: Props) {
           className={isLiked ? 'btn-light' : 'btn-primary'}
           aria-pressed={isLiked}
           onClick={toggleLike}
-          disabled={busy || !hydrated}
+          disabled={busy || like.busy || !hydrated}
           data-like
         >
           <span aria-hidden="true" className={isLiked ? 'i-tabler-heart-filled' : 'i-tabler-heart'} />
@@ -113,7 +105,7 @@ export default function ProfileActions({ locale, profile, relation }: Props) {
           {m.profile_block({}, { locale })}
         </button>
       </div>
-      <Notice tone={notice?.tone ?? 'success'}>{notice?.text}</Notice>
+      <Notice tone={like.error ? 'error' : (notice?.tone ?? 'success')}>{like.error || notice?.text}</Notice>
       <ConfirmDialog
         open={confirm}
         title={m.block_confirm_title({ name }, { locale })}

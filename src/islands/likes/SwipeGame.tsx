@@ -12,7 +12,7 @@ import type { SwipeCard, SwipeState } from '../../contract/likes.ts';
 import { SWIPE_LIKES_PER_DAY } from '../../contract/likes.ts';
 import type { Fictional } from '../search/ProfileCard.tsx';
 import { api, ApiError } from '../../stores/api.ts';
-import { $likeDialog, $liked } from '../../stores/likes.ts';
+import { $likeDialog, markLiked } from '../../stores/likes.ts';
 import { useHydrated } from '../useHydrated.ts';
 
 /** How far (px) a card must be dragged to count as an answer. */
@@ -81,7 +81,7 @@ export default function SwipeGame({ locale, fictional, initial, interestLabels }
     try {
       const result = await api<SwipeState & { match: boolean }>('POST', '/swipe.php', { profile_id: top.id, action });
       setState({ likes_left: result.likes_left, next_at: result.next_at });
-      if (action === 'like') $liked.set(new Set([...$liked.get(), top.id]));
+      if (action === 'like') markLiked(top.id, true);
       if (result.match) $likeDialog.set({ kind: 'match', profile: top });
       await new Promise((r) => setTimeout(r, 180));
       setCards((old) => old.slice(1));
