@@ -145,10 +145,11 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
         main_image: await mainImage(db, p.id),
       };
       if (!viewer) return { profile: card, photos: [], related: [], relation: null };
-      // Opening a profile clears the new-like flag of its like of the viewer (SPEC §4).
-      const other = viewer.profileId !== null && viewer.profileId !== p.id ? viewer.profileId : null;
-      if (other !== null) await clearNewLike(db, other, p.id);
-      const relation = other !== null ? await relationOf(db, other, p.id) : null;
+      const me = viewer.profileId !== null && viewer.profileId !== p.id ? viewer.profileId : null;
+      const relation = me !== null ? await relationOf(db, me, p.id) : null;
+      // Opening a profile clears the new-like flag of its like of the viewer (SPEC §4): a write
+      // only when there is such a like, not on every profile view.
+      if (me !== null && relation?.liked_me) await clearNewLike(db, me, p.id);
       const { birth_date: _birth, status: _status, ...details } = profileView(p);
       const photos = await db
         .selectFrom('photos')

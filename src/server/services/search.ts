@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import pLimit from 'p-limit';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from '../db/index.ts';
@@ -79,13 +79,9 @@ export function createSearchService(deps: { db: Kysely<Database> }) {
   const { db } = deps;
   const gate = pLimit(SEARCHES_AT_ONCE);
 
-  /** The cards of rows; for a member, whether they liked each (the like button on the card). */
-  async function cards(rows: CardRow[], likerProfileId: number | null): Promise<SearchCard[]> {
-    const liked =
-      likerProfileId === null || rows.length === 0
-        ? null
-        : new Set((await db.selectFrom('likes').select('to_profile_id').where('from_profile_id', '=', likerProfileId).where('to_profile_id', 'in', rows.map((r) => r.id)).execute()).map((l) => l.to_profile_id));
-    return (await profileCards(db, rows)).map(({ row, card }) => ({ ...card, gender: row.gender, ...(liked ? { liked: liked.has(row.id) } : {}) }));
+  /** The cards of rows; for a member, whether they like each (`liked`, read with the rows). */
+  async function cards(rows: (CardRow & { liked: boolean | 0 | 1 | null })[]): Promise<SearchCard[]> {
+    return (await profileCards(db, rows)).map(({ row, card }) => ({ ...card, gender: row.gender, ...(row.liked === null ? {} : { liked: Boolean(row.liked) }) }));
   }
 
   return {
@@ -149,20 +145,32 @@ export function createSearchService(deps: { db: Kysely<Database> }) {
     // A country filter leaves only the bands that can hold it.
     const home = homeBands(homeCountry, homeRegion);
     const bands = !query.country || !homeCountry ? home : query.country === homeCountry ? home.slice(0, -1) : [null];
-    const read = (q: ProfileQuery, limit: number, offset: number) => q.select(CARD_COLUMNS).limit(limit).offset(offset).execute();
+    // A member's rows also say whether they like each profile (the heart on the card), in the same statement.
+    const read = (q: ProfileQuery, limit: number, offset: number) =>
+      q
+        .select(CARD_COLUMNS)
+        .select((eb) =>
+          (me
+            ? sql<boolean | 0 | 1 | null>`${eb.exists(eb.selectFrom('likes').select(sql.lit(1).as('one')).where('likes.from_profile_id', '=', me.id).whereRef('likes.to_profile_id', '=', 'profiles.id'))}`
+            : sql<boolean | 0 | 1 | null>`null`
+          ).as('liked'),
+        )
+        .limit(limit)
+        .offset(offset)
+        .execute();
 
     const counts = await countBands(db, filtered, bands, SEARCH_COUNT_LIMIT);
     const total = counts.reduce((a, b) => a + b, 0);
     const rows = await bandedPage(filtered, bands, read, { offset: (query.page - 1) * PER_PAGE, limit: PER_PAGE, counts });
     const result: SearchResult = {
-      profiles: await cards(rows, me?.id ?? null),
+      profiles: await cards(rows),
       total,
       total_capped: total >= SEARCH_COUNT_LIMIT,
       page: query.page,
       per_page: PER_PAGE,
       pages: Math.ceil(total / PER_PAGE),
     };
-    if (total === 0) result.similar = await cards(await bandedPage(visible, home, read, { offset: 0, limit: SIMILAR_PROFILES }), me?.id ?? null);
+    if (total === 0) result.similar = await cards(await bandedPage(visible, home, read, { offset: 0, limit: SIMILAR_PROFILES }));
     return result;
   }
 }
