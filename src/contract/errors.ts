@@ -56,6 +56,12 @@ export const ERROR_CODES = [
   'complaint_subject',
   'complaint_message',
   'complaint_reason',
+  // Chat
+  'message_empty',
+  'message_too_long',
+  'gift_unknown',
+  'gif_unknown',
+  'email_unconfirmed',
   // Credits
   'not_enough_credits',
 ] as const;

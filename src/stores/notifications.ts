@@ -58,6 +58,4 @@ export async function reenableEmails(): Promise<NotificationSettings> {
 }
 
 /** The browser can receive push messages (SPEC §4 push: unknown or capable). */
-export function pushSupported(): boolean {
-  return typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
-}
+export { pushSupported } from './push.ts';

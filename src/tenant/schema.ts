@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GIFT_IDS, type GiftId } from '../lib/gifts.ts';
 import { LOCALES, type Locale } from '../lib/locales.ts';
 import { NICHES, LANDER_NAMES, type Niche } from '../lib/slugs.ts';
 import { PAYMENT_METHOD_IDS } from '../lib/payment-methods.ts';
@@ -183,6 +184,12 @@ export const TenantSchema = z
     message_credits: z.number().int().nonnegative().default(5).describe('Credits one text message costs.'),
     photo_credits: z.number().int().nonnegative().default(10).describe('Credits one photo message costs.'),
     gift_credits: z.number().int().nonnegative().default(15).describe('Credits one gift costs.'),
+    /** The gift catalogue of the chat (src/lib/gifts.ts); without it every gift at gift_credits times its factor. */
+    gifts: z
+      .array(z.object({ id: z.enum(GIFT_IDS as [GiftId, ...GiftId[]]), credits: z.number().int().nonnegative() }).strict())
+      .min(1)
+      .optional()
+      .describe(`Gifts offered in the chat with their price in credits; ids: ${GIFT_IDS.join(', ')}. Default: all, at gift_credits times a factor.`),
     signup_credits: z.number().int().nonnegative().default(10).describe('Credits granted once at signup.'),
     /** Longest chat message, in characters. */
     message_length: z.number().int().min(20).max(5000).default(1000).describe('Longest chat message, in characters.'),

@@ -4,6 +4,7 @@
  * streams of another, also after the listening connection was cut; rate limits count across
  * processes. Runs when DATABASE_URL is set.
  */
+import { collectEvents } from '../support/sse.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, type IncomingMessage } from 'node:http';
@@ -121,25 +122,6 @@ async function serveProcess(schema: string, dir: string): Promise<{ child: Child
     req.end();
   }), 60_000);
   return { child, port, output: () => output };
-}
-
-/** Reads server-sent events from a response into a list, as they arrive. */
-function collectEvents(res: IncomingMessage): { type: string; data: unknown }[] {
-  const events: { type: string; data: unknown }[] = [];
-  let buffer = '';
-  res.setEncoding('utf8');
-  res.on('data', (chunk: string) => {
-    buffer += chunk;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const type = /^event: (.*)$/m.exec(block)?.[1];
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (type) events.push({ type, data: data ? JSON.parse(data) : null });
-    }
-  });
-  return events;
 }
 
 describe.skipIf(!url)('two runtime processes on one PostgreSQL database', () => {

@@ -1,4 +1,6 @@
 import { test as base, expect, type Page } from '@playwright/test';
+import { createDb } from '../../src/server/db/index.ts';
+import { grant } from '../../src/server/ledger.ts';
 
 /** The base URL of a demo brand in the runtime globalSetup started: http://<id>.localhost:<port>. */
 export function brandUrl(id: string, path = '/'): string {
@@ -51,6 +53,20 @@ export async function signUpMember(
   });
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   return { email };
+}
+
+/**
+ * Gives a member credits through the ledger, straight in the suite's database: the payments of
+ * the credits issue are the member's way; a test of the chat needs a balance it chooses.
+ */
+export async function grantCredits(userId: number, credits: number): Promise<void> {
+  const { file, url, schema } = JSON.parse(process.env.E2E_DATABASE ?? '{}') as { file: string; url: string | null; schema: string | null };
+  const handle = url ? createDb({ url, schema: schema ?? undefined }) : createDb({ file });
+  try {
+    await grant(handle.db, { userId, credits, reason: 'bonus', ref: `e2e-${userId}-${Date.now()}-${Math.random()}` });
+  } finally {
+    await handle.close();
+  }
 }
 
 export const test = base;

@@ -13,6 +13,8 @@ export default async function globalSetup(_config: FullConfig) {
   process.env.E2E_PORT = String(runtime.port);
   process.env.E2E_OUTBOX = runtime.outbox;
   process.env.E2E_ENGINE_USED = engine;
+  // The database, for what the browser cannot do yet (credits before payments exist): tests/support/e2e.ts grantCredits.
+  process.env.E2E_DATABASE = JSON.stringify({ file: runtime.app.config.databaseFile, url: runtime.app.config.databaseUrl, schema: runtime.schema ?? null });
   return async () => {
     await runtime.close();
   };

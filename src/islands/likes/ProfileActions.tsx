@@ -1,6 +1,6 @@
 /**
- * The buttons of another member's profile (SPEC §2 profile view): like and unlike, block and
- * unblock, and report (to /complaints with the member filled in). A like back is a match and opens
+ * The buttons of another member's profile (SPEC §2 profile view): like and unlike, message and
+ * gift (to the chat), block and unblock, and report (to /complaints with the member filled in). A like back is a match and opens
  * the match dialog; blocking asks first. A blocked profile shows only the notice and unblock.
  */
 import { useState } from 'react';
@@ -95,6 +95,14 @@ export default function ProfileActions({ locale, profile, relation }: Props) {
           <span aria-hidden="true" className={isLiked ? 'i-tabler-heart-filled' : 'i-tabler-heart'} />
           {isLiked ? m.profile_unlike({}, { locale }) : relation.liked_me ? m.profile_like_back({}, { locale }) : m.profile_like({}, { locale })}
         </button>
+        <a href={`/members/${profile.id}/chat`} className="btn-primary no-underline" data-message-button>
+          <span aria-hidden="true" className="i-tabler-message-circle" />
+          {m.profile_message({}, { locale })}
+        </a>
+        <a href={`/members/${profile.id}/chat?gift=1`} className="btn-light no-underline" data-gift-button>
+          <span aria-hidden="true" className="i-tabler-gift" />
+          {m.profile_gift({}, { locale })}
+        </a>
         <span className="flex-1" />
         <a href={`/complaints?profile=${profile.id}`} className="btn px-3 text-sm text-gray-700 no-underline hover:text-gray-900">
           <span aria-hidden="true" className="i-tabler-flag" />

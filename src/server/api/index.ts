@@ -5,6 +5,7 @@ import { photoRoutes } from './photos.ts';
 import { searchRoutes } from './search.ts';
 import { eventRoutes } from './events.ts';
 import { likeRoutes } from './likes.ts';
+import { chatRoutes } from './chat.ts';
 
 /** Every endpoint under /api/ (API.md), each declaring who may call it and what it reads. */
-export const API_ROUTES: AnyRoute[] = [...publicRoutes, ...accountRoutes, ...photoRoutes, ...searchRoutes, ...likeRoutes, ...eventRoutes];
+export const API_ROUTES: AnyRoute[] = [...publicRoutes, ...accountRoutes, ...photoRoutes, ...searchRoutes, ...likeRoutes, ...chatRoutes, ...eventRoutes];

@@ -4,7 +4,7 @@ import { json, route, type RouteContext } from '../http/routes.ts';
 import type { Liker } from '../services/likes.ts';
 
 /** The logged-in member as the one who acts: their user and profile (a member without a profile likes nobody). */
-function likerOf(ctx: RouteContext<unknown, unknown, 'member'>): Liker {
+export function likerOf(ctx: RouteContext<unknown, unknown, 'member'>): Liker {
   const profileId = ctx.session.user.profile?.id;
   if (!profileId) throw notFound();
   return { userId: ctx.session.user.id, profileId };

@@ -13,6 +13,9 @@ export interface Database {
   swipes: SwipesTable;
   blocks: BlocksTable;
   complaints: ComplaintsTable;
+  conversations: ConversationsTable;
+  conversation_members: ConversationMembersTable;
+  messages: MessagesTable;
   photos: PhotosTable;
   sessions: SessionsTable;
   tokens: TokensTable;
@@ -175,6 +178,45 @@ export interface ComplaintsTable {
   subject: string;
   message: string;
   status: ColumnType<'open' | 'handled', 'open' | 'handled' | undefined, 'open' | 'handled'>;
+  created_at: CreatedAt;
+}
+
+// --- chat ------------------------------------------------------------------------------
+
+export interface ConversationsTable {
+  id: Id;
+  tenant_id: string;
+  /** The profile that sent the first message: a free member's conversations are counted by it. */
+  started_by: number;
+  last_message_id: ColumnType<number, number | undefined, number>;
+  created_at: CreatedAt;
+}
+
+/** One side of a conversation. */
+export interface ConversationMembersTable {
+  conversation_id: number;
+  profile_id: number;
+  other_profile_id: number;
+  unread: ColumnType<number, number | undefined, number>;
+  last_read_id: ColumnType<number, number | undefined, number>;
+  /** Messages up to this id were removed from this side's view. */
+  cleared_id: ColumnType<number, number | undefined, number>;
+  hidden: ColumnType<Flag, Flag | undefined, Flag>;
+  last_message_at: string;
+}
+
+export interface MessagesTable {
+  id: Id;
+  conversation_id: number;
+  sender_profile_id: number;
+  kind: 'text' | 'photo' | 'gift' | 'gif';
+  /** The text of a text message. */
+  body: string | null;
+  /** A photo's stored file name, a gift id or a GIF id. */
+  media: string | null;
+  credits: ColumnType<number, number | undefined, never>;
+  client_id: string;
+  notified_at: string | null;
   created_at: CreatedAt;
 }
 

@@ -16,6 +16,10 @@ import { readCookie, serializeCookie } from '../../lib/cookies.ts';
 import { TRACKING_KEYS } from '../../contract/enums.ts';
 import { clientIp, countryFromHeaders, countryOfIp } from '../data/geoip.ts';
 import { ICON_CACHE, ICON_PATH, iconEtag, tablerSvg } from '../icons.ts';
+import { stickerSvg } from '../data/gifs.ts';
+
+/** A sticker of the offline GIF library. */
+const GIF_PATH = /^\/gifs\/([a-z0-9-]{1,40})\.svg$/;
 import { MEDIA_PATH } from '../media.ts';
 import { message } from '../i18n.ts';
 import type { TenantRegistry } from '../registry.ts';
@@ -257,6 +261,13 @@ export async function createHttp(options: HttpOptions) {
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
     return reply.send(svg);
   });
+  app.get('/gifs/*', async (request, reply) => {
+    // The offline GIF library (src/server/data/gifs.ts): drawn once per process, never changed.
+    const match = GIF_PATH.exec(request.url.split('?')[0]!);
+    const svg = match ? stickerSvg(match[1]!) : undefined;
+    if (!svg) return sendErrorPage(request, reply, 404);
+    return reply.header('cache-control', ICON_CACHE).type('image/svg+xml').send(svg);
+  });
   app.get('/_assets/*', (request, reply) => {
     const rest = (request.params as { '*': string })['*'];
     return reply.sendFile(`${request.tenant.id}/client/_assets/${rest}`, { maxAge: ASSET_MAX_AGE_MS, immutable: true, cacheControl: true });
@@ -288,6 +299,12 @@ export async function createHttp(options: HttpOptions) {
    */
   function languageNeedsSession(request: FastifyRequest): boolean {
     return request.tenant.locales.available.length > 1 && !readCookie(request.headers.cookie, LOCALE_COOKIE);
+  }
+
+  /** The counts a member's page shows at once: unread messages and new likes. */
+  async function memberCounts(tenant: Tenant, member: { userId: number; profileId: number }) {
+    const [unread, newLikes] = await Promise.all([services.chat.unreadCount(member), services.likes.newCount(tenant, member)]);
+    return { unread, newLikes };
   }
 
   async function page(request: FastifyRequest, reply: FastifyReply) {
@@ -326,8 +343,8 @@ export async function createHttp(options: HttpOptions) {
       nonce: randomBytes(12).toString('base64'),
       saveLanguage: session ? async (locale: Locale) => void (await services.accounts.saveSettings(session.user.id, { language: locale })) : undefined,
       services,
-      // The title prefix and the likes badge (SPEC §2); unread messages arrive with chat.
-      counts: session?.user.profile ? { unread: 0, newLikes: await services.likes.newCount(tenant, { userId: session.user.id, profileId: session.user.profile.id }) } : undefined,
+      // The title prefix, the messages badge and the likes badge (SPEC §2).
+      counts: session?.user.profile ? await memberCounts(tenant, { userId: session.user.id, profileId: session.user.profile.id }) : undefined,
     };
     // The Astro handler writes the answer itself: the headers so far go onto the Node response.
     const res = reply.raw;

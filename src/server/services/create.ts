@@ -15,6 +15,8 @@ import { createSearchService } from './search.ts';
 import { createLikeService } from './likes.ts';
 import { createSwipeService } from './swipes.ts';
 import { createSafetyService } from './safety.ts';
+import { createChatService } from './chat.ts';
+import { localGifs, type GifProvider } from '../data/gifs.ts';
 
 export interface ServiceDeps {
   db: Kysely<Database>;
@@ -33,6 +35,8 @@ export interface ServiceDeps {
   log?: (line: string) => void;
   /** The clock of the brand's day (the swipe game's likes of the day); tests move it. */
   now?: () => Date;
+  /** The GIF search; the offline library by default. */
+  gifs?: GifProvider;
 }
 
 /** Creates the services of one process over one database connection (DESIGN §2: once, never per tenant). */
@@ -42,6 +46,7 @@ export function createServices(deps: ServiceDeps): Services {
   const sessions = createSessionService({ db, views, production: deps.production });
   const mail = createMailService({ outboxDir: deps.outboxDir, smtpUrl: deps.smtpUrl, log: deps.log });
   const notifications = createNotificationService({ db });
+  const gifs = deps.gifs ?? localGifs();
   return {
     db,
     engine: deps.engine,
@@ -59,5 +64,7 @@ export function createServices(deps: ServiceDeps): Services {
     likes: createLikeService({ db, bus }),
     swipes: createSwipeService({ db, bus, now: deps.now }),
     safety: createSafetyService({ db, mail, limits }),
+    gifs,
+    chat: createChatService({ db, engine: deps.engine, bus, gifs, mediaDir: deps.mediaDir }),
   };
 }

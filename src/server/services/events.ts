@@ -12,7 +12,15 @@ export type MemberEvent =
   /** A profile liked the member: reload the likes. */
   | { type: 'like'; profile_id: number }
   /** The member and a profile like each other: show the match dialog. */
-  | { type: 'match'; profile_id: number };
+  | { type: 'match'; profile_id: number }
+  /** A message in one of the member's conversations, sent or received (the stream's event id is the message id). */
+  | { type: 'message'; conversation_id: number; message_id: number }
+  /** The other member is typing in a conversation (shown for a few seconds). */
+  | { type: 'typing'; conversation_id: number }
+  /** The other member read the conversation up to a message. */
+  | { type: 'read'; conversation_id: number; message_id: number }
+  /** The member's chats list changed on another tab (read, removed): reload it. */
+  | { type: 'chats' };
 
 /** The bus topic of one member's events. */
 export function userTopic(userId: number): string {

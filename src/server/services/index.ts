@@ -13,6 +13,8 @@ import type { LikeService } from './likes.ts';
 import type { SwipeService } from './swipes.ts';
 import type { SafetyService } from './safety.ts';
 import type { EventBus } from '../bus.ts';
+import type { ChatService } from './chat.ts';
+import type { GifProvider } from '../data/gifs.ts';
 
 /** A logged-in member on one request. */
 export interface Session {
@@ -46,4 +48,7 @@ export interface Services {
   likes: LikeService;
   swipes: SwipeService;
   safety: SafetyService;
+  /** The GIF search of the chat. */
+  gifs: GifProvider;
+  chat: ChatService;
 }

@@ -119,19 +119,6 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
     return rows.map(view);
   }
 
-  /** Removes stored files; a file already gone is fine, a name that is not ours is never touched. */
-  async function deleteFiles(names: string[]): Promise<void> {
-    await Promise.all(
-      names
-        .filter((n) => STORED_NAME.test(n))
-        .map((n) =>
-          unlink(join(mediaDir, n)).catch((err: NodeJS.ErrnoException) => {
-            if (err.code !== 'ENOENT') console.error(`photos: could not delete ${n}:`, err);
-          }),
-        ),
-    );
-  }
-
   const limitOf = (paid: boolean) => (paid ? PREMIUM_PHOTOS : FREE_PHOTOS);
   const refuseOverLimit = (paid: boolean, count: number) => {
     if (count < limitOf(paid)) return;
@@ -148,7 +135,6 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
   }
 
   async function upload(user: PhotoUploader, profileId: number, file: PhotoUpload): Promise<PhotoView[]> {
-    if (!TENANT_ID.test(user.tenant_id)) throw new Error(`photos: unusable tenant id ${JSON.stringify(user.tenant_id)}`);
 
     // Cheap refusals first, before any decoding: the limit (checked again under the lock), size, type.
     const owner = await db
@@ -162,25 +148,7 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
     if (!owner) throw notFound();
     refuseOverLimit(user.paid_user || owner.paid_user === 1, await countPhotos(db, profileId));
 
-    if (file.bytes.length > MAX_PHOTO_BYTES) throw photoError.tooLarge();
-    const type = await fileTypeFromBuffer(file.bytes);
-    if (!type || !ALLOWED_MIME.has(type.mime)) throw photoError.type();
-
-    const { photo, thumb } = await reencode(file.bytes);
-
-    const tenantDir = join(mediaDir, user.tenant_id);
-    await mkdir(tenantDir, { recursive: true });
-    const base = randomBytes(16).toString('hex');
-    const filename = `${user.tenant_id}/${base}.webp`;
-    const thumbFilename = `${user.tenant_id}/${base}-t.webp`;
-    // Files first, row second: a row never points at a missing file. 'wx' never overwrites.
-    try {
-      await writeFile(join(mediaDir, filename), photo, { flag: 'wx' });
-      await writeFile(join(mediaDir, thumbFilename), thumb, { flag: 'wx' });
-    } catch (err) {
-      await deleteFiles([filename, thumbFilename]);
-      throw err;
-    }
+    const { filename, thumbFilename } = await storeImage(mediaDir, user.tenant_id, file);
 
     try {
       await db.transaction().execute(async (trx) => {
@@ -214,7 +182,7 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
           .execute();
       });
     } catch (err) {
-      await deleteFiles([filename, thumbFilename]);
+      await deleteFiles(mediaDir, [filename, thumbFilename]);
       throw err;
     }
     return list(profileId);
@@ -259,7 +227,7 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
       return photo;
     });
     // Files go after the commit: a failed delete must not leave a row without its files.
-    await deleteFiles([removed.filename, removed.thumb_filename]);
+    await deleteFiles(mediaDir, [removed.filename, removed.thumb_filename]);
     return list(profileId);
   }
 
@@ -273,10 +241,52 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
       await trx.deleteFrom('photos').where('profile_id', '=', profileId).execute();
       return photos;
     });
-    await deleteFiles(rows.flatMap((r) => [r.filename, r.thumb_filename]));
+    await deleteFiles(mediaDir, rows.flatMap((r) => [r.filename, r.thumb_filename]));
   }
 
   return { list, upload, setMain, remove, mainImage, eraseAll };
+}
+
+/** Removes stored files; a file already gone is fine, a name that is not ours is never touched. */
+export async function deleteFiles(mediaDir: string, names: string[]): Promise<void> {
+  await Promise.all(
+    names
+      .filter((n) => STORED_NAME.test(n))
+      .map((n) =>
+        unlink(join(mediaDir, n)).catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ENOENT') console.error(`photos: could not delete ${n}:`, err);
+        }),
+      ),
+  );
+}
+
+/**
+ * Checks an uploaded image (size, type by its magic bytes, dimensions), re-encodes it and writes
+ * the photo and its thumbnail under the brand's folder; answers their stored names. Shared by
+ * profile photos and photos sent in a chat. Refusals: photo_too_large, photo_type, photo_dimensions.
+ */
+export async function storeImage(mediaDir: string, tenantId: string, file: PhotoUpload): Promise<{ filename: string; thumbFilename: string }> {
+  if (!TENANT_ID.test(tenantId)) throw new Error(`photos: unusable tenant id ${JSON.stringify(tenantId)}`);
+  if (file.bytes.length > MAX_PHOTO_BYTES) throw photoError.tooLarge();
+  const type = await fileTypeFromBuffer(file.bytes);
+  if (!type || !ALLOWED_MIME.has(type.mime)) throw photoError.type();
+
+  const { photo, thumb } = await reencode(file.bytes);
+
+  const tenantDir = join(mediaDir, tenantId);
+  await mkdir(tenantDir, { recursive: true });
+  const base = randomBytes(16).toString('hex');
+  const filename = `${tenantId}/${base}.webp`;
+  const thumbFilename = `${tenantId}/${base}-t.webp`;
+  // Files first, row second: a row never points at a missing file. 'wx' never overwrites.
+  try {
+    await writeFile(join(mediaDir, filename), photo, { flag: 'wx' });
+    await writeFile(join(mediaDir, thumbFilename), thumb, { flag: 'wx' });
+  } catch (err) {
+    await deleteFiles(mediaDir, [filename, thumbFilename]);
+    throw err;
+  }
+  return { filename, thumbFilename };
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Limits } from '../limits.ts';
 import { visibleProfiles } from './visibility.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
 import type { Liker } from './likes.ts';
+import { deleteConversationsBetween } from './chat.ts';
 
 /** Complaints a member may file per day (chosen: enough for real trouble, not for flooding the operator). */
 export const COMPLAINTS_PER_DAY = 10;
@@ -44,6 +45,8 @@ export function createSafetyService(deps: { db: Kysely<Database>; mail: MailServ
             ]),
           )
           .execute();
+        // SPEC §4: blocking deletes chats and likes.
+        await deleteConversationsBetween(trx, liker.profileId, other.id);
       });
     },
 

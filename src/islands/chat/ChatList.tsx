@@ -1,0 +1,105 @@
+/**
+ * The conversation list (SPEC §2 chats overview, §3 chat item, §4 removing a chat): newest first,
+ * each with the other member's photo, name, the last message and its time, and the unread count;
+ * a conversation can be removed (asked first).
+ */
+import { useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { m } from '../../paraglide/messages.js';
+import { Glyph } from '../Glyph.tsx';
+import { ConfirmDialog } from '../profile/ConfirmDialog.tsx';
+import { countBadge } from '../../lib/badges.ts';
+import type { ChatItem } from '../../contract/chat.ts';
+import { $chats, removeChat } from '../../stores/chat.ts';
+import { useHydrated } from '../useHydrated.ts';
+import { chatTime, type ChatContext } from './context.ts';
+import { Avatar } from './Avatar.tsx';
+
+function preview(item: ChatItem, locale: ChatContext['locale']): string {
+  const last = item.last_message;
+  if (!last) return '';
+  const o = { locale };
+  const what = last.kind === 'text' ? (last.text ?? '') : last.kind === 'photo' ? m.chat_preview_photo({}, o) : last.kind === 'gift' ? m.chat_preview_gift({}, o) : m.chat_preview_gif({}, o);
+  return last.mine ? m.chat_preview_mine({ text: what }, o) : what;
+}
+
+export function ChatList({ ctx, activeId }: { ctx: ChatContext; activeId: number | null }) {
+  const chats = useStore($chats);
+  const hydrated = useHydrated();
+  const [removing, setRemoving] = useState<ChatItem | null>(null);
+  const o = { locale: ctx.locale };
+  const items = chats?.chats ?? [];
+  return (
+    <>
+      <header className="flex items-center gap-2 border-b border-gray-200 px-3 py-2.5">
+        <a href="/members" className="grid h-10 w-10 place-items-center rounded-full text-gray-700 hover:bg-gray-100" aria-label={m.chats_back_members({}, o)}>
+          <span aria-hidden="true" className="i-tabler-arrow-left text-xl" />
+        </a>
+        <h1 className="text-lg font-bold">{m.route_chats({}, o)}</h1>
+      </header>
+      {items.length === 0 ? (
+        <div className="flex flex-1 flex-col items-center justify-center gap-2 p-6 text-center">
+          <span aria-hidden="true" className="i-tabler-messages text-5xl text-primary/60" />
+          <p className="text-lg font-bold">{m.chats_empty_title({}, o)}</p>
+          <p className="text-gray-600">{m.chats_empty_text({}, o)}</p>
+          <a href="/members" className="btn-primary mt-2">{m.route_members({}, o)}</a>
+        </div>
+      ) : (
+        <ul className="min-h-0 flex-1 overflow-y-auto" aria-label={m.chat_list_label({}, o)} data-chat-list>
+          {items.map((item) => {
+            const unread = item.num_unread_messages;
+            const active = item.conversation.id === activeId;
+            return (
+              <li key={item.conversation.id} className={`group relative border-b border-gray-100 ${active ? 'bg-primary/8' : 'hover:bg-gray-50'}`} data-chat={item.conversation.id}>
+                <a href={`/chats/${item.conversation.id}`} aria-current={active ? 'page' : undefined} className="flex items-center gap-3 px-3 py-3 pr-12 text-inherit no-underline">
+                  <Avatar profile={item.profile} size="h-12 w-12" />
+                  <span className="min-w-0 flex-1">
+                    <span className="flex items-baseline gap-2">
+                      <span className={`truncate ${unread ? 'font-bold' : 'font-semibold'}`}>{item.profile.name}</span>
+                      {item.profile.fictional && (
+                        <span role="img" aria-label={ctx.fictional.warning} title={ctx.fictional.warning} className="shrink-0 text-sm text-gray-600">
+                          <Glyph icon={ctx.fictional.icon} />
+                        </span>
+                      )}
+                      {item.last_message && <span className="ml-auto shrink-0 text-xs text-gray-500">{chatTime(item.last_message.created_at, ctx.locale)}</span>}
+                    </span>
+                    <span className={`block truncate text-sm ${unread ? 'font-semibold text-gray-900' : 'text-gray-600'}`}>{preview(item, ctx.locale)}</span>
+                  </span>
+                  {unread > 0 && (
+                    <span className="badge bg-unread text-white" aria-label={m.chat_unread({ count: unread }, o)}>
+                      {countBadge(unread)}
+                    </span>
+                  )}
+                </a>
+                <button
+                  type="button"
+                  className="absolute right-2 top-1/2 grid h-9 w-9 -translate-y-1/2 place-items-center rounded-full text-gray-400 hover:bg-gray-100 hover:text-danger focus-visible:text-danger"
+                  aria-label={m.chat_remove_named({ name: item.profile.name }, o)}
+                  title={m.chat_remove({}, o)}
+                  disabled={!hydrated}
+                  onClick={() => setRemoving(item)}
+                  data-remove-chat
+                >
+                  <span aria-hidden="true" className="i-tabler-trash" />
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <ConfirmDialog
+        open={removing !== null}
+        title={m.chat_remove_title({ name: removing?.profile.name ?? '' }, o)}
+        text={m.chat_remove_text({ name: removing?.profile.name ?? '' }, o)}
+        confirm={m.chat_remove({}, o)}
+        cancel={m.action_cancel({}, o)}
+        onConfirm={() => {
+          const id = removing!.conversation.id;
+          setRemoving(null);
+          void removeChat(id);
+        }}
+        onCancel={() => setRemoving(null)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,388 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database, Engine } from '../db/index.ts';
+import type { Tenant } from '../../tenant/schema.ts';
+import type { EventBus } from '../bus.ts';
+import type { SpendReason } from '../../contract/credits.ts';
+import {
+  CHAT_HISTORY_LIMIT,
+  CHATS_LIMIT,
+  type ChatItem,
+  type ChatMessage,
+  type ChatsAnswer,
+  type ConversationAnswer,
+  type MessageKind,
+  type ReplyBlock,
+  type SendAnswer,
+  type SendInput,
+} from '../../contract/chat.ts';
+import { FREE_CONVERSATIONS } from '../../lib/membership.ts';
+import { giftCatalogue } from '../../lib/gifts.ts';
+import { AppError, notFound } from '../errors.ts';
+import { nowIso } from '../db/engine.ts';
+import { spend } from '../ledger.ts';
+import { publishToMember } from './events.ts';
+import { visibleTarget, type Liker } from './likes.ts';
+import { CARD_COLUMNS, profileCards } from './cards.ts';
+import { mediaUrl } from './main-image.ts';
+import { deleteFiles, storeImage, type PhotoUpload } from './photos.ts';
+import type { GifProvider } from '../data/gifs.ts';
+
+/** The refusals of the chat, each with its catalogue message (API.md "Chat"). */
+export const chatError = {
+  empty: () => new AppError('message_empty', 400, { field: 'text' }),
+  tooLong: (max: number) => new AppError('message_too_long', 400, { field: 'text', params: { max } }),
+  gift: () => new AppError('gift_unknown', 400, { field: 'gift' }),
+  gif: () => new AppError('gif_unknown', 400, { field: 'gif' }),
+  unconfirmed: () => new AppError('email_unconfirmed', 403),
+  /** SPEC §9: a free member starts at most 2 conversations. */
+  premium: () => new AppError('premium_only', 403, { key: 'premium_only', extra: { premium_required: true } }),
+};
+
+/** The ledger reason of each kind: a GIF is a message like a text. */
+const REASON: Record<MessageKind, SpendReason> = { text: 'message', gif: 'message', photo: 'photo', gift: 'gift' };
+
+/** A preview in the chats list shows this much of a text. */
+const PREVIEW_CHARS = 80;
+
+type MessageRow = Pick<Database['messages'], 'conversation_id' | 'sender_profile_id' | 'kind' | 'body' | 'media' | 'client_id' | 'notified_at'> & {
+  id: number;
+  credits: number;
+  created_at: string;
+};
+
+export interface ChatServiceDeps {
+  db: Kysely<Database>;
+  engine: Engine;
+  bus: EventBus;
+  gifs: GifProvider;
+  mediaDir: string;
+  /** Called after a message is committed (push and mail to the recipient). */
+  onMessage?: (message: { id: number; conversationId: number; recipientUserId: number; first: boolean }) => void;
+}
+
+/**
+ * Conversations and their messages (SPEC §3 conversation and chat item, §4 chat): a member writes
+ * to a profile they may see; the first message starts a conversation (a free member starts at
+ * most 2), every message costs credits, paid through the ledger in the transaction that stores
+ * it. Both members' tabs hear of each change over the event bus (DESIGN §9).
+ */
+export function createChatService(deps: ChatServiceDeps) {
+  const { db, bus, gifs, mediaDir } = deps;
+
+  async function toMessages(rows: MessageRow[], me: number): Promise<ChatMessage[]> {
+    const gifIds = [...new Set(rows.filter((r) => r.kind === 'gif' && r.media).map((r) => r.media!))];
+    const found = new Map((await Promise.all(gifIds.map((id) => gifs.get(id)))).filter((g) => g !== null).map((g) => [g.id, g]));
+    return rows.map((r) => ({
+      id: r.id,
+      mine: r.sender_profile_id === me,
+      kind: r.kind,
+      text: r.kind === 'text' ? r.body : null,
+      photo: r.kind === 'photo' && r.media ? { url: mediaUrl(r.media), thumb_url: mediaUrl(r.media.replace(/\.webp$/, '-t.webp')) } : null,
+      gift: r.kind === 'gift' && r.media ? { id: r.media, credits: r.credits } : null,
+      gif: r.kind === 'gif' && r.media ? (found.get(r.media) ?? null) : null,
+      created_at: r.created_at,
+    }));
+  }
+
+  const MESSAGE_COLUMNS = ['messages.id', 'messages.conversation_id', 'messages.sender_profile_id', 'messages.kind', 'messages.body', 'messages.media', 'messages.credits', 'messages.client_id', 'messages.notified_at', 'messages.created_at'] as const;
+
+  /** The member's side of a conversation, by id or by the other profile. */
+  function side(q: Kysely<Database> | Transaction<Database>, me: number, by: { conversationId?: number; profileId?: number }) {
+    let query = q.selectFrom('conversation_members as cm').innerJoin('conversations as c', 'c.id', 'cm.conversation_id').select(['cm.conversation_id', 'cm.other_profile_id', 'cm.unread', 'cm.last_read_id', 'cm.cleared_id', 'c.last_message_id']).where('cm.profile_id', '=', me);
+    if (by.conversationId !== undefined) query = query.where('cm.conversation_id', '=', by.conversationId);
+    else query = query.where('cm.other_profile_id', '=', by.profileId!);
+    return query.executeTakeFirst();
+  }
+
+  /** The other profile of a conversation with its member's status (null for a fictional profile). */
+  function otherOf(q: Kysely<Database> | Transaction<Database>, tenant: Tenant, profileId: number) {
+    return q
+      .selectFrom('profiles')
+      .leftJoin('users', 'users.id', 'profiles.user_id')
+      .select([...CARD_COLUMNS, 'profiles.status', 'profiles.user_id', 'users.status as user_status'])
+      .where('profiles.id', '=', profileId)
+      .where('profiles.tenant_id', '=', tenant.id)
+      .executeTakeFirst();
+  }
+
+  async function conversationsStarted(q: Kysely<Database> | Transaction<Database>, me: number): Promise<number> {
+    const { n } = await q.selectFrom('conversations').select((eb) => eb.fn.countAll<number | string>().as('n')).where('started_by', '=', me).executeTakeFirstOrThrow();
+    return Number(n);
+  }
+
+  /** Validates what is sent before any transaction: the text's length, the gift, the GIF. */
+  async function content(tenant: Tenant, input: SendInput): Promise<{ kind: MessageKind; body: string | null; media: string | null; credits: number }> {
+    if (input.kind === 'gift') {
+      const gift = giftCatalogue(tenant).find((g) => g.id === input.gift);
+      if (!gift) throw chatError.gift();
+      return { kind: 'gift', body: null, media: gift.id, credits: gift.credits };
+    }
+    if (input.kind === 'gif') {
+      const gif = input.gif ? await gifs.get(input.gif) : null;
+      if (!gif) throw chatError.gif();
+      return { kind: 'gif', body: null, media: gif.id, credits: tenant.message_credits };
+    }
+    const text = (input.text ?? '').trim();
+    if (!text) throw chatError.empty();
+    if ([...text].length > tenant.message_length) throw chatError.tooLong(tenant.message_length);
+    return { kind: 'text', body: text, media: null, credits: tenant.message_credits };
+  }
+
+  /**
+   * Stores one message and charges it, in one transaction: never a charged message that was not
+   * stored, never a stored message that was not charged, never a balance below 0. A send repeated
+   * with the same client_id answers the stored message and charges nothing.
+   */
+  async function store(tenant: Tenant, me: Liker, target: { conversationId?: number; profileId?: number }, clientId: string, what: { kind: MessageKind; body: string | null; media: string | null; credits: number }) {
+    return db.transaction().execute(async (trx) => {
+      let mine = await side(trx, me.profileId, target);
+      if (!mine && target.conversationId !== undefined) throw notFound();
+      const otherId = mine?.other_profile_id ?? target.profileId!;
+      // Both profiles' rows are the lock that serializes sends between the two (PostgreSQL; SQLite
+      // runs one write transaction at a time): two tabs starting the same conversation, the two
+      // members starting it at once, a free member's count of conversations.
+      if (deps.engine === 'postgres') {
+        await trx.selectFrom('profiles').select('id').where('id', 'in', [me.profileId, otherId]).orderBy('id').forUpdate().execute();
+        mine = await side(trx, me.profileId, target);
+      }
+      const user = await trx.selectFrom('users').select(['status', 'paid_user']).where('id', '=', me.userId).executeTakeFirstOrThrow();
+      if (user.status === 'not_confirmed') throw chatError.unconfirmed();
+      const other = await otherOf(trx, tenant, otherId);
+      if (!other || other.status !== 'active') throw notFound();
+
+      const repeated = await trx.selectFrom('messages').select(MESSAGE_COLUMNS).where('sender_profile_id', '=', me.profileId).where('client_id', '=', clientId).executeTakeFirst();
+      if (repeated) {
+        const { credits } = await trx.selectFrom('users').select('credits').where('id', '=', me.userId).executeTakeFirstOrThrow();
+        return { row: repeated, credits, other, first: false, repeated: true };
+      }
+
+      let conversationId = mine?.conversation_id;
+      const now = nowIso();
+      const first = conversationId === undefined;
+      if (conversationId === undefined) {
+        if (user.paid_user !== 1 && (await conversationsStarted(trx, me.profileId)) >= FREE_CONVERSATIONS) throw chatError.premium();
+        const created = await trx.insertInto('conversations').values({ tenant_id: tenant.id, started_by: me.profileId, created_at: now }).returning('id').executeTakeFirstOrThrow();
+        conversationId = created.id;
+        await trx
+          .insertInto('conversation_members')
+          .values([
+            { conversation_id: conversationId, profile_id: me.profileId, other_profile_id: otherId, last_message_at: now },
+            { conversation_id: conversationId, profile_id: otherId, other_profile_id: me.profileId, last_message_at: now },
+          ])
+          .execute();
+      }
+      const row = await trx
+        .insertInto('messages')
+        .values({ conversation_id: conversationId, sender_profile_id: me.profileId, kind: what.kind, body: what.body, media: what.media, credits: what.credits, client_id: clientId, created_at: now })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      let credits: number;
+      if (what.credits > 0) ({ balance: credits } = await spend(trx, { userId: me.userId, credits: what.credits, reason: REASON[what.kind], ref: String(row.id) }));
+      else ({ credits } = await trx.selectFrom('users').select('credits').where('id', '=', me.userId).executeTakeFirstOrThrow());
+      await trx.updateTable('conversations').set({ last_message_id: row.id }).where('id', '=', conversationId).execute();
+      await trx.updateTable('conversation_members').set({ hidden: 0, last_read_id: row.id, unread: 0, last_message_at: now }).where('conversation_id', '=', conversationId).where('profile_id', '=', me.profileId).execute();
+      await trx
+        .updateTable('conversation_members')
+        .set((eb) => ({ hidden: 0, unread: eb('unread', '+', 1), last_message_at: now }))
+        .where('conversation_id', '=', conversationId)
+        .where('profile_id', '=', otherId)
+        .execute();
+      return { row, credits, other, first, repeated: false };
+    });
+  }
+
+  return {
+    /** GET /api/chats.php (SPEC §7): the member's conversations, newest first, and the unread total. */
+    async list(tenant: Tenant, me: Liker): Promise<ChatsAnswer> {
+      const rows = await db
+        .selectFrom('conversation_members as cm')
+        .innerJoin('profiles', 'profiles.id', 'cm.other_profile_id')
+        .innerJoin('conversations as c', 'c.id', 'cm.conversation_id')
+        .leftJoin('messages as m', (join) => join.onRef('m.id', '=', 'c.last_message_id').onRef('m.id', '>', 'cm.cleared_id'))
+        .select([...CARD_COLUMNS, 'cm.conversation_id', 'cm.unread', 'm.id as message_id', 'm.sender_profile_id', 'm.kind', 'm.body', 'm.created_at as message_at'])
+        .where('cm.profile_id', '=', me.profileId)
+        .where('cm.hidden', '=', 0)
+        .where('profiles.tenant_id', '=', tenant.id)
+        .where('profiles.status', '=', 'active')
+        .orderBy('cm.last_message_at', 'desc')
+        .orderBy('cm.conversation_id', 'desc')
+        .limit(CHATS_LIMIT)
+        .execute();
+      const cards = await profileCards(db, rows);
+      const chats: ChatItem[] = cards.map(({ row, card }) => ({
+        conversation: { id: row.conversation_id },
+        profile: card,
+        num_unread_messages: row.unread,
+        last_message:
+          row.message_id === null
+            ? null
+            : {
+                id: row.message_id,
+                mine: row.sender_profile_id === me.profileId,
+                kind: row.kind!,
+                text: row.kind === 'text' && row.body ? [...row.body].slice(0, PREVIEW_CHARS).join('') : null,
+                created_at: row.message_at!,
+              },
+      }));
+      return { chats, total_unread: await this.unreadCount(me) };
+    },
+
+    /** Unread messages of every conversation in the member's list (the messages badge, SPEC §2). */
+    async unreadCount(me: Liker): Promise<number> {
+      const { n } = await db
+        .selectFrom('conversation_members')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('unread'), sql.lit(0)).as('n'))
+        .where('profile_id', '=', me.profileId)
+        .where('hidden', '=', 0)
+        .executeTakeFirstOrThrow();
+      return Number(n);
+    },
+
+    /**
+     * GET /api/chat.php: a conversation by id or with a profile (there may be none yet), its last
+     * messages (older ones hidden for privacy), whether the member may write, and why not. Opening
+     * marks it read (SPEC §4) and tells the other member's tabs; `after` only answers newer messages.
+     */
+    async open(tenant: Tenant, me: Liker, query: { id?: number; profile_id?: number; after?: number; read: boolean }): Promise<ConversationAnswer> {
+      const mine = await side(db, me.profileId, { conversationId: query.id, profileId: query.profile_id });
+      if (!mine && query.id !== undefined) throw notFound();
+      // Without a conversation the profile must be one the member may see.
+      const otherId = mine ? mine.other_profile_id : (await visibleTarget(db, tenant, me, query.profile_id!)).id;
+      const other = await otherOf(db, tenant, otherId);
+      if (!other || other.status !== 'active') throw notFound();
+      const [card] = await profileCards(db, [other]);
+      const user = await db.selectFrom('users').select(['status', 'paid_user']).where('id', '=', me.userId).executeTakeFirstOrThrow();
+      const replyBlock: ReplyBlock = user.status === 'not_confirmed' ? 'confirm_email' : other.user_status === 'not_confirmed' ? 'other_unconfirmed' : null;
+      const needsPremium = !mine && user.paid_user !== 1 && (await conversationsStarted(db, me.profileId)) >= FREE_CONVERSATIONS;
+      const answer: ConversationAnswer = { conversation: null, profile: card!.card, can_send: replyBlock !== 'confirm_email' && !needsPremium, reply_block: replyBlock, needs_premium: needsPremium };
+      if (!mine) return answer;
+
+      const from = Math.max(mine.cleared_id, query.after ?? 0);
+      const rows = (await db
+        .selectFrom('messages')
+        .select(MESSAGE_COLUMNS)
+        .where('conversation_id', '=', mine.conversation_id)
+        .where('id', '>', from)
+        .orderBy('id', query.after === undefined ? 'desc' : 'asc')
+        .limit(CHAT_HISTORY_LIMIT + 1)
+        .execute()) as MessageRow[];
+      const olderHidden = query.after === undefined && rows.length > CHAT_HISTORY_LIMIT;
+      const shown = query.after === undefined ? rows.slice(0, CHAT_HISTORY_LIMIT).reverse() : rows.slice(0, CHAT_HISTORY_LIMIT);
+      const theirs = await db.selectFrom('conversation_members').select('last_read_id').where('conversation_id', '=', mine.conversation_id).where('profile_id', '=', otherId).executeTakeFirst();
+      answer.conversation = { id: mine.conversation_id, messages: await toMessages(shown, me.profileId), older_hidden: olderHidden, read_up_to: theirs?.last_read_id ?? 0 };
+
+      if (query.read && (mine.unread > 0 || mine.last_read_id < mine.last_message_id)) {
+        await db.updateTable('conversation_members').set({ unread: 0, last_read_id: mine.last_message_id }).where('conversation_id', '=', mine.conversation_id).where('profile_id', '=', me.profileId).execute();
+        await publishToMember(bus, me.userId, { type: 'chats' });
+        if (other.user_id !== null) await publishToMember(bus, other.user_id, { type: 'read', conversation_id: mine.conversation_id, message_id: mine.last_message_id });
+      }
+      return answer;
+    },
+
+    /** POST /api/chat.php: a text, gift or GIF message (SPEC §3 costs). */
+    async send(tenant: Tenant, me: Liker, input: SendInput): Promise<SendAnswer> {
+      const what = await content(tenant, input);
+      if (input.profile_id !== undefined && !(await side(db, me.profileId, { profileId: input.profile_id }))) await visibleTarget(db, tenant, me, input.profile_id);
+      return this.deliver(tenant, me, { conversationId: input.conversation_id, profileId: input.profile_id }, input.client_id, what);
+    },
+
+    /** POST /api/chat.php?photo=1: a photo, re-encoded as profile photos are, at photo_credits. */
+    async sendPhoto(tenant: Tenant, me: Liker, target: { conversationId?: number; profileId?: number }, clientId: string, file: PhotoUpload): Promise<SendAnswer> {
+      if (target.profileId !== undefined && !(await side(db, me.profileId, { profileId: target.profileId }))) await visibleTarget(db, tenant, me, target.profileId);
+      const { filename, thumbFilename } = await storeImage(mediaDir, tenant.id, file);
+      try {
+        const answer = await this.deliver(tenant, me, target, clientId, { kind: 'photo', body: null, media: filename, credits: tenant.photo_credits });
+        // A repeated send keeps the photo stored the first time.
+        if (answer.message.photo?.url !== mediaUrl(filename)) await deleteFiles(mediaDir, [filename, thumbFilename]);
+        return answer;
+      } catch (error) {
+        await deleteFiles(mediaDir, [filename, thumbFilename]);
+        throw error;
+      }
+    },
+
+    /** Stores and charges a message, then tells both members' tabs (after the commit). */
+    async deliver(tenant: Tenant, me: Liker, target: { conversationId?: number; profileId?: number }, clientId: string, what: { kind: MessageKind; body: string | null; media: string | null; credits: number }): Promise<SendAnswer> {
+      const { row, credits, other, first, repeated } = await store(tenant, me, target, clientId, what);
+      if (!repeated) {
+        const event = { type: 'message', conversation_id: row.conversation_id, message_id: row.id } as const;
+        await publishToMember(bus, me.userId, event);
+        if (row.credits > 0) await publishToMember(bus, me.userId, { type: 'credits', balance: credits });
+        if (other.user_id !== null) {
+          await publishToMember(bus, other.user_id, event);
+          deps.onMessage?.({ id: row.id, conversationId: row.conversation_id, recipientUserId: other.user_id, first });
+        }
+      }
+      const [message] = await toMessages([row], me.profileId);
+      return { conversation_id: row.conversation_id, message: message!, credits };
+    },
+
+    /** POST /api/chat-typing.php: tells the other member's tabs that the member is typing. */
+    async typing(me: Liker, conversationId: number): Promise<void> {
+      const row = await db
+        .selectFrom('conversation_members as cm')
+        .innerJoin('profiles', 'profiles.id', 'cm.other_profile_id')
+        .select('profiles.user_id')
+        .where('cm.conversation_id', '=', conversationId)
+        .where('cm.profile_id', '=', me.profileId)
+        .executeTakeFirst();
+      if (!row) throw notFound();
+      if (row.user_id !== null) await publishToMember(bus, row.user_id, { type: 'typing', conversation_id: conversationId });
+    },
+
+    /**
+     * DELETE /api/chat.php (SPEC §4): removes the conversation from the member's list and its
+     * messages from the member's view; the other member keeps theirs. A new message brings it back.
+     */
+    async remove(me: Liker, conversationId: number): Promise<void> {
+      const result = await db
+        .updateTable('conversation_members')
+        .set((eb) => ({ hidden: 1, unread: 0, cleared_id: eb.selectFrom('conversations').select('last_message_id').where('conversations.id', '=', conversationId) }))
+        .where('conversation_id', '=', conversationId)
+        .where('profile_id', '=', me.profileId)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) throw notFound();
+      await publishToMember(bus, me.userId, { type: 'chats' });
+    },
+
+    /**
+     * Messages of the member's conversations after `afterId`, oldest first (at most one history's
+     * worth): what a reconnecting event stream missed (GET /api/events.php, Last-Event-ID).
+     */
+    async missed(me: Liker, afterId: number): Promise<{ id: number; conversation_id: number }[]> {
+      return db
+        .selectFrom('messages')
+        .innerJoin('conversation_members as cm', (join) => join.onRef('cm.conversation_id', '=', 'messages.conversation_id').on('cm.profile_id', '=', me.profileId))
+        .select(['messages.id', 'messages.conversation_id'])
+        .where('messages.id', '>', afterId)
+        .whereRef('messages.id', '>', 'cm.cleared_id')
+        .orderBy('messages.id')
+        .limit(CHAT_HISTORY_LIMIT)
+        .execute();
+    },
+
+    /** The newest message id of the member's conversations (0: none): where a new event stream starts. */
+    async lastMessageId(me: Liker): Promise<number> {
+      const { n } = await db
+        .selectFrom('conversation_members as cm')
+        .innerJoin('conversations as c', 'c.id', 'cm.conversation_id')
+        .select((eb) => eb.fn.coalesce(eb.fn.max<number | null>('c.last_message_id'), sql.lit(0)).as('n'))
+        .where('cm.profile_id', '=', me.profileId)
+        .executeTakeFirstOrThrow();
+      return Number(n);
+    },
+
+    /** The brand's gifts (GET /api/gifts.php). */
+    gifts: (tenant: Tenant) => giftCatalogue(tenant),
+  };
+}
+
+export type ChatService = ReturnType<typeof createChatService>;
+
+/** Deletes the conversations between two profiles (a block, SPEC §4), in the caller's transaction. */
+export async function deleteConversationsBetween(trx: Kysely<Database> | Transaction<Database>, a: number, b: number): Promise<void> {
+  await trx
+    .deleteFrom('conversations')
+    .where('id', 'in', (eb) => eb.selectFrom('conversation_members').select('conversation_id').where('profile_id', '=', a).where('other_profile_id', '=', b))
+    .execute();
+}

@@ -1,0 +1,70 @@
+import { atom, onMount } from 'nanostores';
+
+/**
+ * The event stream of this tab (GET /api/events.php, DESIGN §9): one EventSource, opened while
+ * anything listens ($events mounted) and closed when the page goes away. Each event names what
+ * changed by id; the stores that own the data reload it. EventSource reconnects by itself and
+ * sends the id of the last message event it saw (Last-Event-ID): the server first replays the
+ * message events missed meanwhile. After a reconnect `reconnected` listeners reload the rest.
+ */
+export type StreamState = 'connecting' | 'open' | 'closed';
+export const $events = atom<StreamState>('closed');
+
+type Listener = (data: any) => void;
+const listeners = new Map<string, Set<Listener>>();
+/** Event types the open EventSource already forwards. */
+const forwarded = new Set<string>();
+let source: EventSource | null = null;
+
+function forward(type: string): void {
+  if (!source || forwarded.has(type) || type === 'reconnected') return;
+  forwarded.add(type);
+  source.addEventListener(type, (e) => {
+    let data: unknown = null;
+    try {
+      data = JSON.parse((e as MessageEvent<string>).data);
+    } catch {
+      // A malformed event is ignored; the periodic refresh still brings the data.
+    }
+    for (const listener of listeners.get(type) ?? []) listener(data);
+  });
+}
+
+/** Calls `listener` with each event of `type` ('message', 'typing', 'read', 'like'…, or 'reconnected'). */
+export function onEvent(type: string, listener: Listener): () => void {
+  const set = listeners.get(type) ?? new Set();
+  set.add(listener);
+  listeners.set(type, set);
+  forward(type);
+  return () => set.delete(listener);
+}
+
+function emit(type: string): void {
+  for (const listener of listeners.get(type) ?? []) listener(null);
+}
+
+onMount($events, () => {
+  if (typeof EventSource === 'undefined') return;
+  source = new EventSource('/api/events.php');
+  forwarded.clear();
+  for (const type of listeners.keys()) forward(type);
+  let dropped = false;
+  $events.set('connecting');
+  source.addEventListener('open', () => {
+    $events.set('open');
+    if (dropped) emit('reconnected');
+    dropped = false;
+  });
+  source.addEventListener('error', () => {
+    dropped = true;
+    $events.set(source?.readyState === EventSource.CLOSED ? 'closed' : 'connecting');
+  });
+  const close = () => {
+    source?.close();
+    source = null;
+    forwarded.clear();
+    $events.set('closed');
+  };
+  addEventListener('pagehide', close, { once: true });
+  return close;
+});
