@@ -18,6 +18,7 @@ import { migrateToLatest, migrateDown } from '../src/server/db/migrate.ts';
 import { seedDemo } from '../src/server/db/seed.ts';
 import { seedDemoPhotos } from '../src/server/db/seed-photos.ts';
 import { configFromEnv } from '../src/server/config.ts';
+import { createNotificationService } from '../src/server/services/notifications.ts';
 import { loadAllTenants } from '../src/tenant/load.ts';
 import { NICHES } from '../src/lib/slugs.ts';
 import { LOCALES } from '../src/lib/locales.ts';
@@ -120,6 +121,7 @@ program
     failOnCheck();
     const stale = listTenantIds(TENANTS_DIR).filter((id) => isStale(id));
     if (stale.length) await buildTenants(stale);
+    ensureVapidKeys();
     await startServer({ port: opts.port ?? Number(process.env.PORT ?? 4321), host: '0.0.0.0', seed: true });
   });
 
@@ -131,6 +133,7 @@ program
     failOnCheck();
     const stale = listTenantIds(TENANTS_DIR).filter((id) => isStale(id));
     if (stale.length) await buildTenants(stale);
+    ensureVapidKeys();
     await startServer({ port: opts.port ?? Number(process.env.PORT ?? 4321), host: '0.0.0.0', seed: true, watch: true });
   });
 
@@ -178,20 +181,36 @@ program
     await program.parseAsync(['db', 'seed'], { from: 'user' });
   });
 
+const mail = program.command('mail').description('Mail tasks.');
+mail
+  .command('bounce <address>')
+  .description('Switch off every e-mail to an address that bounced (reason bounce), or that reported spam (--spam: reason fbl).')
+  .option('--spam', 'the address reported a mail as spam')
+  .action(async (address: string, opts: { spam?: boolean }) => {
+    const { db: kysely, close } = openDatabase();
+    await migrateToLatest(kysely);
+    const n = await createNotificationService({ db: kysely }).disableAddress(address, opts.spam ? 'fbl' : 'bounce');
+    console.log(`sitegen: e-mail switched off for ${n} member${n === 1 ? '' : 's'} with ${address} (${opts.spam ? 'fbl' : 'bounce'})`);
+    await close();
+  });
+
+/** The VAPID keys of data/vapid.json, made when absent: web push works from a fresh clone. */
+function ensureVapidKeys(force = false): { publicKey: string; created: boolean } {
+  const file = join(DATA_DIR, 'vapid.json');
+  if (existsSync(file) && !force) return { publicKey: (JSON.parse(readFileSync(file, 'utf8')) as { publicKey: string }).publicKey, created: false };
+  mkdirSync(DATA_DIR, { recursive: true });
+  const keys = generateVapidKeys();
+  writeFileSync(file, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
+  return { publicKey: keys.publicKey, created: true };
+}
+
 program
   .command('keys')
   .description('Generate the VAPID key pair for web push into data/vapid.json (kept when present).')
   .option('--force', 'replace existing keys')
   .action((opts: { force?: boolean }) => {
-    const file = join(DATA_DIR, 'vapid.json');
-    if (existsSync(file) && !opts.force) {
-      console.log(`sitegen: ${file} exists; public key ${JSON.parse(readFileSync(file, 'utf8')).publicKey}`);
-      return;
-    }
-    mkdirSync(DATA_DIR, { recursive: true });
-    const keys = generateVapidKeys();
-    writeFileSync(file, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
-    console.log(`sitegen: wrote ${file}; public key ${keys.publicKey}`);
+    const { publicKey, created } = ensureVapidKeys(opts.force);
+    console.log(`sitegen: ${created ? 'wrote' : 'kept'} ${join(DATA_DIR, 'vapid.json')}; public key ${publicKey}`);
   });
 
 await program.parseAsync(process.argv);

@@ -13,6 +13,10 @@ import { API_ROUTES } from './api/index.ts';
 
 /** How often accounts past their reactivation window are looked for (minutes). */
 const PURGE_EVERY_MINUTES = 60;
+/** How often messages whose push and mail a crash left behind are looked for (minutes). */
+const NOTIFY_SWEEP_EVERY_MINUTES = 1;
+/** How often members with unread messages are looked for (minutes); services/notify.ts spaces the mails. */
+const REMINDERS_EVERY_MINUTES = 60;
 
 export interface App {
   config: AppConfig;
@@ -63,6 +67,9 @@ export async function buildApp(config: AppConfig): Promise<App> {
     bus,
     limits: createLimits(db.pool ? { pool: db.pool } : null),
     pushPublicKey: config.pushPublicKey,
+    vapid: config.vapid ?? null,
+    pushAgent: config.pushAgent,
+    mailWebhookSecret: config.mailWebhookSecret,
     tenants: () => registry.tenants(),
     outboxDir: config.outboxDir,
     smtpUrl: config.smtpUrl,
@@ -77,6 +84,16 @@ export async function buildApp(config: AppConfig): Promise<App> {
   jobs.every('purge-deleted-accounts', PURGE_EVERY_MINUTES, async () => {
     const n = await services.accounts.purgeExpired((profileId) => services.photos.eraseAll(profileId));
     if (n) log.info(`removed ${n} deleted account${n === 1 ? '' : 's'} for good`);
+  });
+
+  // Pushes and mails a crash left behind, every minute; unread-message reminders every hour.
+  jobs.every('notify-sweep', NOTIFY_SWEEP_EVERY_MINUTES, async () => {
+    const n = await services.notifier.sweep();
+    if (n) log.info(`sent the notifications of ${n} message${n === 1 ? '' : 's'} left behind`);
+  });
+  jobs.every('unread-reminders', REMINDERS_EVERY_MINUTES, async () => {
+    const n = await services.notifier.remindUnread();
+    if (n) log.info(`sent ${n} unread-message reminder${n === 1 ? '' : 's'}`);
   });
 
   const http = await createHttp({

@@ -31,6 +31,12 @@ export interface AppConfig {
   production: boolean;
   /** VAPID public key for web push, from data/vapid.json (`sitegen keys`). */
   pushPublicKey: string | null;
+  /** The whole VAPID key pair and contact (VAPID_SUBJECT, default mailto:webmaster@localhost) the server signs pushes with. */
+  vapid?: { publicKey: string; privateKey: string; subject: string } | null;
+  /** The HTTPS agent pushes go out with (tests: one that trusts a local stand-in push service). */
+  pushAgent?: import('node:https').Agent;
+  /** MAIL_WEBHOOK_SECRET: the shared secret of the mail provider's event webhook (POST /api/mail-events.php); unset, the webhook is off. */
+  mailWebhookSecret?: string;
   /** Request log level (LOG_LEVEL, default info); 'silent' for none. */
   logLevel: string;
   /** Run background jobs (the account purge) in this process. */
@@ -44,6 +50,7 @@ export interface AppConfig {
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env, root = repoRoot()): AppConfig {
   const dataDir = env.DATA_DIR ?? join(root, 'data');
   const vapidFile = join(dataDir, 'vapid.json');
+  const keys = existsSync(vapidFile) ? (JSON.parse(readFileSync(vapidFile, 'utf8')) as { publicKey: string; privateKey: string }) : null;
   return {
     databaseUrl: isPostgresUrl(env.DATABASE_URL) ? env.DATABASE_URL : null,
     databaseFile: env.DATABASE_FILE ?? join(dataDir, 'app.db'),
@@ -57,7 +64,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, root = repoR
     defaultTenant: env.DEFAULT_TENANT || undefined,
     trustProxy: env.TRUST_PROXY === '1',
     production: env.NODE_ENV === 'production',
-    pushPublicKey: existsSync(vapidFile) ? (JSON.parse(readFileSync(vapidFile, 'utf8')) as { publicKey: string }).publicKey : null,
+    pushPublicKey: keys?.publicKey ?? null,
+    vapid: keys ? { publicKey: keys.publicKey, privateKey: keys.privateKey, subject: env.VAPID_SUBJECT || 'mailto:webmaster@localhost' } : null,
+    mailWebhookSecret: env.MAIL_WEBHOOK_SECRET || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
     jobs: env.JOBS !== '0',
   };

@@ -2,7 +2,7 @@ import { loadUser } from './user.ts';
 import { $likeDialog, $newLikes, loadLikes } from './likes.ts';
 import { $events, onEvent } from './events.ts';
 import { $unread, listenToChat, loadChats } from './chat.ts';
-import { $pushSubscribed } from './push.ts';
+import { $pushSubscribed, startPush } from './push.ts';
 import { attentionCount, countBadge, titleWithCount } from '../lib/badges.ts';
 import { REFRESH_FIRST_DELAY_S, refreshPeriodSeconds } from '../lib/refresh.ts';
 
@@ -76,6 +76,9 @@ export function startLive(nav: HTMLElement | null, seed: { unread?: number; newL
   for (const type of ['user', 'credits']) onEvent(type, () => void loadUser().catch(() => undefined));
   onEvent('reconnected', () => void refresh());
   $events.listen(() => undefined);
+
+  // The push worker: a push reloads the chats and likes (SPEC §7); being subscribed lengthens the refresh period.
+  void startPush(() => void Promise.all([loadChats(), loadLikes()]).catch(() => undefined));
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   const schedule = (seconds: number) => {

@@ -1,5 +1,5 @@
 import { AppError } from '../errors.ts';
-import { GENDERS, SEXUALITIES, DELETE_REASONS, type DeleteReason } from '../../contract/enums.ts';
+import { GENDERS, SEXUALITIES, DELETE_REASONS, EMAIL_NOTIFICATION_TYPES, type DeleteReason, type EmailNotificationType } from '../../contract/enums.ts';
 import { PROFILE_FIELD_KEYS, OPTION_FIELDS } from '../../lib/profile-fields.ts';
 import { safeNext } from '../../lib/routes.ts';
 import { LoginBody, PushBody, UserSettingsBody } from '../../contract/user.ts';
@@ -290,7 +290,7 @@ export const accountRoutes = [
     who: 'visitor',
     origin: false,
     handler: async (ctx) => {
-      const ok = await ctx.services.notifications.unsubscribe(ctx.tenant, ctx.params.get('u'));
+      const ok = await ctx.services.notifications.unsubscribe(ctx.tenant, ctx.params.get('u'), emailType(ctx.params.get('type')));
       if ((ctx.header('accept') ?? '').includes('text/html')) return unsubscribePage(ctx, ok ? 'done' : 'invalid');
       if (!ok) throw new AppError('reset_link_invalid', 400);
       return json({ ok: true });
@@ -304,14 +304,21 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** The small page of the unsubscribe link: a confirmation form, then the outcome. */
+/** The e-mail type a link names (`type=`), or undefined for every type. */
+function emailType(value: string | null): EmailNotificationType | undefined {
+  return (EMAIL_NOTIFICATION_TYPES as readonly string[]).includes(value ?? '') ? (value as EmailNotificationType) : undefined;
+}
+
+/** The small page of the unsubscribe link: a confirmation form, then the outcome; for one e-mail type or all. */
 function unsubscribePage(ctx: RouteContext<unknown, unknown, 'visitor'>, state: 'confirm' | 'done' | 'invalid') {
-  const t = (key: string) => escapeHtml(ctx.t(key, { brand: ctx.tenant.name }));
-  const token = escapeHtml(ctx.params.get('u') ?? '');
+  const type = emailType(ctx.params.get('type'));
+  const t = (key: string) => escapeHtml(ctx.t(key, { brand: ctx.tenant.name, type: type ? ctx.t(`notification_${type}`) : '' }));
+  const token = encodeURIComponent(ctx.params.get('u') ?? '');
+  const action = `/api/unsubscribe.php?u=${token}${type ? `&amp;type=${type}` : ''}`;
   const body =
     state === 'confirm'
-      ? `<p>${t('unsubscribe_question')}</p><form method="post" action="/api/unsubscribe.php?u=${token}"><button type="submit">${t('unsubscribe_confirm')}</button></form>`
-      : `<p>${t(state === 'done' ? 'unsubscribe_done' : 'reset_link_invalid')}</p><p><a href="/">${t('error_back_home')}</a></p>`;
+      ? `<p>${t(type ? 'unsubscribe_type_question' : 'unsubscribe_question')}</p><form method="post" action="${action}"><button type="submit">${t('unsubscribe_confirm')}</button></form>`
+      : `<p>${t(state === 'done' ? (type ? 'unsubscribe_type_done' : 'unsubscribe_done') : 'reset_link_invalid')}</p><p><a href="/">${t('error_back_home')}</a></p>`;
   return html(`<!doctype html><html lang="${ctx.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${t('unsubscribe_title')}</title></head>
 <body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1d1a22">
 <h1 style="color:${ctx.tenant.theme.primary}">${escapeHtml(ctx.tenant.name)}</h1><h2>${t('unsubscribe_title')}</h2>${body}

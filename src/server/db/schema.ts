@@ -82,6 +82,10 @@ export interface UsersTable {
   push_enabled: ColumnType<Flag, Flag | undefined, Flag>;
   /** Reason given when the member asked to delete the account. */
   deletion_reason: string | null;
+  /** When the last like mail went out (like mails are spaced). */
+  like_mailed_at: string | null;
+  /** When the last unread-message reminder went out. */
+  reminded_at: string | null;
 }
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
@@ -202,6 +206,8 @@ export interface ConversationMembersTable {
   /** Messages up to this id were removed from this side's view. */
   cleared_id: ColumnType<number, number | undefined, number>;
   hidden: ColumnType<Flag, Flag | undefined, Flag>;
+  /** The last message this side was mailed about (new-message mails wait until it is read). */
+  mailed_id: ColumnType<number, number | undefined, number>;
   last_message_at: string;
 }
 

@@ -18,6 +18,9 @@ import { clientIp, countryFromHeaders, countryOfIp } from '../data/geoip.ts';
 import { ICON_CACHE, ICON_PATH, iconEtag, tablerSvg } from '../icons.ts';
 import { stickerSvg } from '../data/gifs.ts';
 
+/** The push service worker, read once. */
+const SERVICE_WORKER = readFileSync(join(import.meta.dirname, '..', 'static', 'sw.js'));
+
 /** A sticker of the offline GIF library. */
 const GIF_PATH = /^\/gifs\/([a-z0-9-]{1,40})\.svg$/;
 import { MEDIA_PATH } from '../media.ts';
@@ -261,6 +264,10 @@ export async function createHttp(options: HttpOptions) {
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
     return reply.send(svg);
   });
+  app.get('/sw.js', (_request, reply) =>
+    // The push service worker (src/server/static/sw.js), for the whole site; browsers check it for updates.
+    reply.header('cache-control', 'no-cache').header('service-worker-allowed', '/').type('text/javascript; charset=utf-8').send(SERVICE_WORKER),
+  );
   app.get('/gifs/*', async (request, reply) => {
     // The offline GIF library (src/server/data/gifs.ts): drawn once per process, never changed.
     const match = GIF_PATH.exec(request.url.split('?')[0]!);

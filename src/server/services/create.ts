@@ -16,6 +16,7 @@ import { createLikeService } from './likes.ts';
 import { createSwipeService } from './swipes.ts';
 import { createSafetyService } from './safety.ts';
 import { createChatService } from './chat.ts';
+import { createNotifier, type Vapid } from './notify.ts';
 import { localGifs, type GifProvider } from '../data/gifs.ts';
 
 export interface ServiceDeps {
@@ -37,6 +38,11 @@ export interface ServiceDeps {
   now?: () => Date;
   /** The GIF search; the offline library by default. */
   gifs?: GifProvider;
+  /** The VAPID keys pushes are signed with; null: no pushes are sent. */
+  vapid?: Vapid | null;
+  /** The HTTPS agent of pushes (tests: a stand-in push service with its own certificate). */
+  pushAgent?: import('node:https').Agent;
+  mailWebhookSecret?: string;
 }
 
 /** Creates the services of one process over one database connection (DESIGN §2: once, never per tenant). */
@@ -47,6 +53,8 @@ export function createServices(deps: ServiceDeps): Services {
   const mail = createMailService({ outboxDir: deps.outboxDir, smtpUrl: deps.smtpUrl, log: deps.log });
   const notifications = createNotificationService({ db });
   const gifs = deps.gifs ?? localGifs();
+  const notifier = createNotifier({ db, mail, notifications, tenants: deps.tenants, vapid: deps.vapid ?? null, pushAgent: deps.pushAgent, production: deps.production, log: deps.log, now: deps.now });
+  const onLike = (userId: number, likerProfileId: number) => void notifier.likeArrived(userId, likerProfileId).catch((error: Error) => deps.log?.(`like mail: ${error.message}`));
   return {
     db,
     engine: deps.engine,
@@ -61,10 +69,12 @@ export function createServices(deps: ServiceDeps): Services {
     photos: createPhotoService({ db, mediaDir: deps.mediaDir }),
     mail,
     search: createSearchService({ db }),
-    likes: createLikeService({ db, bus }),
-    swipes: createSwipeService({ db, bus, now: deps.now }),
+    likes: createLikeService({ db, bus, onLike }),
+    swipes: createSwipeService({ db, bus, now: deps.now, onLike }),
     safety: createSafetyService({ db, mail, limits }),
     gifs,
-    chat: createChatService({ db, engine: deps.engine, bus, gifs, mediaDir: deps.mediaDir }),
+    chat: createChatService({ db, engine: deps.engine, bus, gifs, mediaDir: deps.mediaDir, onMessage: (m) => notifier.afterMessage(m.id) }),
+    notifier,
+    mailWebhookSecret: deps.mailWebhookSecret,
   };
 }

@@ -14,6 +14,7 @@ import type { SwipeService } from './swipes.ts';
 import type { SafetyService } from './safety.ts';
 import type { EventBus } from '../bus.ts';
 import type { ChatService } from './chat.ts';
+import type { Notifier } from './notify.ts';
 import type { GifProvider } from '../data/gifs.ts';
 
 /** A logged-in member on one request. */
@@ -51,4 +52,8 @@ export interface Services {
   /** The GIF search of the chat. */
   gifs: GifProvider;
   chat: ChatService;
+  /** Push and e-mail notifications of members who are not looking. */
+  notifier: Notifier;
+  /** The mail provider's webhook secret; undefined: the webhook answers 404. */
+  mailWebhookSecret: string | undefined;
 }

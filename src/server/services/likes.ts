@@ -9,6 +9,9 @@ import { publishToMember } from './events.ts';
 import { visibleProfiles } from './visibility.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
 
+/** Told of each new like after it is stored (the like mail): the member liked, and the profile that liked. */
+export type OnLike = (userId: number, likerProfileId: number) => void;
+
 /** The member who acts: their user and (always present for a member) profile. */
 export interface Liker {
   userId: number;
@@ -35,7 +38,7 @@ export async function clearNewLike(db: Kysely<Database>, me: number, profileId: 
  * the member liked hears of the like, and on a match both hear of it (DESIGN §9). Shared by the
  * like button and the swipe game; the caller has checked that the profile may be seen.
  */
-export async function recordLike(db: Kysely<Database>, bus: EventBus, tenant: Tenant, liker: Liker, other: { id: number; user_id: number | null }): Promise<LikeAnswer> {
+export async function recordLike(db: Kysely<Database>, bus: EventBus, tenant: Tenant, liker: Liker, other: { id: number; user_id: number | null }, onLike?: OnLike): Promise<LikeAnswer> {
   const inserted = await db
     .insertInto('likes')
     .values({ tenant_id: tenant.id, from_profile_id: liker.profileId, to_profile_id: other.id, created_at: nowIso() })
@@ -49,7 +52,10 @@ export async function recordLike(db: Kysely<Database>, bus: EventBus, tenant: Te
   const match = back !== undefined;
   if (inserted) {
     // Only a new like is news: to the member liked, and on a match to both.
-    if (other.user_id !== null) await publishToMember(bus, other.user_id, { type: match ? 'match' : 'like', profile_id: liker.profileId });
+    if (other.user_id !== null) {
+      await publishToMember(bus, other.user_id, { type: match ? 'match' : 'like', profile_id: liker.profileId });
+      onLike?.(other.user_id, liker.profileId);
+    }
     if (match) await publishToMember(bus, liker.userId, { type: 'match', profile_id: other.id });
   }
   return { like: { id: like.id, profile_id: other.id, created_at: like.created_at }, match };
@@ -71,7 +77,7 @@ export async function relationOf(db: Kysely<Database>, me: number, profileId: nu
  * when both exist. Only a profile the member may see can be liked (the one visibility rule), and
  * the lists show only profiles the member may still see.
  */
-export function createLikeService(deps: { db: Kysely<Database>; bus: EventBus }) {
+export function createLikeService(deps: { db: Kysely<Database>; bus: EventBus; onLike?: OnLike }) {
   const { db, bus } = deps;
 
   /** One side of the likes: given (the member liked them) or received (they liked the member). */
@@ -88,7 +94,7 @@ export function createLikeService(deps: { db: Kysely<Database>; bus: EventBus })
   return {
     /** POST /api/like.php: likes a profile (liking again changes nothing) and says whether it is a match. */
     async like(tenant: Tenant, liker: Liker, profileId: number): Promise<LikeAnswer> {
-      return recordLike(db, bus, tenant, liker, await visibleTarget(db, tenant, liker, profileId));
+      return recordLike(db, bus, tenant, liker, await visibleTarget(db, tenant, liker, profileId), deps.onLike);
     },
 
     /** DELETE /api/like.php: takes a like back (a profile that was never liked is fine too). */

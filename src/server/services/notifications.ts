@@ -86,13 +86,30 @@ export function createNotificationService(deps: { db: Kysely<Database> }) {
       return token.value;
     },
 
-    /** RFC 8058 one-click unsubscribe: every e-mail type off, reason listunsubscribe. False for a bad link. */
-    async unsubscribe(tenant: Tenant, value: unknown): Promise<boolean> {
+    /**
+     * A bounce or spam report of the mail provider (POST /api/mail-events.php, `sitegen mail
+     * bounce`): every e-mail type of every member with that address, on every brand, is switched
+     * off with the reason (SPEC §3: bounce, fbl). Answers how many members it touched.
+     */
+    async disableAddress(email: string, reason: 'bounce' | 'fbl'): Promise<number> {
+      const disabled: NotificationDisabled[] = EMAIL_TYPES.map((type) => ({ type, reason }));
+      const result = await db.updateTable('users').set({ notifications_disabled: JSON.stringify(disabled) }).where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
+    /**
+     * RFC 8058 one-click unsubscribe, reason listunsubscribe: the e-mail type the link names (a
+     * notification mail's link), or every type (the link of the other mails). False for a bad link.
+     */
+    async unsubscribe(tenant: Tenant, value: unknown, type?: EmailNotificationType): Promise<boolean> {
       const parsed = parseToken(value);
       if (!parsed) return false;
       const row = await db.selectFrom('tokens').selectAll().where('id', '=', parsed.id).executeTakeFirst();
       if (!row || row.kind !== 'unsubscribe' || row.tenant_id !== tenant.id || !secretMatches(parsed.secret, row.secret_hash)) return false;
-      const disabled: NotificationDisabled[] = EMAIL_TYPES.map((type) => ({ type, reason: 'listunsubscribe' }));
+      const before = JSON.parse((await db.selectFrom('users').select('notifications_disabled').where('id', '=', row.user_id).executeTakeFirstOrThrow()).notifications_disabled) as NotificationDisabled[];
+      const disabled: NotificationDisabled[] = type
+        ? [...before.filter((d) => d.type !== type), { type, reason: 'listunsubscribe' }]
+        : EMAIL_TYPES.map((t) => ({ type: t, reason: 'listunsubscribe' }));
       await db.updateTable('users').set({ notifications_disabled: JSON.stringify(disabled) }).where('id', '=', row.user_id).execute();
       return true;
     },

@@ -12,7 +12,7 @@ import { brandDay } from '../../lib/brand-day.ts';
 import { wantedGenders, yearsBefore } from './search.ts';
 import { bandedPage, homeBands, visibleProfiles, type ProfileQuery } from './visibility.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
-import { recordLike, visibleTarget, type Liker } from './likes.ts';
+import { recordLike, visibleTarget, type Liker, type OnLike } from './likes.ts';
 
 /** Years either side of the member's own age the match finder looks in (chosen). */
 export const MATCH_AGE_SPAN = 10;
@@ -33,7 +33,7 @@ const parseInterests = (json: string): string[] => {
  * for, nearest first (region, then country, then everyone), most recently seen first; the game
  * never shows a profile already answered or liked, and takes at most 4 likes in the brand's day.
  */
-export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; now?: () => Date }) {
+export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; now?: () => Date; onLike?: OnLike }) {
   const { db, bus } = deps;
   const now = deps.now ?? (() => new Date());
 
@@ -115,7 +115,7 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
         const left = counted ? before.likes_left - 1 : before.likes_left;
         return { likes_left: left, next_at: left === 0 ? brandDay(now(), tenant.timezone).end.toISOString() : null };
       });
-      const match = action === 'like' ? (await recordLike(db, bus, tenant, liker, other)).match : false;
+      const match = action === 'like' ? (await recordLike(db, bus, tenant, liker, other, deps.onLike)).match : false;
       return { ...result, match };
     },
 

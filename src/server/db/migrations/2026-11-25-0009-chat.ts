@@ -14,6 +14,9 @@ import { autoIdColumn, engineOf, sqlNowDefault } from '../engine.ts';
  * - `messages`: text, photo, gift or GIF, with the credits it cost. `client_id` is the sender's
  *   key of one send: a repeated send is stored and charged once. `notified_at` marks a message
  *   whose push and mail were handled (a job sends those a crash left behind).
+ * - E-mail notifications are batched (SPEC §3 types): `mailed_id` is the message a side was last
+ *   mailed about (no second new-message mail until it has read that one); `users.like_mailed_at`
+ *   and `users.reminded_at` space the like mails and the unread-message reminders.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const engine = engineOf(db);
@@ -37,6 +40,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('last_read_id', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('cleared_id', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('hidden', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('mailed_id', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('last_message_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('conversation_members_pkey', ['conversation_id', 'profile_id'])
     .addUniqueConstraint('conversation_members_pair_key', ['profile_id', 'other_profile_id'])
@@ -62,8 +66,14 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('messages_conversation_idx').on('messages').columns(['conversation_id', 'id']).execute();
   // Messages whose push and mail are still to be handled.
   await db.schema.createIndex('messages_notify_idx').on('messages').columns(['notified_at', 'id']).execute();
+  await db.schema.alterTable('users').addColumn('like_mailed_at', 'text').execute();
+  await db.schema.alterTable('users').addColumn('reminded_at', 'text').execute();
+  // Members with unread messages (the reminders' job).
+  await db.schema.createIndex('conversation_members_unread_idx').on('conversation_members').columns(['unread', 'profile_id']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('users').dropColumn('reminded_at').execute();
+  await db.schema.alterTable('users').dropColumn('like_mailed_at').execute();
   for (const table of ['messages', 'conversation_members', 'conversations']) await db.schema.dropTable(table).execute();
 }

@@ -1,0 +1,38 @@
+import { timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { notFound } from '../errors.ts';
+import { json, route } from '../http/routes.ts';
+
+/**
+ * The mail provider's events (docs/API.md "Mail events"): a bounce or a spam report switches every
+ * e-mail type of the address off, with the reason of SPEC §3 (bounce, fbl). Only the provider
+ * knows the shared secret (MAIL_WEBHOOK_SECRET), sent as `Authorization: Bearer <secret>` or
+ * `?key=<secret>`; without a secret configured the webhook does not exist (404).
+ */
+export const MailEventBody = z.object({
+  /** bounce (hard bounce), complaint or spam (a spam report: reason fbl). */
+  event: z.enum(['bounce', 'complaint', 'spam']),
+  email: z.email().max(254),
+});
+
+function secretMatches(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export const mailEventRoutes = [
+  route({
+    method: 'POST',
+    path: 'mail-events.php',
+    who: 'outside',
+    body: MailEventBody,
+    handler: async (ctx) => {
+      const secret = ctx.services.mailWebhookSecret;
+      const given = /^Bearer (.+)$/.exec(ctx.header('authorization') ?? '')?.[1] ?? ctx.params.get('key') ?? '';
+      if (!secret || !secretMatches(given, secret)) throw notFound();
+      const members = await ctx.services.notifications.disableAddress(ctx.body.email, ctx.body.event === 'bounce' ? 'bounce' : 'fbl');
+      return json({ ok: true, members });
+    },
+  }),
+];

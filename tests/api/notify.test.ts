@@ -1,0 +1,204 @@
+/**
+ * Notifications of members who are not looking (SPEC §3 e-mail types and push, docs/API.md
+ * "Notifications"): web pushes to a stand-in push service, e-mails by preference and batched,
+ * one-click unsubscribe per type, and the mail provider's bounce and spam events.
+ */
+import { execFileSync } from 'node:child_process';
+import { createECDH, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import webpush from 'web-push';
+// @ts-expect-error http_ece ships no types
+import ece from 'http_ece';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { engines, hostFetch, startTestRuntime, type TestRuntime } from '../support/runtime.ts';
+import { activeMember, mailsTo } from '../support/accounts.ts';
+import { grant } from '../../src/server/ledger.ts';
+import { REMINDER_AFTER_H } from '../../src/server/services/notify.ts';
+
+/** A stand-in push service over HTTPS with a certificate of its own: records what arrives, answers 201 (410 under /gone/). */
+function pushService() {
+  const dir = mkdtempSync(join(tmpdir(), 'push-'));
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+  const cert = readFileSync(join(dir, 'cert.pem'));
+  const received: { path: string; headers: Record<string, unknown>; body: Buffer }[] = [];
+  const server: Server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
+      res.statusCode = req.url?.startsWith('/gone/') ? 410 : 201;
+      res.end();
+    });
+  });
+  return {
+    received,
+    agent: new Agent({ ca: cert }),
+    async start() {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
+    close() {
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A browser's push subscription: our own keys, so the test can read what the server encrypted. */
+function browserKeys() {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const auth = randomBytes(16);
+  return { ecdh, auth, p256dh: ecdh.getPublicKey().toString('base64url'), authText: auth.toString('base64url') };
+}
+
+const until = async <T,>(what: string, fn: () => T | undefined | false, ms = 5000): Promise<T> => {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+describe.each(engines())('notifications on %s', (engine) => {
+  const push = pushService();
+  let base = '';
+  let rt: TestRuntime;
+  beforeAll(async () => {
+    base = await push.start();
+    rt = await startTestRuntime(engine, { config: { vapid: { ...webpush.generateVAPIDKeys(), subject: 'mailto:ops@example.nl' }, pushAgent: push.agent, mailWebhookSecret: 'geheim-webhook' } });
+  }, 60_000);
+  afterAll(async () => {
+    await rt?.close();
+    push.close();
+  });
+
+  async function member(gender: 'female' | 'male', credits = 100) {
+    const m = await activeMember(rt, 'spetter', { gender, sexuality: 'hetero' });
+    const user = await m.client.user();
+    if (credits) await grant(rt.db.db, { userId: user.id, credits, reason: 'bonus', ref: randomUUID() });
+    return { ...m, userId: user.id as number, profileId: user.profile.id as number };
+  }
+  const send = (from: Awaited<ReturnType<typeof member>>, to: Record<string, number>, text = 'Hoi!') =>
+    from.client.post('/api/chat.php', { ...to, kind: 'text', text, client_id: randomUUID() });
+
+  test('a new message leaves the server as a web push to each browser of an offline member; a subscription the push service forgot is dropped', async () => {
+    const anna = await member('female');
+    const bob = await member('male');
+    const keys = browserKeys();
+    const id = randomUUID();
+    // Stored as POST /api/user.php?push=1 stores it (that route accepts only public push services).
+    await rt.db.db.insertInto('push_subscriptions').values([
+      { user_id: anna.userId, endpoint: `${base}/push/${id}`, p256dh: keys.p256dh, auth: keys.authText },
+      { user_id: anna.userId, endpoint: `${base}/gone/${id}`, p256dh: keys.p256dh, auth: keys.authText },
+    ]).execute();
+    await rt.db.db.updateTable('users').set({ push_enabled: 1 }).where('id', '=', anna.userId).execute();
+
+    const sent = (await send(bob, { profile_id: anna.profileId }, 'Zin in een drankje?')).json();
+    const arrived = await until('the push', () => push.received.find((r) => r.path === `/push/${id}`));
+    expect(arrived.headers['content-encoding']).toBe('aes128gcm');
+    expect(String(arrived.headers.authorization)).toMatch(/^vapid t=/);
+    expect(Number(arrived.headers.ttl)).toBeGreaterThan(0);
+    const payload = JSON.parse(ece.decrypt(arrived.body, { version: 'aes128gcm', privateKey: keys.ecdh, authSecret: keys.auth }).toString());
+    expect(payload).toEqual({ type: 'message', title: `${bob.body.name} stuurde je een bericht`, body: 'Zin in een drankje?', url: `/chats/${sent.conversation_id}`, tag: `chat-${sent.conversation_id}` });
+    // The push service answered 410 for the other: it is gone; the message is marked notified.
+    await until('the dropped subscription', async () => true);
+    await expect.poll(async () => (await rt.db.db.selectFrom('push_subscriptions').select('endpoint').where('user_id', '=', anna.userId).execute()).map((s) => s.endpoint)).toEqual([`${base}/push/${id}`]);
+    await expect.poll(async () => (await rt.db.db.selectFrom('messages').select('notified_at').where('id', '=', sent.message.id).executeTakeFirstOrThrow()).notified_at).not.toBeNull();
+    // A member who switched push off gets none.
+    await rt.db.db.updateTable('users').set({ push_enabled: 0 }).where('id', '=', anna.userId).execute();
+    const before = push.received.length;
+    await send(bob, { conversation_id: sent.conversation_id });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(push.received.length).toBe(before);
+  });
+
+  test('e-mails by preference, batched: one for the new conversation, one for new messages until read, a like mail, and a reminder for everything unread', async () => {
+    const anna = await member('female');
+    const bob = await member('male');
+    const first = (await send(bob, { profile_id: anna.profileId }, 'Eerste')).json();
+    await until('the new-conversation mail', () => mailsTo(rt, anna.email, 'mail_new_conversation').length === 1);
+    const mail = mailsTo(rt, anna.email, 'mail_new_conversation')[0]!;
+    expect(mail.subject).toContain(bob.body.name);
+    expect(mail.link).toMatch(new RegExp(`/chats/${first.conversation_id}$`));
+    expect(mail.headers['list-unsubscribe']).toMatch(/type=new_conversations/);
+
+    // More messages while Anna has not read the first: the mail she has says it all.
+    for (const text of ['Twee', 'Drie']) await send(bob, { conversation_id: first.conversation_id }, text);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mailsTo(rt, anna.email, 'mail_new_message')).toHaveLength(0);
+    // She reads; the next message is news again, once, however many follow.
+    await anna.client.get(`/api/chat.php?id=${first.conversation_id}`);
+    for (const text of ['Vier', 'Vijf', 'Zes']) await send(bob, { conversation_id: first.conversation_id }, text);
+    await until('the new-message mail', () => mailsTo(rt, anna.email, 'mail_new_message').length === 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mailsTo(rt, anna.email, 'mail_new_message')).toHaveLength(1);
+    expect(mailsTo(rt, anna.email, 'mail_new_message')[0]!.subject).toBe(`Nieuw bericht van ${bob.body.name}`);
+
+    // Likes: one mail, then none for a while.
+    const carl = await member('male', 0);
+    await bob.client.post('/api/like.php', { profile_id: anna.profileId });
+    await until('the like mail', () => mailsTo(rt, anna.email, 'mail_like').length === 1);
+    await carl.client.post('/api/like.php', { profile_id: anna.profileId });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mailsTo(rt, anna.email, 'mail_like')).toHaveLength(1);
+
+    // Unread for longer than the reminder's wait: one reminder counting them all, then not again.
+    await rt.db.db.updateTable('conversation_members').set({ last_message_at: new Date(Date.now() - (REMINDER_AFTER_H + 1) * 3_600_000).toISOString() }).where('profile_id', '=', anna.profileId).execute();
+    await rt.services.notifier.remindUnread();
+    const reminders = mailsTo(rt, anna.email, 'mail_unread_reminder');
+    expect(reminders).toHaveLength(1);
+    expect(reminders[0]!.subject).toContain('3 ongelezen');
+    await rt.services.notifier.remindUnread();
+    expect(mailsTo(rt, anna.email, 'mail_unread_reminder')).toHaveLength(1);
+  });
+
+  test('the one-click unsubscribe of a notification mail switches off that type only; a switched-off type sends nothing', async () => {
+    const anna = await member('female');
+    const bob = await member('male');
+    const first = (await send(bob, { profile_id: anna.profileId })).json();
+    await until('the mail', () => mailsTo(rt, anna.email, 'mail_new_conversation').length === 1);
+    await anna.client.get(`/api/chat.php?id=${first.conversation_id}`);
+    await send(bob, { conversation_id: first.conversation_id });
+    const mail = await until('the new-message mail', () => mailsTo(rt, anna.email, 'mail_new_message')[0]);
+    const unsubscribe = new URL(/<([^>]+)>/.exec(mail.headers['list-unsubscribe']!)![1]!);
+    expect(unsubscribe.searchParams.get('type')).toBe('new_messages');
+    const res = await hostFetch(rt, 'spetter', `${unsubscribe.pathname}${unsubscribe.search}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    expect(res.status).toBe(200);
+    const settings = (await anna.client.get('/api/notifications.php')).json();
+    expect(settings, res.text + unsubscribe.search).toMatchObject({ email: { new_messages: false } });
+    expect(settings.email.new_conversations).toBe(true);
+    expect(settings.disabled).toEqual([{ type: 'new_messages', reason: 'listunsubscribe' }]);
+    // Read, then a new message: no mail now.
+    await anna.client.get(`/api/chat.php?id=${first.conversation_id}`);
+    await send(bob, { conversation_id: first.conversation_id });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mailsTo(rt, anna.email, 'mail_new_message')).toHaveLength(1);
+  });
+
+  test('the mail provider\'s bounce and spam events switch e-mail off with their reason; without the secret the webhook is not there', async () => {
+    const anna = await member('female', 0);
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      hostFetch(rt, 'spetter', '/api/mail-events.php', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    expect((await post(JSON.stringify({ event: 'bounce', email: anna.email }))).status).toBe(404);
+    expect((await post(JSON.stringify({ event: 'bounce', email: anna.email }), { authorization: 'Bearer fout' })).status).toBe(404);
+    const bounced = await post(JSON.stringify({ event: 'bounce', email: anna.email.toUpperCase() }), { authorization: 'Bearer geheim-webhook' });
+    expect(bounced.status).toBe(200);
+    expect(bounced.json()).toEqual({ ok: true, members: 1 });
+    const settings = (await anna.client.get('/api/notifications.php')).json();
+    expect(Object.values(settings.email).every((on) => on === false)).toBe(true);
+    expect(new Set(settings.disabled.map((d: { reason: string }) => d.reason))).toEqual(new Set(['bounce']));
+    expect((await anna.client.user()).notifications_disabled[0]).toEqual({ type: 'new_conversations', reason: 'bounce' });
+    // A spam report as a form post with the key in the query: reason fbl.
+    const spam = await hostFetch(rt, 'spetter', '/api/mail-events.php?key=geheim-webhook', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `event=spam&email=${encodeURIComponent(anna.email)}` });
+    expect(spam.status).toBe(200);
+    expect((await anna.client.get('/api/notifications.php')).json().disabled[0].reason).toBe('fbl');
+    expect((await post(JSON.stringify({ event: 'party', email: anna.email }), { authorization: 'Bearer geheim-webhook' })).status).toBe(400);
+  });
+});
