@@ -66,7 +66,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
     engine: db.engine,
     bus,
     limits: createLimits(db.pool ? { pool: db.pool } : null),
-    pushPublicKey: config.pushPublicKey,
+    pushPublicKey: config.vapid?.publicKey ?? config.pushPublicKey,
     vapid: config.vapid ?? null,
     pushAgent: config.pushAgent,
     mailWebhookSecret: config.mailWebhookSecret,

@@ -89,8 +89,10 @@ export function startLive(nav: HTMLElement | null, seed: { unread?: number; newL
     }, seconds * 1000);
   };
   schedule(REFRESH_FIRST_DELAY_S);
-  // Back on a hidden tab: refresh 5 s after it is shown again (SPEC §9).
+  // Back on a hidden tab: refresh 5 s after it is shown again (SPEC §9). Going hidden sends the
+  // page-hidden beacon (SPEC §7: the member's last-seen time).
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') schedule(REFRESH_FIRST_DELAY_S);
+    else navigator.sendBeacon?.('/api/page-hidden.php');
   });
 }

@@ -4,7 +4,6 @@
  * streams of another, also after the listening connection was cut; rate limits count across
  * processes. Runs when DATABASE_URL is set.
  */
-import { collectEvents } from '../support/sse.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, type IncomingMessage } from 'node:http';
@@ -13,9 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { createDb } from '../../src/server/db/index.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { REPO, adminQuery, hostFetch, startTestRuntime, type TestRuntime } from '../support/runtime.ts';
 import { Client, activeMember, signUp, takeMail } from '../support/accounts.ts';
+import { collectEvents, openEvents } from '../support/sse.ts';
+import { grant } from '../../src/server/ledger.ts';
 import { ABUSE_LIMITS } from '../../src/server/services/accounts.ts';
 
 const url = process.env.DATABASE_URL;
@@ -172,6 +174,38 @@ describe.skipIf(!url)('two runtime processes on one PostgreSQL database', () => 
       return events.filter((e) => e.type === 'user').length > before ? true : undefined;
     }, 15_000);
     stream.destroy();
+  });
+
+  test('a message sent through one process reaches the other member\'s stream on the other, with typing and read; a reconnect on either catches up', async () => {
+    const anna = await activeMember(view(a), 'spetter', { gender: 'female', sexuality: 'hetero' });
+    const bob = await activeMember(view(a), 'spetter', { gender: 'male', sexuality: 'hetero' });
+    const annaUser = await anna.client.user();
+    const bobUser = await bob.client.user();
+    const db = createDb({ url, schema });
+    await grant(db.db, { userId: bobUser.id, credits: 100, reason: 'bonus', ref: `two-${bobUser.id}` });
+    await db.close();
+    // Anna's tab is served by B; Bob writes through A.
+    const annaOnB = anna.client.clone();
+    (annaOnB as { rt: TestRuntime }).rt = view(b);
+    const tab = await openEvents(annaOnB);
+    await until('ready', async () => (tab.events.some((e) => e.type === 'ready') ? true : undefined));
+    const sent = (await bob.client.post('/api/chat.php', { profile_id: annaUser.profile.id, kind: 'text', text: 'Over twee processen', client_id: `two-${Date.now()}` })).json();
+    const heard = await until('the message on B', async () => tab.events.find((e) => e.type === 'message'));
+    expect(heard).toMatchObject({ id: String(sent.message.id), data: { conversation_id: sent.conversation_id, message_id: sent.message.id } });
+    // Anna reads through B: Bob's tab on A hears it; Anna types through B: Bob hears it on A.
+    const bobTab = await openEvents(bob.client);
+    await until('Bob ready', async () => (bobTab.events.some((e) => e.type === 'ready') ? true : undefined));
+    expect((await annaOnB.get(`/api/chat.php?id=${sent.conversation_id}`)).json().conversation.messages[0].text).toBe('Over twee processen');
+    await until('read on A', async () => bobTab.events.find((e) => e.type === 'read'));
+    await annaOnB.post('/api/chat-typing.php', { conversation_id: sent.conversation_id });
+    await until('typing on A', async () => bobTab.events.find((e) => e.type === 'typing'));
+    // Anna's tab drops; two messages go out through A; her tab reconnects to A with the last id it saw.
+    tab.close();
+    for (const text of ['een', 'twee']) await bob.client.post('/api/chat.php', { conversation_id: sent.conversation_id, kind: 'text', text, client_id: `two-${text}-${Date.now()}` });
+    const back = await openEvents(anna.client, { lastEventId: heard.id });
+    await until('the missed messages', async () => (back.events.filter((e) => e.type === 'message').length === 2 ? true : undefined));
+    back.close();
+    bobTab.close();
   });
 
   test('rate limits count across processes', async () => {

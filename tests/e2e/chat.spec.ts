@@ -196,3 +196,23 @@ test('on a phone the list and the conversation take turns; switching conversatio
   await bob.page.goBack();
   await expect(bob.page.locator('[data-chat-list]')).toBeVisible();
 });
+
+test('the push worker is registered with version 2, the opt-in alert is offered until "not now", and a push reloads the chats', async ({ browser }) => {
+  const anna = await member(browser, unique('Anna'), 'female');
+  await anna.page.context().grantPermissions(['notifications']);
+  await anna.page.goto(brandUrl('spetter', '/members'));
+  await confirmEntryWarning(anna.page);
+  await expect.poll(() => anna.page.evaluate(async () => (await navigator.serviceWorker.getRegistration('/'))?.active?.scriptURL ?? '')).toMatch(/\/sw\.js\?v=2$/);
+  const alert = anna.page.locator('[data-push-optin]');
+  await expect(alert).toContainText('Mis geen bericht');
+  await alert.getByRole('button', { name: 'Niet nu' }).click();
+  await expect(alert).toBeHidden();
+  await anna.page.reload();
+  await expect(anna.page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(alert).toBeHidden();
+
+  // The worker tells the page of a push: the chats and likes are reloaded at once.
+  const reloaded = anna.page.waitForRequest((r) => r.url().endsWith('/api/chats.php'));
+  await anna.page.evaluate(() => navigator.serviceWorker.dispatchEvent(new MessageEvent('message', { data: { type: 'NEW_PUSH_MESSAGE', version: 2 } })));
+  await reloaded;
+});
