@@ -129,10 +129,13 @@ export interface Runtime {
  * file, or a private schema of DATABASE_URL's PostgreSQL. Logs at warn; jobs off (they would
  * only add noise to the figures).
  */
-export async function startRuntime(engine: Engine, opts: { members?: number; photos?: boolean; cpuProfileDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Runtime> {
+export async function startRuntime(
+  engine: Engine,
+  opts: { members?: number; photos?: boolean; cpuProfileDir?: string; env?: NodeJS.ProcessEnv; /** A second process on another runtime's PostgreSQL schema: no seeding, and the schema stays. */ sharing?: Runtime } = {},
+): Promise<Runtime> {
   const dir = mkdtempSync(join(tmpdir(), 'sitegen-bench-'));
-  const schema = engine === 'postgres' ? `bench_${randomBytes(4).toString('hex')}` : undefined;
-  const admin = engine === 'postgres' ? new pg.Client({ connectionString: process.env.DATABASE_URL }) : undefined;
+  const schema = opts.sharing ? opts.sharing.database.schema : engine === 'postgres' ? `bench_${randomBytes(4).toString('hex')}` : undefined;
+  const admin = engine === 'postgres' && !opts.sharing ? new pg.Client({ connectionString: process.env.DATABASE_URL }) : undefined;
   if (admin) {
     await admin.connect();
     await admin.query(`create schema ${schema}`);
@@ -150,7 +153,7 @@ export async function startRuntime(engine: Engine, opts: { members?: number; pho
     NODE_ENV: 'production',
     ...opts.env,
   };
-  await run(['cli/main.ts', 'db', 'seed', ...(opts.members ? ['--members', String(opts.members)] : []), ...(opts.photos === false ? ['--no-photos'] : [])], env);
+  if (!opts.sharing) await run(['cli/main.ts', 'db', 'seed', ...(opts.members ? ['--members', String(opts.members)] : []), ...(opts.photos === false ? ['--no-photos'] : [])], env);
   const port = await freePort();
   const profile = opts.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfileDir] : [];
   const child = spawn(NODE, [...profile, '--import', join(REPO, 'bench', 'loop-monitor.ts'), 'cli/main.ts', 'serve', '--port', String(port), '--host', '127.0.0.1'], { cwd: REPO, env, stdio: ['ignore', 'ignore', 'inherit'] });

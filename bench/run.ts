@@ -3,7 +3,7 @@
  * node:http answering the same bytes in the same run; page weights; memory per loaded brand;
  * build time per brand. Prints tables only; it never asserts on timings (bench/README.md).
  *
- * Sections (all by default): throughput, stall, queries, profile, weight, memory, build.
+ * Sections (all by default): throughput, stall, queries, delivery, profile, weight, memory, build.
  * Environment: BENCH_SECONDS (per load run, default 10), DATABASE_URL (adds PostgreSQL).
  */
 import { gzipSync, brotliCompressSync, constants as zlib } from 'node:zlib';
@@ -15,11 +15,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { summarize } from './profile.ts';
 import { explainShapes, openBenchDb } from './queries.ts';
+import { measureDelivery, notifyLatency } from './delivery.ts';
 import { loadAllTenants } from '../src/tenant/load.ts';
 import { TENANTS_DIR } from '../cli/paths.ts';
 import { CONNECTIONS, REPO, SECONDS, kb, load, ratio, startBare, startRuntime, table, type Bare, type Engine, type LoadResult, type Runtime } from './lib.ts';
 
-const ALL = ['throughput', 'stall', 'queries', 'profile', 'weight', 'memory', 'build'] as const;
+const ALL = ['throughput', 'stall', 'queries', 'delivery', 'profile', 'weight', 'memory', 'build'] as const;
 type Section = (typeof ALL)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 for (const a of asked) if (!ALL.includes(a as Section)) throw new Error(`bench: unknown section ${a} (${ALL.join(', ')})`);
@@ -231,6 +232,39 @@ if (sections.has('queries')) {
     rows,
   );
   table('Every statement of each shape explained on its engine', ['engine', 'shape', 'statements', 'plan'], planRows);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Live delivery of chat messages
+
+if (sections.has('delivery')) {
+  const rows: (string | number)[][] = [];
+  const ms = (n: number) => n.toFixed(1);
+  for (const engine of engines) {
+    const a = await startRuntime(engine);
+    try {
+      const one = await measureDelivery(a, a);
+      rows.push([engine, 'one runtime', one.streams, ms(one.latency.p50), ms(one.latency.p99), ms(one.latency.max), one.sendsPerSecond.toFixed(0), '']);
+      if (engine === 'postgres') {
+        const b = await startRuntime(engine, { sharing: a });
+        try {
+          const notify = await notifyLatency();
+          const two = await measureDelivery(a, b);
+          rows.push([engine, 'two runtimes (send on A, streams on B)', two.streams, ms(two.latency.p50), ms(two.latency.p99), ms(two.latency.max), two.sendsPerSecond.toFixed(0), '']);
+          rows.push([engine, 'raw NOTIFY to LISTEN, same run', '', ms(notify.p50), ms(notify.p99), ms(notify.max), '', `two runtimes' p99 is ${(two.latency.p99 / notify.p99).toFixed(1)}x NOTIFY's`]);
+        } finally {
+          await b.close();
+        }
+      }
+    } finally {
+      await a.close();
+    }
+  }
+  table(
+    'Chat delivery: POST /api/chat.php to the message event on the recipient\'s stream, messages one after the other, timed on every tab of the recipient (ms; target p99 < 25), and paid sends stored per second by 20 concurrent senders',
+    ['engine', 'setup', 'open streams', 'p50', 'p99', 'max', 'sends/s', 'ratio'],
+    rows,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
