@@ -11,12 +11,35 @@ import { TYPING_SEND_EVERY_MS, TYPING_SHOW_MS, type ChatMessage, type ChatsAnswe
  * without reloading the page. Live events of the tab's stream keep both current.
  */
 
-/** The chat island's views: the list, a conversation, a new conversation with a profile. */
-export const $chatRouter = createRouter({
-  chats: '/chats',
-  chat: '/chats/:id',
-  member: '/members/:id/chat',
-});
+/**
+ * The chat island's views: the list, a conversation, a new conversation with a profile. The
+ * router's own link handling would take over every link of the page (also /members, /credits):
+ * `followChatLinks` takes only the chat's own addresses.
+ */
+export const $chatRouter = createRouter(
+  {
+    chats: '/chats',
+    chat: '/chats/:id',
+    member: '/members/:id/chat',
+  },
+  { links: false },
+);
+
+/** The chat's own addresses, switched without a reload; every other link loads its page. */
+const CHAT_PATH = /^\/(?:chats(?:\/\d+)?|members\/\d+\/chat)\/?$/;
+
+export function followChatLinks(): () => void {
+  const click = (event: MouseEvent) => {
+    const link = (event.target as Element | null)?.closest?.('a');
+    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (link.target && link.target !== '_self') return;
+    if (link.origin !== location.origin || link.hasAttribute('download') || !CHAT_PATH.test(link.pathname)) return;
+    event.preventDefault();
+    $chatRouter.open(link.pathname + link.search);
+  };
+  document.body.addEventListener('click', click);
+  return () => document.body.removeEventListener('click', click);
+}
 
 export const $chats = atom<ChatsAnswer | null>(null);
 /** Unread messages: the messages badge and half of the title prefix (SPEC §2). */

@@ -12,7 +12,7 @@ import type { Locale } from '../../lib/locales.ts';
 import type { ChatsAnswer } from '../../contract/chat.ts';
 import type { SiteUser } from '../../contract/user.ts';
 import type { Fictional } from '../search/ProfileCard.tsx';
-import { $chatRouter, $chats, $conversation, openConversation, setChats, type OpenConversation } from '../../stores/chat.ts';
+import { $chatRouter, $chats, $conversation, followChatLinks, openConversation, setChats, type OpenConversation } from '../../stores/chat.ts';
 import { $user } from '../../stores/user.ts';
 import { $newLikes } from '../../stores/likes.ts';
 import { startLive } from '../../stores/live.ts';
@@ -55,6 +55,7 @@ export default function ChatApp({ locale, chats, conversation, user, newLikes, g
 
   useEffect(() => {
     startLive(null, { unread: chats.total_unread, newLikes });
+    return followChatLinks();
   }, []);
 
   useEffect(() => {
@@ -87,7 +88,7 @@ export default function ChatApp({ locale, chats, conversation, user, newLikes, g
           <div className="grid flex-1 place-items-center p-6 text-center">
             <div className="max-w-sm">
               <span aria-hidden="true" className="i-tabler-messages mb-3 inline-block text-5xl text-primary/60" />
-              <p className="text-lg font-bold">{m.chat_pick_title({}, { locale })}</p>
+              <h2 className="text-lg font-bold">{m.chat_pick_title({}, { locale })}</h2>
               <p className="mt-1 text-gray-600">{m.chat_pick_text({}, { locale })}</p>
             </div>
           </div>

@@ -40,7 +40,7 @@ export function ChatList({ ctx, activeId }: { ctx: ChatContext; activeId: number
       {items.length === 0 ? (
         <div className="flex flex-1 flex-col items-center justify-center gap-2 p-6 text-center">
           <span aria-hidden="true" className="i-tabler-messages text-5xl text-primary/60" />
-          <p className="text-lg font-bold">{m.chats_empty_title({}, o)}</p>
+          <h2 className="text-lg font-bold">{m.chats_empty_title({}, o)}</h2>
           <p className="text-gray-600">{m.chats_empty_text({}, o)}</p>
           <a href="/members" className="btn-primary mt-2">{m.route_members({}, o)}</a>
         </div>
