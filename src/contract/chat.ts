@@ -21,9 +21,7 @@ export const CHAT_HISTORY_LIMIT = 100;
 /** Conversations the list shows, newest first; SPEC gives no number. One bounded read. */
 export const CHATS_LIMIT = 200;
 
-/** How long a typing indicator stays without a new typing event (ms); the page sends one every 3 s while typing. */
-export const TYPING_SHOW_MS = 6_000;
-export const TYPING_SEND_EVERY_MS = 3_000;
+export { TYPING_SEND_EVERY_MS, TYPING_SHOW_MS } from '../lib/typing.ts';
 
 /**
  * A key the page makes per message it sends: a send repeated with the same key (a retry after a

@@ -3,7 +3,8 @@ import { createRouter } from '@nanostores/router';
 import { api, ApiError } from './api.ts';
 import { $user } from './user.ts';
 import { onEvent } from './events.ts';
-import { TYPING_SEND_EVERY_MS, TYPING_SHOW_MS, type ChatMessage, type ChatsAnswer, type ConversationAnswer, type SendAnswer } from '../contract/chat.ts';
+import type { ChatCosts, ChatMessage, ChatsAnswer, ConversationAnswer, SendAnswer } from '../contract/chat.ts';
+import { TYPING_SEND_EVERY_MS, TYPING_SHOW_MS } from '../lib/typing.ts';
 
 /**
  * The chat's state (SPEC §2 chats and chat view, §4): the list of conversations with the unread
@@ -48,7 +49,7 @@ export const $unread = atom<number>(0);
 export interface OpenConversation {
   /** Which route it answers: `chat:<id>` or `member:<profile id>`. */
   key: string;
-  answer: ConversationAnswer & { costs: import('../contract/chat.ts').ChatCosts };
+  answer: ConversationAnswer & { costs: ChatCosts };
   /** Messages being sent: shown at once, greyed until the server answers. */
   pending: { clientId: string; kind: ChatMessage['kind']; text: string | null; failed: string | null }[];
   typing: boolean;

@@ -1,0 +1,41 @@
+import { chromium } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
+import { startTestRuntime } from '../tests/support/runtime.ts';
+import { activeMember } from '../tests/support/accounts.ts';
+import { grant } from '../src/server/ledger.ts';
+
+const rt = await startTestRuntime('sqlite', { config: { abuse: { signupsPerIpHour: 1000 } } });
+const anna = await activeMember(rt, 'spetter', { gender: 'female', sexuality: 'hetero', name: 'Anna' } as never);
+const bob = await activeMember(rt, 'spetter', { gender: 'male', sexuality: 'hetero', name: 'Bob' } as never);
+const a = await anna.client.user();
+const b = await bob.client.user();
+await grant(rt.db.db, { userId: b.id, credits: 8, reason: 'bonus', ref: randomUUID() });
+const others = await rt.db.db.selectFrom('profiles').select('id').where('tenant_id', '=', 'spetter').where('gender', '=', 'female').where('listed', '=', 1).limit(3).execute();
+const post = (c: typeof bob.client, body: object) => c.post('/api/chat.php', { kind: 'text', client_id: randomUUID(), ...body });
+const first = (await post(bob.client, { profile_id: a.profile.id, text: 'Hoi Anna!' })).json();
+await post(anna.client, { conversation_id: first.conversation_id, text: 'Hoi Bob, hoe is het?' });
+await rt.db.db.updateTable('users').set({ paid_user: 1 }).where('id', '=', b.id).execute();
+for (const o of others) await post(bob.client, { profile_id: o.id, text: 'Hallo, leuk profiel!' });
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+for (const [w, h] of [[375, 740], [1280, 800]]) {
+  const ctx = await browser.newContext({ viewport: { width: w, height: h } });
+  await ctx.addCookies([...bob.client.jar].map(([name, value]) => ({ name, value, url: rt.tenantUrl('spetter') })));
+  const page = await ctx.newPage();
+  await page.goto(`${rt.tenantUrl('spetter')}/chats`);
+  const dlg = page.getByRole('dialog');
+  if (await dlg.isVisible().catch(() => false)) await dlg.getByRole('button').first().click();
+  await page.waitForTimeout(800);
+  await page.screenshot({ path: `/tmp/chats-${w}.png` });
+  await page.goto(`${rt.tenantUrl('spetter')}/members/${a.profile.id}`);
+  await page.waitForTimeout(800);
+  await page.screenshot({ path: `/tmp/profile-${w}.png`, fullPage: false });
+  await page.goto(`${rt.tenantUrl('spetter')}/chats/${first.conversation_id}`);
+  await page.waitForTimeout(500);
+  await page.getByRole('textbox', { name: 'Je bericht' }).fill('Nog een bericht');
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(800);
+  await page.screenshot({ path: `/tmp/nocredits-${w}.png` });
+  await ctx.close();
+}
+await browser.close();
+await rt.close();
