@@ -7,6 +7,7 @@ import { eventRoutes } from './events.ts';
 import { likeRoutes } from './likes.ts';
 import { chatRoutes } from './chat.ts';
 import { mailEventRoutes } from './mail-events.ts';
+import { paymentRoutes } from './payments.ts';
 
 /** Every endpoint under /api/ (API.md), each declaring who may call it and what it reads. */
-export const API_ROUTES: AnyRoute[] = [...publicRoutes, ...accountRoutes, ...photoRoutes, ...searchRoutes, ...likeRoutes, ...chatRoutes, ...mailEventRoutes, ...eventRoutes];
+export const API_ROUTES: AnyRoute[] = [...publicRoutes, ...accountRoutes, ...photoRoutes, ...searchRoutes, ...likeRoutes, ...chatRoutes, ...mailEventRoutes, ...paymentRoutes, ...eventRoutes];

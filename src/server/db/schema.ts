@@ -16,6 +16,8 @@ export interface Database {
   conversations: ConversationsTable;
   conversation_members: ConversationMembersTable;
   messages: MessagesTable;
+  payments: PaymentsTable;
+  test_checkouts: TestCheckoutsTable;
   photos: PhotosTable;
   sessions: SessionsTable;
   tokens: TokensTable;
@@ -223,6 +225,43 @@ export interface MessagesTable {
   credits: ColumnType<number, number | undefined, never>;
   client_id: string;
   notified_at: string | null;
+  created_at: CreatedAt;
+}
+
+// --- payments --------------------------------------------------------------------------
+
+export type PaymentStatus = 'open' | 'pending' | 'paid' | 'failed' | 'canceled' | 'expired';
+
+export interface PaymentsTable {
+  id: Id;
+  tenant_id: string;
+  user_id: number;
+  package_id: string;
+  credits: number;
+  /** Cents of `currency`. */
+  amount: number;
+  currency: string;
+  method: string;
+  provider: string;
+  provider_id: string;
+  status: ColumnType<PaymentStatus, PaymentStatus | undefined, PaymentStatus>;
+  checkout_url: string;
+  paid_at: string | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<string, string | undefined, string>;
+}
+
+export interface TestCheckoutsTable {
+  id: string;
+  tenant_id: string;
+  amount: number;
+  currency: string;
+  description: string;
+  method: string;
+  status: ColumnType<PaymentStatus, PaymentStatus | undefined, PaymentStatus>;
+  settle_at: string | null;
+  redirect_url: string;
+  webhook_url: string;
   created_at: CreatedAt;
 }
 

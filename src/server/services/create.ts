@@ -17,6 +17,8 @@ import { createSwipeService } from './swipes.ts';
 import { createSafetyService } from './safety.ts';
 import { createChatService } from './chat.ts';
 import { createNotifier, type Vapid } from './notify.ts';
+import { createPaymentService } from './payments.ts';
+import { createTestProvider } from '../payments/test-provider.ts';
 import { localGifs, type GifProvider } from '../data/gifs.ts';
 
 export interface ServiceDeps {
@@ -53,6 +55,7 @@ export function createServices(deps: ServiceDeps): Services {
   const mail = createMailService({ outboxDir: deps.outboxDir, smtpUrl: deps.smtpUrl, log: deps.log });
   const notifications = createNotificationService({ db });
   const gifs = deps.gifs ?? localGifs();
+  const testProvider = createTestProvider({ db, now: deps.now });
   const notifier = createNotifier({ db, mail, notifications, tenants: deps.tenants, vapid: deps.vapid ?? null, pushAgent: deps.pushAgent, production: deps.production, log: deps.log, now: deps.now });
   const onLike = (userId: number, likerProfileId: number) => void notifier.likeArrived(userId, likerProfileId).catch((error: Error) => deps.log?.(`like mail: ${error.message}`));
   return {
@@ -76,5 +79,8 @@ export function createServices(deps: ServiceDeps): Services {
     chat: createChatService({ db, engine: deps.engine, bus, gifs, mediaDir: deps.mediaDir, onMessage: (m) => notifier.afterMessage(m.id) }),
     notifier,
     mailWebhookSecret: deps.mailWebhookSecret,
+    testProvider,
+    // Every brand pays through the built-in test provider until its Mollie key is configured.
+    payments: createPaymentService({ db, bus, provider: () => testProvider, tenants: deps.tenants, log: deps.log }),
   };
 }

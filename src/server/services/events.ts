@@ -20,7 +20,9 @@ export type MemberEvent =
   /** The other member read the conversation up to a message. */
   | { type: 'read'; conversation_id: number; message_id: number }
   /** The member's chats list changed on another tab (read, removed): reload it. */
-  | { type: 'chats' };
+  | { type: 'chats' }
+  /** A payment of the member changed status (the result screen updates). */
+  | { type: 'payment'; payment_id: number };
 
 /** The bus topic of one member's events. */
 export function userTopic(userId: number): string {

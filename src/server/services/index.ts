@@ -15,6 +15,8 @@ import type { SafetyService } from './safety.ts';
 import type { EventBus } from '../bus.ts';
 import type { ChatService } from './chat.ts';
 import type { Notifier } from './notify.ts';
+import type { PaymentService } from './payments.ts';
+import type { TestProvider } from '../payments/test-provider.ts';
 import type { GifProvider } from '../data/gifs.ts';
 
 /** A logged-in member on one request. */
@@ -56,4 +58,8 @@ export interface Services {
   notifier: Notifier;
   /** The mail provider's webhook secret; undefined: the webhook answers 404. */
   mailWebhookSecret: string | undefined;
+  /** Buying credit bundles. */
+  payments: PaymentService;
+  /** The built-in test provider and its hosted checkout. */
+  testProvider: TestProvider;
 }

@@ -7,6 +7,7 @@ import * as m20261124_0006 from './2026-11-24-0006-ledger-refs.ts';
 import * as m20261124_0007 from './2026-11-24-0007-listing.ts';
 import * as m20261125_0008 from './2026-11-25-0008-reach.ts';
 import * as m20261125_0009 from './2026-11-25-0009-chat.ts';
+import * as m20261125_0010 from './2026-11-25-0010-payments.ts';
 
 /**
  * Every migration of this folder, by file name without extension. Imported statically, not
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-0007-listing': m20261124_0007,
   '2026-11-25-0008-reach': m20261125_0008,
   '2026-11-25-0009-chat': m20261125_0009,
+  '2026-11-25-0010-payments': m20261125_0010,
 };

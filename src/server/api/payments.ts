@@ -1,0 +1,93 @@
+import { PaymentQuery, StartPaymentBody, TestCheckoutBody, TestCheckoutQuery, WebhookBody } from '../../contract/payments.ts';
+import { formatMoney } from '../../lib/money.ts';
+import { notFound } from '../errors.ts';
+import { html, json, redirect, route, type RouteContext } from '../http/routes.ts';
+import { TEST_PENDING_SECONDS } from '../payments/test-provider.ts';
+
+/** The address of the brand as the member's browser reached it (return and webhook URLs). */
+function originOf(ctx: RouteContext<unknown, unknown, 'member' | 'visitor' | 'outside'>): string {
+  const secure = ctx.header('x-forwarded-proto') === 'https' || (ctx.req.socket as { encrypted?: boolean }).encrypted === true;
+  return `${secure ? 'https' : 'http'}://${ctx.header('host') ?? ctx.tenant.domain}`;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Buying credits (docs/API.md "Payments"). */
+export const paymentRoutes = [
+  route({
+    // Starts a payment of a package; the browser goes to checkout_url.
+    method: 'POST',
+    path: 'payment.php',
+    who: 'member',
+    body: StartPaymentBody,
+    handler: async (ctx) => json(await ctx.services.payments.start(ctx.tenant, ctx.session.user.id, ctx.body, originOf(ctx))),
+  }),
+  route({
+    // The result screen: where the payment stands, asking the provider while it is not final
+    // (the member's return may come before the webhook).
+    method: 'GET',
+    path: 'payment.php',
+    who: 'member',
+    query: PaymentQuery,
+    handler: async (ctx) => {
+      const payment = await ctx.services.payments.get(ctx.session.user.id, ctx.query.id);
+      if (payment.status === 'paid' || payment.status === 'failed' || payment.status === 'canceled' || payment.status === 'expired') return json({ payment });
+      return json({ payment: await ctx.services.payments.settle(await ctx.services.payments.providerIdOf(ctx.session.user.id, ctx.query.id)) });
+    },
+  }),
+  route({
+    // The provider's webhook: only an id; the payment is fetched from the provider before anything happens.
+    method: 'POST',
+    path: 'payment-webhook.php',
+    who: 'outside',
+    body: WebhookBody,
+    handler: async (ctx) => {
+      await ctx.services.payments.settle(ctx.body.id);
+      return json({ ok: true });
+    },
+  }),
+  route({
+    // The test provider's hosted checkout page: pay, fail, cancel, or pending then paid.
+    method: 'GET',
+    path: 'test-checkout.php',
+    who: 'visitor',
+    query: TestCheckoutQuery,
+    handler: async (ctx) => {
+      const checkout = await ctx.services.testProvider.checkout(ctx.query.id);
+      if (!checkout || checkout.tenant_id !== ctx.tenant.id) throw notFound();
+      const t = (key: string, params: Record<string, string | number> = {}) => escapeHtml(ctx.t(key, params));
+      const button = (outcome: string, label: string, colour: string) =>
+        `<form method="post" action="/api/test-checkout.php"><input type="hidden" name="id" value="${escapeHtml(checkout.id)}"><input type="hidden" name="outcome" value="${outcome}"><button type="submit" style="background:${colour}">${label}</button></form>`;
+      const body =
+        checkout.status === 'open'
+          ? `<p>${t('test_checkout_intro')}</p>
+<p class="amount">${escapeHtml(formatMoney(checkout.amount, checkout.currency, ctx.locale))}</p><p>${escapeHtml(checkout.description)} · ${escapeHtml(checkout.method)}</p>
+${button('paid', t('test_checkout_pay'), '#15803d')}${button('pending', t('test_checkout_pending', { seconds: TEST_PENDING_SECONDS }), '#0e7490')}${button('failed', t('test_checkout_fail'), '#b91c1c')}${button('canceled', t('test_checkout_cancel'), '#4b5563')}`
+          : `<p>${t('test_checkout_done')}</p><p><a href="${escapeHtml(checkout.redirect_url)}">${t('test_checkout_back')}</a></p>`;
+      return html(`<!doctype html><html lang="${ctx.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${t('test_checkout_title')}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1d1a22}h1{font-size:1.4rem}.amount{font-size:2rem;font-weight:700}form{margin:.6rem 0}button{width:100%;color:#fff;border:0;border-radius:999px;padding:.8rem 1.2rem;font-weight:600;font-size:1rem;cursor:pointer}</style></head>
+<body><h1>${t('test_checkout_title')}</h1>${body}</body></html>`);
+    },
+  }),
+  route({
+    // The test checkout's buttons (the provider's own page: a form post, no member session needed).
+    // It settles as a provider does (the webhook), then sends the browser back to the brand.
+    method: 'POST',
+    path: 'test-checkout.php',
+    who: 'outside',
+    body: TestCheckoutBody,
+    handler: async (ctx) => {
+      const checkout = await ctx.services.testProvider.checkout(ctx.body.id);
+      if (!checkout || checkout.tenant_id !== ctx.tenant.id) throw notFound();
+      const decided = await ctx.services.testProvider.decide(ctx.body.id, ctx.body.outcome);
+      if (!decided) return redirect(checkout.redirect_url);
+      await ctx.services.payments.settle(ctx.body.id);
+      if (decided.settleAt) {
+        const id = ctx.body.id;
+        const payments = ctx.services.payments;
+        setTimeout(() => void payments.settle(id).catch(() => undefined), TEST_PENDING_SECONDS * 1000 + 50).unref();
+      }
+      return redirect(decided.redirectUrl);
+    },
+  }),
+];

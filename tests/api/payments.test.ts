@@ -1,0 +1,121 @@
+/**
+ * Buying credit bundles through the built-in test provider (docs/API.md "Payments", SPEC §4
+ * payment order, §4 membership), on every engine: the webhook settles only on the provider's
+ * word and credits once, whatever replays or races it; the first purchase makes premium.
+ */
+import { describe, expect, test } from 'vitest';
+import { engines, hostFetch, type TestRuntime } from '../support/runtime.ts';
+import { activeMember, useRuntime } from '../support/accounts.ts';
+
+const brand = (rt: TestRuntime) => rt.services.tenants().find((t) => t.id === 'spetter')!;
+
+async function buyer(rt: TestRuntime) {
+  const m = await activeMember(rt, 'spetter', { gender: 'male', sexuality: 'hetero' });
+  const user = await m.client.user();
+  return { ...m, userId: user.id as number, startCredits: user.credits as number };
+}
+
+async function ledger(rt: TestRuntime, userId: number) {
+  const user = await rt.db.db.selectFrom('users').select(['credits', 'paid_user']).where('id', '=', userId).executeTakeFirstOrThrow();
+  const entries = await rt.db.db.selectFrom('credit_ledger').select(['delta', 'reason', 'ref']).where('user_id', '=', userId).execute();
+  return { ...user, entries, sum: entries.reduce((n, e) => n + e.delta, 0) };
+}
+
+/** The test checkout's button, as the browser posts it (a form, no Origin of the brand). */
+const choose = (rt: TestRuntime, id: string, outcome: string) =>
+  hostFetch(rt, 'spetter', '/api/test-checkout.php', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `id=${id}&outcome=${outcome}` });
+const webhook = (rt: TestRuntime, id: string) =>
+  hostFetch(rt, 'spetter', '/api/payment-webhook.php', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `id=${encodeURIComponent(id)}` });
+
+describe.each(engines())('payments on %s', (engine) => {
+  const rt = useRuntime(engine);
+
+  test('a bundle paid at the test checkout adds its credits once and makes the member premium; the result screen says completed', async () => {
+    const bob = await buyer(rt());
+    const pack = brand(rt()).packages[0]!;
+    const started = await bob.client.post('/api/payment.php', { package_id: pack.id, method: 'ideal' });
+    expect(started.status).toBe(200);
+    const { payment, checkout_url } = started.json();
+    expect(payment).toMatchObject({ package_id: pack.id, credits: pack.credits, amount: pack.price, currency: pack.currency, method: 'ideal', status: 'open' });
+    const page = await hostFetch(rt(), 'spetter', checkout_url);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Testbetaling');
+    const providerId = new URL(checkout_url, 'http://x').searchParams.get('id')!;
+
+    const paid = await choose(rt(), providerId, 'paid');
+    expect(paid.status).toBe(303);
+    expect(paid.headers.location).toMatch(new RegExp(`/credits/${pack.id}/ideal\\?payment=${payment.payment_id}$`));
+    const result = (await bob.client.get(`/api/payment.php?id=${payment.payment_id}`)).json().payment;
+    expect(result.status).toBe('paid');
+    const money = await ledger(rt(), bob.userId);
+    expect(money.credits).toBe(bob.startCredits + pack.credits);
+    expect(money.sum).toBe(money.credits);
+    expect(money.paid_user).toBe(1);
+    expect((await bob.client.user()).paid_user).toBe(true);
+    // The checkout cannot be decided twice.
+    expect((await choose(rt(), providerId, 'paid')).status).toBe(303);
+    expect((await ledger(rt(), bob.userId)).credits).toBe(bob.startCredits + pack.credits);
+  });
+
+  test('a webhook replayed 100 times credits once; the return and the webhook raced 50 times credit once each', async () => {
+    const bob = await buyer(rt());
+    const pack = brand(rt()).packages[1]!;
+    const start = async () => {
+      const { payment, checkout_url } = (await bob.client.post('/api/payment.php', { package_id: pack.id, method: 'creditcard' })).json();
+      const providerId = new URL(checkout_url, 'http://x').searchParams.get('id')!;
+      await rt().services.testProvider.decide(providerId, 'paid');
+      return { paymentId: payment.payment_id as number, providerId };
+    };
+    const once = await start();
+    const replays = await Promise.all(Array.from({ length: 100 }, () => webhook(rt(), once.providerId)));
+    expect(replays.every((r) => r.status === 200)).toBe(true);
+    expect((await ledger(rt(), bob.userId)).credits).toBe(bob.startCredits + pack.credits);
+
+    for (let i = 0; i < 50; i++) {
+      const { paymentId, providerId } = await start();
+      await Promise.all([webhook(rt(), providerId), bob.client.get(`/api/payment.php?id=${paymentId}`), webhook(rt(), providerId)]);
+    }
+    const money = await ledger(rt(), bob.userId);
+    expect(money.credits).toBe(bob.startCredits + 51 * pack.credits);
+    expect(money.sum).toBe(money.credits);
+    expect(money.entries.filter((e) => e.reason === 'purchase')).toHaveLength(51);
+  }, 120_000);
+
+  test('failed and cancelled payments add nothing and keep a free member free; pending becomes paid when the provider says so', async () => {
+    const bob = await buyer(rt());
+    const pack = brand(rt()).packages[0]!;
+    const startOne = async () => {
+      const { payment, checkout_url } = (await bob.client.post('/api/payment.php', { package_id: pack.id, method: 'ideal' })).json();
+      return { paymentId: payment.payment_id as number, providerId: new URL(checkout_url, 'http://x').searchParams.get('id')! };
+    };
+    for (const outcome of ['failed', 'canceled'] as const) {
+      const { paymentId, providerId } = await startOne();
+      await choose(rt(), providerId, outcome);
+      expect((await bob.client.get(`/api/payment.php?id=${paymentId}`)).json().payment.status).toBe(outcome);
+    }
+    expect(await ledger(rt(), bob.userId)).toMatchObject({ credits: bob.startCredits, paid_user: 0 });
+
+    const pending = await startOne();
+    await choose(rt(), pending.providerId, 'pending');
+    expect((await bob.client.get(`/api/payment.php?id=${pending.paymentId}`)).json().payment.status).toBe('pending');
+    // The provider settles it (here: its clock passes); the webhook or the return then credits it.
+    await rt().db.db.updateTable('test_checkouts').set({ settle_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', pending.providerId).execute();
+    expect((await webhook(rt(), pending.providerId)).status).toBe(200);
+    expect((await bob.client.get(`/api/payment.php?id=${pending.paymentId}`)).json().payment.status).toBe('paid');
+    expect(await ledger(rt(), bob.userId)).toMatchObject({ credits: bob.startCredits + pack.credits, paid_user: 1 });
+  });
+
+  test('bad input is refused without a payment; nobody reads another member\'s payment; unknown webhook ids change nothing', async () => {
+    const bob = await buyer(rt());
+    const eve = await buyer(rt());
+    expect((await bob.client.post('/api/payment.php', { package_id: 'nope', method: 'ideal' })).status).toBe(400);
+    expect((await bob.client.post('/api/payment.php', { package_id: brand(rt()).packages[0]!.id, method: 'bitcoin' })).status).toBe(400);
+    expect(await rt().db.db.selectFrom('payments').select('id').where('user_id', '=', bob.userId).execute()).toEqual([]);
+    const { payment } = (await bob.client.post('/api/payment.php', { package_id: brand(rt()).packages[0]!.id, method: 'ideal' })).json();
+    expect((await eve.client.get(`/api/payment.php?id=${payment.payment_id}`)).status).toBe(404);
+    expect((await webhook(rt(), 'tr_unknown')).status).toBe(404);
+    expect((await choose(rt(), 'tst_000000000000000000000000', 'paid')).status).toBe(404);
+    expect((await choose(rt(), 'nonsense', 'paid')).status).toBe(400);
+    expect((await hostFetch(rt(), 'spetter', '/api/payment.php', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+  });
+});
