@@ -18,7 +18,14 @@ export function isChunkLoadError(reason: unknown): boolean {
 }
 
 export function guardChunkLoads(): void {
+  // A page being left cancels its pending loads: those failures are no reason to reload (the
+  // reload would take the place of the page the member is going to).
+  let leaving = false;
+  addEventListener('beforeunload', () => (leaving = true));
+  addEventListener('pagehide', () => (leaving = true));
+  addEventListener('pageshow', () => (leaving = false));
   const reload = () => {
+    if (leaving) return;
     const stored = Number(sessionStorage.getItem(KEY));
     if (!shouldReloadForChunk(Number.isFinite(stored) && stored > 0 ? stored : null, Date.now())) return;
     sessionStorage.setItem(KEY, String(Date.now()));

@@ -20,6 +20,10 @@ export function creditsOptions(astro: Pick<AstroGlobal, 'locals'>): { packages: 
     discount: p.discount,
   }));
   const offered = PAYMENT_METHODS.filter((m) => (tenant.payment_methods as string[]).includes(m.id) && ((m.countries as readonly string[]).length === 0 || (m.countries as readonly string[]).includes(where)));
-  const methods = (offered.length ? offered : PAYMENT_METHODS.filter((m) => (tenant.payment_methods as string[]).includes(m.id))).map((m) => ({ id: m.id, name: m.name }));
+  // The country's own methods first (iDEAL in the Netherlands), then those offered everywhere.
+  const methods = (offered.length ? offered : PAYMENT_METHODS.filter((m) => (tenant.payment_methods as string[]).includes(m.id)))
+    .map((m, i) => ({ m, i, local: (m.countries as readonly string[]).length > 0 }))
+    .sort((a, b) => Number(b.local) - Number(a.local) || a.i - b.i)
+    .map(({ m }) => ({ id: m.id, name: m.name }));
   return { packages, methods };
 }
