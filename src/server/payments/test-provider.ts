@@ -1,18 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database, PaymentStatus } from '../db/schema.ts';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, TestCheckoutsTable } from '../db/schema.ts';
 import type { PaymentProvider } from './provider.ts';
 
-export interface TestCheckout {
-  id: string;
-  tenant_id: string;
-  amount: number;
-  currency: string;
-  description: string;
-  method: string;
-  status: PaymentStatus;
-  redirect_url: string;
-}
+/** What the hosted checkout page shows. */
+export type TestCheckout = Pick<Selectable<TestCheckoutsTable>, 'id' | 'tenant_id' | 'amount' | 'currency' | 'description' | 'method' | 'status' | 'redirect_url'>;
 
 import type { TestOutcome } from '../../contract/payments.ts';
 
