@@ -182,6 +182,24 @@ describe.each(engines())('notifications on %s', (engine) => {
     expect(mailsTo(rt, anna.email, 'mail_new_message')).toHaveLength(1);
   });
 
+  test('the sweep sends what was left behind, and a message to a fictional profile (nobody to tell) is done all the same', async () => {
+    const anna = await member('female', 0);
+    const bob = await member('male');
+    const fictional = await rt.db.db.selectFrom('profiles').select('id').where('tenant_id', '=', 'spetter').where('fictional', '=', 1).where('listed', '=', 1).executeTakeFirstOrThrow();
+    const toFiction = (await send(bob, { profile_id: fictional.id })).json();
+    const toAnna = (await send(bob, { profile_id: anna.profileId })).json();
+    await until('the mail', () => mailsTo(rt, anna.email, 'mail_new_conversation').length === 1);
+    // As if the process had died before notifying: both unmarked and old.
+    const old = new Date(Date.now() - 120_000).toISOString();
+    await rt.db.db.updateTable('messages').set({ notified_at: null, created_at: old }).where('id', 'in', [toFiction.message.id, toAnna.message.id]).execute();
+    await rt.db.db.updateTable('conversation_members').set({ mailed_id: 0 }).where('conversation_id', '=', toAnna.conversation_id).execute();
+    expect(await rt.services.notifier.sweep()).toBe(2);
+    expect(mailsTo(rt, anna.email, 'mail_new_conversation')).toHaveLength(2);
+    const left = await rt.db.db.selectFrom('messages').select('id').where('id', 'in', [toFiction.message.id, toAnna.message.id]).where('notified_at', 'is', null).execute();
+    expect(left).toEqual([]);
+    expect(await rt.services.notifier.sweep()).toBe(0);
+  });
+
   test('the mail provider\'s bounce and spam events switch e-mail off with their reason; without the secret the webhook is not there', async () => {
     const anna = await member('female', 0);
     const post = (body: string, headers: Record<string, string> = {}) =>

@@ -121,7 +121,11 @@ export function createNotifier(deps: NotifyDeps) {
       .select(['m.id', 'm.kind', 'm.body', 'm.conversation_id', 'm.notified_at', 'c.started_by', 'sender.name as sender_name', 'cm.last_read_id', 'cm.mailed_id', 'users.id as user_id', 'users.tenant_id', 'users.email', 'users.language', 'users.push_enabled', 'users.status'])
       .where('m.id', '=', messageId)
       .executeTakeFirst();
-    if (!row || row.notified_at !== null) return;
+    const done = () => db.updateTable('messages').set({ notified_at: nowIso() }).where('id', '=', messageId).where('notified_at', 'is', null).execute();
+    // A message to a fictional profile (no member) has nobody to tell; it is done all the same,
+    // so the sweep never meets it again.
+    if (!row) return void (await done());
+    if (row.notified_at !== null) return;
     const tenant = tenantOf(row.tenant_id);
     if (tenant && row.status === 'active') {
       const locale = row.language;
@@ -142,7 +146,7 @@ export function createNotifier(deps: NotifyDeps) {
         await sendMail(recipient, 'new_messages', 'mail_new_message', `/chats/${row.conversation_id}`, params);
       }
     }
-    await db.updateTable('messages').set({ notified_at: nowIso() }).where('id', '=', messageId).where('notified_at', 'is', null).execute();
+    await done();
   }
 
   async function markMailed(conversationId: number, userId: number, messageId: number): Promise<void> {
