@@ -191,7 +191,7 @@ describe.each(engines())('notifications on %s', (engine) => {
     await until('the mail', () => mailsTo(rt, anna.email, 'mail_new_conversation').length === 1);
     // As if the process had died before notifying: both unmarked and old.
     const old = new Date(Date.now() - 120_000).toISOString();
-    await rt.db.db.updateTable('messages').set({ notified_at: null, created_at: old }).where('id', 'in', [toFiction.message.id, toAnna.message.id]).execute();
+    await rt.db.db.updateTable('messages').set({ notified_at: null, created_at: old as never }).where('id', 'in', [toFiction.message.id, toAnna.message.id]).execute();
     await rt.db.db.updateTable('conversation_members').set({ mailed_id: 0 }).where('conversation_id', '=', toAnna.conversation_id).execute();
     expect(await rt.services.notifier.sweep()).toBe(2);
     expect(mailsTo(rt, anna.email, 'mail_new_conversation')).toHaveLength(2);
