@@ -27,6 +27,10 @@ export { TYPING_SEND_EVERY_MS, TYPING_SHOW_MS } from '../lib/typing.ts';
  * A key the page makes per message it sends: a send repeated with the same key (a retry after a
  * lost answer, a double click) stores and charges the message once.
  */
+/** Ids are 32-bit integers on both engines: a larger one names nothing (400, never a database error). */
+const MAX_ID = 2_147_483_647;
+const QueryId = z.coerce.number().int().positive().max(MAX_ID);
+
 const ClientId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
 
 /** POST /api/chat.php: a text, gift or GIF message, to a conversation or to a profile (a new conversation). */
@@ -36,7 +40,7 @@ export const SendBody = z
     profile_id: Id.optional(),
     kind: z.enum(['text', 'gift', 'gif']).default('text'),
     /** The text; its longest length is the brand's message_length (checked by the service). */
-    text: z.string().max(20_000).optional(),
+    text: z.string().max(20_000).refine((t) => !t.includes('\u0000')).optional(),
     /** A gift id of the brand's catalogue (GET /api/gifts.php). */
     gift: z.string().max(40).optional(),
     /** A GIF id of the GIF search (GET /api/gifs.php). */
@@ -48,16 +52,16 @@ export type SendInput = z.output<typeof SendBody>;
 
 /** The form fields beside the `photo` file of POST /api/chat.php?photo=1. */
 export const PhotoSendFields = z
-  .object({ conversation_id: z.coerce.number().int().positive().optional(), profile_id: z.coerce.number().int().positive().optional(), client_id: ClientId })
+  .object({ conversation_id: QueryId.optional(), profile_id: QueryId.optional(), client_id: ClientId })
   .refine((b) => (b.conversation_id === undefined) !== (b.profile_id === undefined), { path: ['conversation_id'], message: 'conversation_id or profile_id' });
 
 /** GET /api/chat.php: a conversation by id, or the one with a profile (which may not exist yet). */
 export const ChatQuery = z
   .object({
-    id: z.coerce.number().int().positive().optional(),
-    profile_id: z.coerce.number().int().positive().optional(),
+    id: QueryId.optional(),
+    profile_id: QueryId.optional(),
     /** Only messages after this id (catching up after a live event or a dropped stream). */
-    after: z.coerce.number().int().nonnegative().optional(),
+    after: z.coerce.number().int().nonnegative().max(MAX_ID).optional(),
     /** 0: do not mark as read (a hidden tab catching up). Opening marks the conversation read (SPEC §4). */
     read: z.enum(['0', '1']).default('1'),
   })

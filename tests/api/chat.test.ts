@@ -147,6 +147,10 @@ describe.each(engines())('chat API on %s', (engine) => {
     // Neither target, or both: refused before anything is read.
     expect((await bob.client.post('/api/chat.php', { kind: 'text', text: 'hoi', client_id: randomUUID() })).status).toBe(400);
     expect((await bob.client.post('/api/chat.php', { kind: 'text', text: 'hoi', client_id: 'short' , profile_id: anna.profileId })).status).toBe(400);
+    // Ids past 32 bits and a NUL in the text are refused as bad input, never a database error.
+    expect((await bob.client.get('/api/chat.php?id=3000000000')).status).toBe(400);
+    expect((await bob.client.get(`/api/chat.php?profile_id=${anna.profileId}&after=99999999999`)).status).toBe(400);
+    expect((await send(bob, { profile_id: anna.profileId }, { text: 'hoi\u0000daar' })).status).toBe(400);
     const { entries } = await balanceAndLedger(rt(), bob.userId);
     expect(entries.filter((e) => e.delta < 0)).toHaveLength(1);
   });

@@ -23,7 +23,7 @@ export const eventRoutes = [
         });
         sink.onClose(unsubscribe);
         const last = ctx.header('last-event-id') ?? ctx.params.get('last_event_id') ?? '';
-        if (EVENT_ID.test(last)) {
+        if (EVENT_ID.test(last) && Number(last) <= 2_147_483_647) {
           for (const missed of await ctx.services.chat.missed(me, Number(last))) {
             sink.send('message', { conversation_id: missed.conversation_id, message_id: missed.id }, missed.id);
           }

@@ -144,7 +144,15 @@ export function createChatService(deps: ChatServiceDeps) {
       if (deps.engine === 'postgres') {
         await trx.selectFrom('profiles').select('id').where('id', 'in', [me.profileId, otherId]).orderBy('id').forUpdate().execute();
         mine = await side(trx, me.profileId, target);
+        // A block (which deletes the conversation) may have come in before the lock.
+        if (!mine && target.conversationId !== undefined) throw notFound();
       }
+      const blocked = await trx
+        .selectFrom('blocks')
+        .select('id')
+        .where((eb) => eb.or([eb.and([eb('blocker_profile_id', '=', me.profileId), eb('blocked_profile_id', '=', otherId)]), eb.and([eb('blocker_profile_id', '=', otherId), eb('blocked_profile_id', '=', me.profileId)])]))
+        .executeTakeFirst();
+      if (blocked) throw notFound();
       const user = await trx.selectFrom('users').select(['status', 'paid_user']).where('id', '=', me.userId).executeTakeFirstOrThrow();
       if (user.status === 'not_confirmed') throw chatError.unconfirmed();
       const other = await otherOf(trx, tenant, otherId);
@@ -173,7 +181,7 @@ export function createChatService(deps: ChatServiceDeps) {
       }
       const row = await trx
         .insertInto('messages')
-        .values({ conversation_id: conversationId, sender_profile_id: me.profileId, kind: what.kind, body: what.body, media: what.media, credits: what.credits, client_id: clientId, created_at: now })
+        .values({ conversation_id: conversationId, sender_profile_id: me.profileId, kind: what.kind, body: what.body, media: what.media, credits: what.credits, client_id: clientId, created_at: now, notified_at: other.user_id === null ? now : null })
         .returningAll()
         .executeTakeFirstOrThrow();
       let credits: number;
