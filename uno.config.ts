@@ -1,16 +1,23 @@
 import { defineConfig, presetIcons, presetWind4 } from 'unocss';
 import { BREAKPOINTS } from './src/lib/theme.ts';
+import { METHOD_LOGOS } from './src/lib/payment-methods.ts';
 
 const px = (n: number) => `${n}px`;
 
 /** Utility CSS; the tenant's colours come in as CSS variables (src/lib/theme.ts). */
 export default defineConfig({
+  // Classes named in data rather than markup.
+  safelist: Object.values(METHOD_LOGOS).flatMap((logo) => (logo.icon ? [logo.icon] : [])),
   presets: [
     presetWind4({ preflights: { reset: true } }),
     // Icons written in markup (class i-tabler-<name>) compile into the CSS; icons named in data
     // (interests, fictional_icon) are drawn from /icons/tabler/<name>.svg instead (src/islands/Glyph.tsx).
     presetIcons({
-      collections: { tabler: () => import('@iconify-json/tabler/icons.json', { with: { type: 'json' } }).then((m) => m.default as never) },
+      collections: {
+        tabler: () => import('@iconify-json/tabler/icons.json', { with: { type: 'json' } }).then((m) => m.default as never),
+        // Payment method marks (src/lib/payment-methods.ts METHOD_LOGOS).
+        'simple-icons': () => import('@iconify-json/simple-icons/icons.json', { with: { type: 'json' } }).then((m) => m.default as never),
+      },
     }),
   ],
   theme: {

@@ -414,7 +414,7 @@ async function weight(rt: Runtime, member: Member): Promise<void> {
   const rows: (string | number)[][] = [];
   const pages: [string, string, boolean][] = [];
   for (const id of ids) pages.push([id, '/landers/tinderswipe', false], [id, '/', false], [id, '/login', false], [id, '/signup', false], [id, '/pricing', false]);
-  for (const path of ['/members', `/members/${member.profileId}`, '/profile', '/likes', '/chats', '/credits']) pages.push([member.tenant, path, true]);
+  for (const path of ['/members', `/members/${member.profileId}`, '/profile', '/likes', '/chats', '/credits', '/credits/repeat-order', '/directdebit', '/transactions']) pages.push([member.tenant, path, true]);
   for (const [id, path, loggedIn] of pages) {
     const res = await rt.get(id, path, loggedIn ? { cookie: member.cookie } : {});
     if (res.status !== 200) throw new Error(`${id} ${path} answered ${res.status}`);

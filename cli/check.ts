@@ -45,3 +45,19 @@ export function checkAll(tenantsDir: string): string[] {
   problems.push(...readLanderFolder(join(tenantsDir, '_defaults', 'landers'), 'tenants/_defaults/landers').errors);
   return problems;
 }
+
+/**
+ * What the environment lacks for the brands (`sitegen check` warns; a build needs no keys): a brand
+ * on Mollie whose key variable is empty answers 503 to every payment until it is set.
+ */
+export function missingPaymentKeys(tenantsDir: string, env: Record<string, string | undefined> = process.env): string[] {
+  return listTenantIds(tenantsDir).flatMap((id) => {
+    try {
+      const { payments } = loadTenant(id, tenantsDir);
+      return payments.provider === 'mollie' && !env[payments.mollie_api_key_env] ? [`tenants/${id}/tenant.json: payments: the brand uses Mollie but ${payments.mollie_api_key_env} is not set; its payments fail until it is`] : [];
+    } catch (error) {
+      if (error instanceof TenantError) return [];
+      throw error;
+    }
+  });
+}

@@ -8,10 +8,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TENANTS_DIR, DATA_DIR } from './paths.ts';
 import { buildTenants, isStale } from './build.ts';
-import { checkAll } from './check.ts';
+import { checkAll, missingPaymentKeys } from './check.ts';
 import { createTenantFile } from './new.ts';
 import { runningPort, startServer } from './serve.ts';
 import { generateVapidKeys } from './keys.ts';
+import { createDiscountCode, findMember, moveCredits, type DiscountOptions } from './operator.ts';
+import { userInfo } from 'node:os';
 import { listTenantIds } from '../src/tenant/load.ts';
 import { createDb } from '../src/server/db/index.ts';
 import { migrateToLatest, migrateDown } from '../src/server/db/migrate.ts';
@@ -84,6 +86,7 @@ program
   .description('Validate every tenant file and lander variant; prints file: field: message and exits 1 on problems.')
   .action(() => {
     failOnCheck();
+    for (const warning of missingPaymentKeys(TENANTS_DIR)) console.warn(`sitegen: warning: ${warning}`);
     console.log(`sitegen: ${listTenantIds(TENANTS_DIR).length} tenants are valid`);
   });
 
@@ -193,6 +196,79 @@ mail
     console.log(`sitegen: e-mail switched off for ${n} member${n === 1 ? '' : 's'} with ${address} (${opts.spam ? 'fbl' : 'bounce'})`);
     await close();
   });
+
+const discount = program.command('discount').description('Discount codes.');
+discount
+  .command('create')
+  .description('Create a campaign code of a brand: a percentage, or a value in cents with a currency.')
+  .requiredOption('--brand <id>', 'brand id')
+  .requiredOption('--code <code>', 'the code members type, e.g. HERFST10')
+  .option('--percentage <n>', 'percent off', Number)
+  .option('--value <cents>', 'cents off (with --currency)', Number)
+  .option('--currency <code>', 'currency of --value and --minimum, e.g. EUR')
+  .option('--minimum <cents>', 'minimum order value in cents', Number)
+  .option('--country <code>', 'only for members of this country')
+  .option('--expires <date>', 'last moment of validity, e.g. 2026-12-31T23:59:59Z')
+  .option('--methods <list>', 'only for these payment methods, comma separated')
+  .action(async (opts: DiscountOptions & { brand: string }) => {
+    const { db: kysely, close } = openDatabase();
+    await migrateToLatest(kysely);
+    const problems = await createDiscountCode(kysely, opts.brand, opts);
+    await close();
+    if (problems.length) {
+      for (const p of problems) console.error(`sitegen: ${p}`);
+      process.exit(1);
+    }
+    console.log(`sitegen: ${opts.code.toUpperCase()} created on ${opts.brand}`);
+  });
+
+const credits = program.command('credits').description("Move a member's credits by hand, written to the ledger with who and why.");
+for (const [name, sign] of [['grant', 1], ['refund', -1]] as const) {
+  credits
+    .command(name)
+    .description(sign > 0 ? 'Give a member credits (ledger reason bonus).' : "Take credits back from a member (ledger reason refund); never below 0.")
+    .requiredOption('--brand <id>', 'brand id')
+    .requiredOption('--member <id|email>', 'member id or e-mail address')
+    .requiredOption('--credits <n>', 'a whole number above 0', (v) => {
+      const n = Number(v);
+      if (!Number.isSafeInteger(n) || n <= 0) throw new InvalidArgumentError('must be a whole number above 0');
+      return n;
+    })
+    .requiredOption('--reason <text>', 'why, shown to the member on /transactions')
+    .option('--by <name>', 'who does it (default: the operating-system user)')
+    .action(async (opts: { brand: string; member: string; credits: number; reason: string; by?: string }) => {
+      const { db: kysely, close } = openDatabase();
+      await migrateToLatest(kysely);
+      const result = await moveCredits(kysely, opts.brand, opts.member, sign * opts.credits, opts.reason, opts.by ?? userInfo().username);
+      await close();
+      if (typeof result === 'string') {
+        console.error(`sitegen: ${result}`);
+        process.exit(1);
+      }
+      console.log(`sitegen: ${sign > 0 ? 'granted' : 'refunded'} ${opts.credits} credits ${sign > 0 ? 'to' : 'from'} ${result.email} on ${opts.brand}; balance ${result.balance}`);
+    });
+}
+
+const directDebit = program.command('directdebit').description('Direct debit.');
+for (const [name, blocked] of [['block', true], ['unblock', false]] as const) {
+  directDebit
+    .command(name)
+    .description(blocked ? 'Block a member from paying by direct debit ("Je account is geblokkeerd voor automatische incasso.").' : 'Lift the direct-debit block of a member.')
+    .requiredOption('--brand <id>', 'brand id')
+    .requiredOption('--member <id|email>', 'member id or e-mail address')
+    .action(async (opts: { brand: string; member: string }) => {
+      const { db: kysely, close } = openDatabase();
+      await migrateToLatest(kysely);
+      const member = await findMember(kysely, opts.brand, opts.member);
+      if (typeof member !== 'string') await kysely.updateTable('users').set({ directdebit_blocked: blocked ? 1 : 0 }).where('id', '=', member.id).execute();
+      await close();
+      if (typeof member === 'string') {
+        console.error(`sitegen: ${member}`);
+        process.exit(1);
+      }
+      console.log(`sitegen: direct debit ${blocked ? 'blocked' : 'unblocked'} for ${member.email} on ${opts.brand}`);
+    });
+}
 
 /** The VAPID keys of data/vapid.json, made when absent: web push works from a fresh clone. */
 function ensureVapidKeys(force = false): { publicKey: string; created: boolean } {

@@ -62,8 +62,16 @@ export const ERROR_CODES = [
   'gift_unknown',
   'gif_unknown',
   'email_unconfirmed',
-  // Credits
+  // Credits and payments
   'not_enough_credits',
+  'discount_not_found',
+  'discount_used',
+  'discount_expired',
+  'discount_not_applicable',
+  'directdebit_blocked',
+  'directdebit_limit',
+  'sms_code_invalid',
+  'sms_code_expired',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -33,3 +33,52 @@ export const PAYMENT_METHODS = [
 
 export type PaymentMethodId = (typeof PAYMENT_METHODS)[number]['id'];
 export const PAYMENT_METHOD_IDS = PAYMENT_METHODS.map((m) => m.id) as [PaymentMethodId, ...PaymentMethodId[]];
+
+/**
+ * How a method is drawn where the member chooses it: a small badge in the method's own colour
+ * with its mark (an icon where one exists, else its short name). Drawn by the product, with
+ * colours dark enough for white text.
+ */
+export const METHOD_LOGOS: Record<PaymentMethodId, { bg: string; icon?: string; text?: string; dark?: boolean }> = {
+  sdd: { bg: '#0b4ea2', icon: 'i-simple-icons-sepa' },
+  sct: { bg: '#0b4ea2', icon: 'i-simple-icons-sepa' },
+  visa: { bg: '#1a1f71', icon: 'i-simple-icons-visa' },
+  mastercard: { bg: '#252525', icon: 'i-simple-icons-mastercard' },
+  amex: { bg: '#1f5fa8', icon: 'i-simple-icons-americanexpress' },
+  maestro: { bg: '#0a6fb0', text: 'Maestro' },
+  creditcard: { bg: '#374151', icon: 'i-tabler-credit-card' },
+  blik: { bg: '#000000', text: 'BLIK' },
+  przelewy24: { bg: '#b0262d', text: 'P24' },
+  mybank: { bg: '#1c4e9d', text: 'MyBank' },
+  satispay: { bg: '#c42b26', text: 'Satispay' },
+  giropay: { bg: '#000268', text: 'giropay' },
+  sofort: { bg: '#a3305a', text: 'SOFORT' },
+  eps: { bg: '#9e0457', text: 'eps' },
+  ideal: { bg: '#a8005a', text: 'iDEAL' },
+  bancontact: { bg: '#005498', text: 'BC' },
+  cartebancaire: { bg: '#1b3b7a', text: 'CB' },
+  mobilepay: { bg: '#3c50c8', text: 'MobilePay' },
+  swish: { bg: '#0d6e3f', text: 'Swish' },
+  twint: { bg: '#000000', text: 'TWINT' },
+  postfinance: { bg: '#ffcc00', text: 'PF', dark: true },
+  vipps: { bg: '#b83c10', text: 'Vipps' },
+  paysafecard: { bg: '#006c9e', text: 'paysafe' },
+  paypal: { bg: '#003087', icon: 'i-simple-icons-paypal' },
+  applepay: { bg: '#000000', icon: 'i-simple-icons-applepay' },
+};
+
+/**
+ * The methods a brand offers in a payment country, in the order shown: the brand's own list for
+ * the country (tenant `country_payment_methods`) if it has one, else its methods made for that
+ * country (iDEAL in the Netherlands) followed by those offered everywhere (all of its methods when
+ * none is for the country).
+ */
+export function methodsFor(brand: { payment_methods: readonly string[]; country_payment_methods?: Partial<Record<string, readonly string[]>> }, country: string | null): (typeof PAYMENT_METHODS)[number][] {
+  const own = country ? brand.country_payment_methods?.[country] : undefined;
+  if (own) return own.flatMap((id) => PAYMENT_METHODS.filter((m) => m.id === id));
+  const offered = PAYMENT_METHODS.filter((m) => brand.payment_methods.includes(m.id));
+  const here = offered.filter((m) => (m.countries as readonly string[]).length === 0 || (country !== null && (m.countries as readonly string[]).includes(country)));
+  const local = here.filter((m) => (m.countries as readonly string[]).length > 0);
+  // A brand whose methods are all for other countries still offers them rather than nothing.
+  return here.length ? [...local, ...here.filter((m) => !local.includes(m))] : offered;
+}

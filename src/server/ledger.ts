@@ -19,6 +19,8 @@ export interface LedgerMove<R extends LedgerReason> {
   reason: R;
   /** What the entry refers to (a payment id, a message id); required where the reason is `once`. */
   ref?: string | null;
+  /** Who moved the credits by hand and why (an operator's grant or refund). */
+  note?: string | null;
 }
 
 /** Too few credits for a spend: 402 with the catalogue's "Je hebt onvoldoende credits". */
@@ -38,11 +40,11 @@ function inTransaction<T>(db: Executor, work: (trx: Transaction<Database>) => Pr
 async function record(trx: Transaction<Database>, move: LedgerMove<LedgerReason>, delta: number): Promise<boolean> {
   const inserted = await trx
     .insertInto('credit_ledger')
-    .columns(['tenant_id', 'user_id', 'delta', 'reason', 'ref'])
+    .columns(['tenant_id', 'user_id', 'delta', 'reason', 'ref', 'note'])
     .expression(
       trx
         .selectFrom('users')
-        .select(['tenant_id', 'id', sql.lit(delta).as('delta'), sql.val(move.reason).as('reason'), sql.val(move.ref ?? null).as('ref')])
+        .select(['tenant_id', 'id', sql.lit(delta).as('delta'), sql.val(move.reason).as('reason'), sql.val(move.ref ?? null).as('ref'), sql.val(move.note ?? null).as('note')])
         .where('id', '=', move.userId),
     )
     .onConflict((oc) => oc.doNothing())

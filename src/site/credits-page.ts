@@ -1,29 +1,67 @@
 import type { AstroGlobal } from 'astro';
-import { PAYMENT_METHODS } from '../lib/payment-methods.ts';
+import { methodsFor } from '../lib/payment-methods.ts';
 import { formatMoney } from '../lib/money.ts';
+import { euroPrice, priceFor } from '../lib/currencies.ts';
+import { TIME_BONUS, timeBonusLeft, type DiscountView } from '../lib/discounts.ts';
 import type { PackageOption } from '../islands/credits/BuyCredits.tsx';
 
 /**
  * What the credits pages show (SPEC §2 credit packages and payment methods): the brand's
- * packages priced for the member's language, and the methods the brand offers in the member's
- * country (a method without countries is offered everywhere).
+ * packages priced in the currency of the member's payment country (the profile's country, else
+ * where the visitor is), and the methods the brand offers there (a method without countries is
+ * offered everywhere).
  */
-export function creditsOptions(astro: Pick<AstroGlobal, 'locals'>): { packages: PackageOption[]; methods: { id: string; name: string }[] } {
+export function creditsOptions(astro: Pick<AstroGlobal, 'locals'>, method?: 'sdd'): { packages: PackageOption[]; methods: { id: string; name: string }[]; country: string } {
   const { tenant, locale, country, user } = astro.locals;
-  const where = country ?? user?.profile?.country ?? tenant.countries[0]!;
-  const packages = tenant.packages.map((p) => ({
-    id: p.id,
-    credits: p.credits,
-    price: formatMoney(p.price, p.currency, locale),
-    perCredit: formatMoney(Math.round(p.price / p.credits), p.currency, locale),
-    popular: p.popular,
-    discount: p.discount,
-  }));
-  const offered = PAYMENT_METHODS.filter((m) => (tenant.payment_methods as string[]).includes(m.id) && ((m.countries as readonly string[]).length === 0 || (m.countries as readonly string[]).includes(where)));
-  // The country's own methods first (iDEAL in the Netherlands), then those offered everywhere.
-  const methods = (offered.length ? offered : PAYMENT_METHODS.filter((m) => (tenant.payment_methods as string[]).includes(m.id)))
-    .map((m, i) => ({ m, i, local: (m.countries as readonly string[]).length > 0 }))
-    .sort((a, b) => Number(b.local) - Number(a.local) || a.i - b.i)
-    .map(({ m }) => ({ id: m.id, name: m.name }));
-  return { packages, methods };
+  const where = user?.profile?.country ?? country ?? tenant.countries[0]!;
+  const packages = tenant.packages.flatMap((p) => {
+    // Direct debit (SEPA) is in euros.
+    const price = method === 'sdd' ? euroPrice(p, where) : priceFor(p, where);
+    if (!price) return [];
+    const { amount, currency } = price;
+    // Direct debit (SEPA) charges the euro price, whatever the country's currency.
+    const euroAmount = euroPrice(p, where)?.amount ?? null;
+    return {
+      euroAmount,
+      id: p.id,
+      credits: p.credits,
+      amount,
+      currency,
+      price: formatMoney(amount, currency, locale),
+      perCredit: formatMoney(Math.round(amount / p.credits), currency, locale),
+      popular: p.popular,
+      discount: p.discount,
+    };
+  });
+  const methods = methodsFor(tenant, where).map((m) => ({ id: m.id, name: m.name }));
+  return { packages, methods, country: where };
+}
+
+/**
+ * The discount code the checkout starts with (SPEC §4): a code in the address (`?code=`, such as
+ * the retention offer's link) if it is usable, else the time bonus while it runs (it takes
+ * priority over the welcome code), else the member's welcome code. Failing to find one is
+ * silent (SPEC §8), except for a code the address names: its refusal is shown.
+ */
+export async function activeDiscount(astro: Pick<AstroGlobal, 'locals' | 'url'>): Promise<{ code: DiscountView | null; /** The catalogue key of the refusal of the address's code. */ error: string | null }> {
+  const { tenant, services, user } = astro.locals;
+  if (!user) return { code: null, error: null };
+  const member = { id: user.id, paid_user: user.paid_user, signup_date: user.signup_date };
+  const named = astro.url.searchParams.get('code')?.trim();
+  if (named && named.length <= 40) {
+    try {
+      return { code: await services.discounts.lookup(tenant, member, named), error: null };
+    } catch (error) {
+      // The runtime's services are not bundled with the page: a refusal is known by its status.
+      const refusal = error as { status?: unknown; messageKey?: string } | null;
+      if (typeof refusal?.status !== 'number') throw error;
+      // An ended time bonus in an old link falls through to the welcome code.
+      if (named.toUpperCase() !== TIME_BONUS.code) return { code: null, error: refusal.messageKey ?? 'discount_not_found' };
+    }
+  }
+  if (timeBonusLeft(user, Date.now()) > 0) {
+    const bonus = await services.discounts.lookup(tenant, member, TIME_BONUS.code).catch(() => null);
+    if (bonus) return { code: bonus, error: null };
+  }
+  return { code: await services.discounts.welcome(tenant, member).catch(() => null), error: null };
 }

@@ -76,7 +76,10 @@ const routeQuery = (key: string) => {
 
 /** Opens a conversation (marking it read) and makes it the one shown. */
 export async function openConversation(key: string): Promise<void> {
+  const asked = ++opening;
   const answer = await api<OpenConversation['answer']>('GET', '/chat.php', undefined, routeQuery(key));
+  // Quick clicks: only the conversation asked for last may be shown.
+  if (asked !== opening) return;
   if (answer.conversation && key.startsWith('member:')) {
     // A profile with a conversation already: its address becomes the conversation's.
     $chatRouter.open(`/chats/${answer.conversation.id}`, true);
@@ -87,6 +90,9 @@ export async function openConversation(key: string): Promise<void> {
   // Reading it changed the unread counts.
   if (answer.conversation) void loadChats().catch(() => undefined);
 }
+
+/** Counts the conversations asked for, so an answer that comes after a later one's is dropped. */
+let opening = 0;
 
 /** Adds messages to the open conversation, each once, in id order. */
 function addMessages(messages: ChatMessage[]): void {
@@ -186,9 +192,10 @@ export function typing(): void {
 
 /**
  * Removes a chat (SPEC §4): from the list at once, then on the server; on failure the error is
- * shown in an alert and the list is reloaded.
+ * shown in an alert (the server's message, or `unreachable` when no answer came) and the list is
+ * reloaded.
  */
-export async function removeChat(conversationId: number): Promise<void> {
+export async function removeChat(conversationId: number, unreachable: string): Promise<void> {
   const chats = $chats.get();
   if (chats) {
     const gone = chats.chats.find((c) => c.conversation.id === conversationId);
@@ -201,7 +208,7 @@ export async function removeChat(conversationId: number): Promise<void> {
   try {
     await api('DELETE', '/chat.php', { conversation: { id: conversationId } });
   } catch (error) {
-    alert(error instanceof ApiError ? error.message : String(error));
+    alert(error instanceof ApiError && error.code !== 'network' ? error.message : unreachable);
     await loadChats().catch(() => undefined);
   }
 }

@@ -2,7 +2,8 @@ import { atom, onMount } from 'nanostores';
 
 /**
  * The event stream of this tab (GET /api/events.php, DESIGN §9): one EventSource, opened while
- * anything listens ($events mounted) and closed when the page goes away. Each event names what
+ * anything listens ($events mounted), closed when the page goes away and opened again when the
+ * back-forward cache restores it. Each event names what
  * changed by id; the stores that own the data reload it. EventSource reconnects by itself and
  * sends the id of the last message event it saw (Last-Event-ID): the server first replays the
  * message events missed meanwhile. After a reconnect `reconnected` listeners reload the rest.
@@ -43,8 +44,7 @@ function emit(type: string): void {
   for (const listener of listeners.get(type) ?? []) listener(null);
 }
 
-onMount($events, () => {
-  if (typeof EventSource === 'undefined') return;
+function open(): void {
   source = new EventSource('/api/events.php');
   forwarded.clear();
   for (const type of listeners.keys()) forward(type);
@@ -59,12 +59,31 @@ onMount($events, () => {
     dropped = true;
     $events.set(source?.readyState === EventSource.CLOSED ? 'closed' : 'connecting');
   });
-  const close = () => {
-    source?.close();
-    source = null;
-    forwarded.clear();
-    $events.set('closed');
+}
+
+function close(): void {
+  source?.close();
+  source = null;
+  forwarded.clear();
+  $events.set('closed');
+}
+
+onMount($events, () => {
+  if (typeof EventSource === 'undefined') return;
+  open();
+  // Leaving closes the stream; a page restored from the back-forward cache opens it again and
+  // reloads what may have changed meanwhile (as after a reconnect).
+  const hide = () => close();
+  const show = (e: PageTransitionEvent) => {
+    if (!e.persisted || source) return;
+    open();
+    emit('reconnected');
   };
-  addEventListener('pagehide', close, { once: true });
-  return close;
+  addEventListener('pagehide', hide);
+  addEventListener('pageshow', show);
+  return () => {
+    removeEventListener('pagehide', hide);
+    removeEventListener('pageshow', show);
+    close();
+  };
 });

@@ -90,6 +90,8 @@ const PackageSchema = z
     /** Price in cents of the currency. */
     price: z.number().int().positive().describe('Price in cents.'),
     currency: z.string().regex(/^[A-Z]{3}$/).default('EUR').describe('ISO 4217 currency code.'),
+    /** The price in other currencies (cents), for members whose payment country pays in them (src/lib/currencies.ts). */
+    prices: z.record(z.string().regex(/^[A-Z]{3}$/), z.number().int().positive()).default({}).describe('Prices in cents in other currencies, by ISO 4217 code, e.g. {"DKK": 11900}.'),
     /** Shows the popular tag. */
     popular: z.boolean().default(false).describe('Shows the popular tag.'),
     /** Discount ribbon percentage, 0 for none. */
@@ -126,9 +128,9 @@ export const DEFAULT_FICTIONAL_ICON = 'tabler:masks-theater';
 export const SEARCH_FIELDS = ['gender', 'country', 'region', 'age'] as const;
 
 const defaultPackages = [
-  { id: 'starter', credits: 50, price: 1499 },
-  { id: 'popular', credits: 125, price: 2999, popular: true, discount: 20 },
-  { id: 'value', credits: 300, price: 5999, discount: 33 },
+  { id: 'starter', credits: 50, price: 1499, prices: { DKK: 11900, SEK: 16900, NOK: 16900, PLN: 6499, CHF: 1499, GBP: 1299 } },
+  { id: 'popular', credits: 125, price: 2999, popular: true, discount: 20, prices: { DKK: 22900, SEK: 33900, NOK: 33900, PLN: 12999, CHF: 2899, GBP: 2599 } },
+  { id: 'value', credits: 300, price: 5999, discount: 33, prices: { DKK: 44900, SEK: 66900, NOK: 67900, PLN: 25999, CHF: 5799, GBP: 4999 } },
 ];
 
 export const TenantSchema = z
@@ -203,7 +205,22 @@ export const TenantSchema = z
     /** Minimum message costs per country, in cents. */
     minimum_message_costs: z.record(country, MinimumCostsSchema).default({ NL: { costs: 35, currency: 'EUR' } }).describe('Minimum message costs per country.'),
     packages: z.array(PackageSchema).min(1).prefault(defaultPackages).describe('Credit packages offered.'),
+    /** Who takes the brand's payments: the built-in test provider (offline, no real money) or Mollie. */
+    payments: z
+      .object({
+        provider: z.enum(['test', 'mollie']).default('test').describe('test (built-in, offline, no real money) or mollie.'),
+        /** The environment variable holding the brand's Mollie API key; the key never lives in this file. */
+        mollie_api_key_env: z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'must be an environment variable name such as MOLLIE_API_KEY').default('MOLLIE_API_KEY').describe("Environment variable holding the brand's Mollie API key."),
+      })
+      .strict()
+      .prefault({})
+      .describe('The payment provider of the brand.'),
     payment_methods: z.array(z.enum(PAYMENT_METHOD_IDS, { error: `must be one of ${PAYMENT_METHOD_IDS.join(', ')}` })).min(1).default([...PAYMENT_METHOD_IDS]).describe('Payment methods offered, by id.'),
+    /** The methods offered in a country, in order, where the defaults (methods for the country, then those for everywhere) do not fit. */
+    country_payment_methods: z
+      .record(country, z.array(z.enum(PAYMENT_METHOD_IDS, { error: `must be one of ${PAYMENT_METHOD_IDS.join(', ')}` })).min(1))
+      .default({})
+      .describe('Payment methods per country, in order, overriding the defaults, e.g. {"NL": ["ideal", "creditcard", "paypal"]}.'),
     /** Landers this brand serves; all by default. */
     landers: z.array(z.enum(['tinderswipe', ...LANDER_NAMES])).default(['tinderswipe', ...LANDER_NAMES]).describe('Landers this brand serves.'),
   })

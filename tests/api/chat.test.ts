@@ -96,6 +96,11 @@ describe.each(engines())('chat API on %s', (engine) => {
     const peek = (await anna.client.get(`/api/chat.php?id=${sent.conversation_id}&read=0`)).json();
     expect(peek.conversation.messages).toHaveLength(1);
     expect((await anna.client.get('/api/chats.php')).json().total_unread).toBe(1);
+    // While Bob's profile is switched off, his conversation and its unread message leave the list and the badge.
+    await rt().db.db.updateTable('profiles').set({ status: 'disabled' }).where('id', '=', bob.profileId).execute();
+    expect((await anna.client.get('/api/chats.php')).json()).toMatchObject({ chats: [], total_unread: 0 });
+    await rt().db.db.updateTable('profiles').set({ status: 'active' }).where('id', '=', bob.profileId).execute();
+    expect((await anna.client.get('/api/chats.php')).json().total_unread).toBe(1);
     const opened = (await anna.client.get(`/api/chat.php?id=${sent.conversation_id}`)).json();
     expect(opened.conversation).toMatchObject({ id: sent.conversation_id, older_hidden: false, messages: [{ id: sent.message.id, mine: false, text: 'Hoi Anna, hoe gaat het?' }] });
     expect((await anna.client.get('/api/chats.php')).json()).toMatchObject({ total_unread: 0, chats: [{ num_unread_messages: 0 }] });
@@ -214,6 +219,11 @@ describe.each(engines())('chat API on %s', (engine) => {
     expect((await bob.client.delete('/api/chat.php', { conversation: { id: chats[0].conversation.id } })).status).toBe(200);
     const fresh = await member(rt(), 'female');
     expect((await send(bob, { profile_id: fresh.profileId })).status).toBe(403);
+    // Nor does blocking and unblocking the member he wrote to (a block deletes their conversation).
+    const other = women[1]!;
+    expect((await bob.client.post('/api/block.php', { profile_id: other.profileId })).status).toBe(200);
+    expect((await bob.client.delete('/api/block.php', { profile_id: other.profileId })).status).toBe(200);
+    expect((await send(bob, { profile_id: fresh.profileId })).status).toBe(403);
     // Premium (after a purchase) starts any number.
     await rt().db.db.updateTable('users').set({ paid_user: 1 }).where('id', '=', bob.userId).execute();
     expect((await send(bob, { profile_id: fresh.profileId })).status).toBe(200);
@@ -277,7 +287,12 @@ describe.each(engines())('chat API on %s', (engine) => {
     const anna = await member(rt(), 'female');
     const bob = await member(rt(), 'male');
     const sent = (await send(bob, { profile_id: anna.profileId })).json();
+    const bobTab = await openEvents(bob.client);
+    await until('the stream is ready', () => bobTab.events.some((e) => e.type === 'ready'));
     expect((await anna.client.post('/api/block.php', { profile_id: bob.profileId })).status).toBe(200);
+    // The blocked member's open chat list is told at once.
+    await until('a chats event for the blocked member', () => bobTab.events.some((e) => e.type === 'chats'));
+    bobTab.close();
     expect((await anna.client.get('/api/chats.php')).json().chats).toEqual([]);
     expect((await bob.client.get('/api/chats.php')).json().chats).toEqual([]);
     expect(await rt().db.db.selectFrom('messages').select('id').where('conversation_id', '=', sent.conversation_id).execute()).toEqual([]);

@@ -3,29 +3,24 @@
  * "Notifications"): web pushes to a stand-in push service, e-mails by preference and batched,
  * one-click unsubscribe per type, and the mail provider's bounce and spam events.
  */
-import { execFileSync } from 'node:child_process';
 import { createECDH, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import webpush from 'web-push';
 // @ts-expect-error http_ece ships no types
 import ece from 'http_ece';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { engines, hostFetch, startTestRuntime, type TestRuntime } from '../support/runtime.ts';
 import { activeMember, mailsTo } from '../support/accounts.ts';
+import { selfSignedCert } from '../support/tls.ts';
 import { grant } from '../../src/server/ledger.ts';
 import { REMINDER_AFTER_H } from '../../src/server/services/notify.ts';
 
 /** A stand-in push service over HTTPS with a certificate of its own: records what arrives, answers 201 (410 under /gone/). */
 function pushService() {
-  const dir = mkdtempSync(join(tmpdir(), 'push-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
-  const cert = readFileSync(join(dir, 'cert.pem'));
+  const { key, cert } = selfSignedCert();
   const received: { path: string; headers: Record<string, unknown>; body: Buffer }[] = [];
-  const server: Server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (req, res) => {
+  const server: Server = createServer({ key, cert }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -43,7 +38,6 @@ function pushService() {
     },
     close() {
       server.close();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -198,6 +192,30 @@ describe.each(engines())('notifications on %s', (engine) => {
     const left = await rt.db.db.selectFrom('messages').select('id').where('id', 'in', [toFiction.message.id, toAnna.message.id]).where('notified_at', 'is', null).execute();
     expect(left).toEqual([]);
     expect(await rt.services.notifier.sweep()).toBe(0);
+
+    // A mail that fails (the mail server down) neither stops the sweep nor comes back every minute.
+    const carla = await member('female', 0);
+    const dave = await member('male');
+    const toCarla = (await send(dave, { profile_id: carla.profileId })).json();
+    await until('the mail', () => mailsTo(rt, carla.email, 'mail_new_conversation').length === 1);
+    await rt.db.db.updateTable('messages').set({ notified_at: null, created_at: old as never }).where('id', 'in', [toAnna.message.id, toCarla.message.id]).execute();
+    await rt.db.db.updateTable('conversation_members').set({ mailed_id: 0 }).where('conversation_id', 'in', [toAnna.conversation_id, toCarla.conversation_id]).execute();
+    const { mail } = rt.services;
+    const realSend = mail.send;
+    let attempts = 0;
+    mail.send = async (m) => {
+      attempts += 1;
+      if (m.to === anna.email) throw new Error('smtp down');
+      return realSend.call(mail, m);
+    };
+    try {
+      expect(await rt.services.notifier.sweep()).toBe(2);
+      expect(mailsTo(rt, carla.email, 'mail_new_conversation')).toHaveLength(2);
+      expect(await rt.services.notifier.sweep()).toBe(0);
+      expect(attempts).toBe(2);
+    } finally {
+      mail.send = realSend;
+    }
   });
 
   test('the mail provider\'s bounce and spam events switch e-mail off with their reason; without the secret the webhook is not there', async () => {

@@ -4,6 +4,8 @@
  * word and credits once, whatever replays or races it; the first purchase makes premium.
  */
 import { describe, expect, test } from 'vitest';
+import fc from 'fast-check';
+import { grant, spend } from '../../src/server/ledger.ts';
 import { engines, hostFetch, type TestRuntime } from '../support/runtime.ts';
 import { activeMember, useRuntime } from '../support/accounts.ts';
 
@@ -110,12 +112,86 @@ describe.each(engines())('payments on %s', (engine) => {
     const eve = await buyer(rt());
     expect((await bob.client.post('/api/payment.php', { package_id: 'nope', method: 'ideal' })).status).toBe(400);
     expect((await bob.client.post('/api/payment.php', { package_id: brand(rt()).packages[0]!.id, method: 'bitcoin' })).status).toBe(400);
+    // Direct debit goes through its SMS form; a method of another country is not offered.
+    expect((await bob.client.post('/api/payment.php', { package_id: brand(rt()).packages[0]!.id, method: 'sdd' })).status).toBe(400);
+    expect((await bob.client.post('/api/payment.php', { package_id: brand(rt()).packages[0]!.id, method: 'blik' })).status).toBe(400);
     expect(await rt().db.db.selectFrom('payments').select('id').where('user_id', '=', bob.userId).execute()).toEqual([]);
     const { payment } = (await bob.client.post('/api/payment.php', { package_id: brand(rt()).packages[0]!.id, method: 'ideal' })).json();
     expect((await eve.client.get(`/api/payment.php?id=${payment.payment_id}`)).status).toBe(404);
+    expect((await bob.client.get('/api/payment.php?id=99999999999')).status).toBe(400);
     expect((await webhook(rt(), 'tr_unknown')).status).toBe(404);
     expect((await choose(rt(), 'tst_000000000000000000000000', 'paid')).status).toBe(404);
     expect((await choose(rt(), 'nonsense', 'paid')).status).toBe(400);
     expect((await hostFetch(rt(), 'spetter', '/api/payment.php', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
   });
+
+  test('a repeat order: charged on the saved card of a card purchase without a checkout; without a card, through the checkout; the card can be removed', async () => {
+    const bob = await buyer(rt());
+    expect((await bob.client.get('/api/repeat-order.php')).status).toBe(404);
+    expect((await bob.client.post('/api/repeat-order.php', {})).status).toBe(404);
+    const pack = brand(rt()).packages[1]!;
+    const { checkout_url } = (await bob.client.post('/api/payment.php', { package_id: pack.id, method: 'visa' })).json();
+    await choose(rt(), new URL(checkout_url, 'http://x').searchParams.get('id')!, 'paid');
+
+    const offer = (await bob.client.get('/api/repeat-order.php')).json().repeat_order;
+    expect(offer).toMatchObject({ package_id: pack.id, credits: pack.credits, amount: pack.price, currency: 'EUR', method: 'visa' });
+    expect(offer.card.label).toMatch(/^Visa •••• 4242, 12\/\d{4}$/);
+    const repeated = (await bob.client.post('/api/repeat-order.php', {})).json();
+    expect(repeated.next).toMatch(new RegExp(`^/credits/${pack.id}/visa\\?payment=\\d+$`));
+    expect(repeated.payment).toMatchObject({ status: 'paid', amount: pack.price, credits: pack.credits });
+    expect(await ledger(rt(), bob.userId)).toMatchObject({ credits: bob.startCredits + 2 * pack.credits, sum: bob.startCredits + 2 * pack.credits });
+
+    // A second card purchase saves another card; removing removes them all, so nothing is charged without a checkout.
+    const { checkout_url: second } = (await bob.client.post('/api/payment.php', { package_id: pack.id, method: 'mastercard' })).json();
+    await choose(rt(), new URL(second, 'http://x').searchParams.get('id')!, 'paid');
+    expect((await bob.client.delete('/api/saved-card.php')).status).toBe(200);
+    expect((await bob.client.get('/api/repeat-order.php')).json().repeat_order.card).toBeNull();
+    expect((await bob.client.delete('/api/saved-card.php')).status).toBe(404);
+    const viaCheckout = (await bob.client.post('/api/repeat-order.php', {})).json();
+    expect(viaCheckout.next).toMatch(/^\/api\/test-checkout\.php\?id=tst_/);
+    expect(viaCheckout.payment.status).toBe('open');
+    expect((await ledger(rt(), bob.userId)).credits).toBe(bob.startCredits + 3 * pack.credits);
+  });
+
+  test('purchases, spends, grants and refunds in random order and at once: the balance equals the ledger and never goes below 0', async () => {
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('purchase' as const), replays: fc.integer({ min: 1, max: 3 }) }),
+      fc.record({ kind: fc.constant('spend' as const), credits: fc.integer({ min: 1, max: 60 }) }),
+      fc.record({ kind: fc.constant('grant' as const), credits: fc.integer({ min: 1, max: 30 }) }),
+      fc.record({ kind: fc.constant('refund' as const), credits: fc.integer({ min: 1, max: 60 }) }),
+    );
+    const pack = brand(rt()).packages[0]!;
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
+        const bob = await buyer(rt());
+        const { db } = rt().db;
+        const results = await Promise.all(
+          ops.map(async (o) => {
+            const ref = `prop-${bob.userId}-${++n}`;
+            if (o.kind === 'purchase') {
+              const { checkout_url } = (await bob.client.post('/api/payment.php', { package_id: pack.id, method: 'ideal' })).json();
+              const providerId = new URL(checkout_url, 'http://x').searchParams.get('id')!;
+              await rt().services.testProvider.decide(providerId, 'paid');
+              await Promise.all(Array.from({ length: o.replays }, () => webhook(rt(), providerId)));
+              return pack.credits;
+            }
+            if (o.kind === 'grant') return (await grant(db, { userId: bob.userId, credits: o.credits, reason: 'bonus', ref }), o.credits);
+            const taken = await spend(db, { userId: bob.userId, credits: o.credits, reason: o.kind === 'spend' ? 'message' : 'refund', ref }).then(
+              () => -o.credits,
+              (error: { status?: number }) => (error.status === 402 ? 0 : Promise.reject(error)),
+            );
+            return taken;
+          }),
+        );
+        const money = await ledger(rt(), bob.userId);
+        expect(money.credits).toBe(bob.startCredits + results.reduce((a, b) => a + b, 0));
+        expect(money.sum).toBe(money.credits);
+        expect(money.credits).toBeGreaterThanOrEqual(0);
+        expect(money.entries.filter((e) => e.reason === 'purchase')).toHaveLength(ops.filter((o) => o.kind === 'purchase').length);
+        expect(money.paid_user).toBe(ops.some((o) => o.kind === 'purchase') ? 1 : 0);
+      }),
+      { numRuns: 12 },
+    );
+  }, 120_000);
 });

@@ -168,8 +168,12 @@ test('removing a chat takes it away at once; when the server fails, an alert sho
   // Without the failure it is gone for good, on the server too.
   await bob.page.unroute('**/api/chat.php');
   await list.filter({ hasText: anna.name }).getByRole('button', { name: `Gesprek met ${anna.name} verwijderen` }).click();
+  const deleted = bob.page.waitForResponse((r) => r.url().endsWith('/api/chat.php') && r.request().method() === 'DELETE');
   await bob.page.getByRole('dialog').getByRole('button', { name: 'Gesprek verwijderen' }).click();
   await expect(list).toHaveCount(1);
+  // The list drops it at once; the reload waits for the server's answer (a reload before it
+  // would cancel the request).
+  expect((await deleted).status()).toBe(200);
   await bob.page.reload();
   await expect(list).toHaveCount(1);
   await expect(list).toContainText(eve.name);

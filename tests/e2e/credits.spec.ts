@@ -25,7 +25,7 @@ test('a member buys a bundle at the test checkout: the credits arrive and the me
 
   // Retried through another method, pending, then paid: the page turns by itself.
   await page.getByRole('link', { name: 'Probeer een andere betaalmethode' }).click();
-  await expect(page).toHaveURL(brandUrl('spetter', '/credits/starter'));
+  await expect(page).toHaveURL(brandUrl('spetter', '/credits/starter?code=TIMEBONUS25'));
   await page.locator('[data-method="creditcard"]').click();
   await page.locator('[data-pay]').click();
   await page.getByRole('button', { name: /In behandeling/ }).click();

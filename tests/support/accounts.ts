@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { hostFetch, startTestRuntime, type EngineName, type HostResponse, type TestRuntime } from './runtime.ts';
+import { hostFetch, startTestRuntime, type EngineName, type HostResponse, type TestRuntime, type TestRuntimeOptions } from './runtime.ts';
 
 export const PASSWORD = 'geheim-wachtwoord-1';
 
@@ -280,10 +280,10 @@ export function apiError(res: HostResponse): { code: string; message: string; fi
  * A runtime of its own for a group of tests (fresh database, fresh per-IP login throttle), started
  * before the group and closed after it. Read it through the returned getter.
  */
-export function useRuntime(engine: EngineName): () => TestRuntime {
+export function useRuntime(engine: EngineName, opts: () => TestRuntimeOptions = () => ({})): () => TestRuntime {
   let rt: TestRuntime | undefined;
   beforeAll(async () => {
-    rt = await startTestRuntime(engine);
+    rt = await startTestRuntime(engine, opts());
   });
   afterAll(async () => {
     await rt?.close();

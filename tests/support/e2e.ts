@@ -60,14 +60,21 @@ export async function signUpMember(
  * the credits issue are the member's way; a test of the chat needs a balance it chooses.
  */
 export async function grantCredits(userId: number, credits: number): Promise<void> {
+  await withDatabase((db) => grant(db, { userId, credits, reason: 'bonus', ref: `e2e-${userId}-${Date.now()}-${Math.random()}` }));
+}
+
+/** Runs `work` on the suite's database (the state a test starts from: a brand's discount code, a balance). */
+export async function withDatabase<T>(work: (db: DbHandle['db']) => Promise<T>): Promise<T> {
   const { file, url, schema } = JSON.parse(process.env.E2E_DATABASE ?? '{}') as { file: string; url: string | null; schema: string | null };
   const handle = url ? createDb({ url, schema: schema ?? undefined }) : createDb({ file });
   try {
-    await grant(handle.db, { userId, credits, reason: 'bonus', ref: `e2e-${userId}-${Date.now()}-${Math.random()}` });
+    return await work(handle.db);
   } finally {
     await handle.close();
   }
 }
+
+type DbHandle = ReturnType<typeof createDb>;
 
 export const test = base;
 export { expect };

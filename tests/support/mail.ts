@@ -28,3 +28,19 @@ export function linkIn(mail: string | undefined, path: RegExp): string | undefin
   }
   return undefined;
 }
+
+/** The code in the newest SMS to a number (E.164) in the outbox of the runtime the browser tests run against. */
+export function smsCodeTo(number: string): string | undefined {
+  const dir = join(process.env.E2E_OUTBOX ?? '', 'sms');
+  let files: string[];
+  try {
+    files = readdirSync(dir).sort().reverse();
+  } catch {
+    return undefined;
+  }
+  for (const file of files) {
+    const text = readFileSync(join(dir, file), 'utf8');
+    if (text.startsWith(`To: ${number}\n`)) return /\b(\d{6})\b/.exec(text)?.[1];
+  }
+  return undefined;
+}

@@ -56,6 +56,12 @@ describe('architecture', () => {
     expect(offenders.map((f) => relative(ROOT, f))).toEqual([]);
   });
 
+  test('browser code names its messages (m.key), never looks one up by a built key (m[key] bundles the whole catalogue)', () => {
+    const browser = [...files(join(SRC, 'islands'), /\.(ts|tsx)$/), ...files(join(SRC, 'stores'), /\.ts$/), ...files(join(SRC, 'lib'), /\.ts$/)];
+    const offenders = browser.filter((f) => /\bm\[(?!\s*\])|\(m as [^)]*\)\[/.test(readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')));
+    expect(offenders.map((f) => relative(ROOT, f))).toEqual([]);
+  });
+
   test('services and the contract never import astro or react', () => {
     const offenders = [...files(join(SRC, 'server', 'services'), /\.ts$/), ...files(join(SRC, 'contract'), /\.ts$/)].filter((f) =>
       imports(f).some((spec) => /^(astro|react|react-dom|@astrojs\/|nanostores|@nanostores\/)/.test(spec)),

@@ -3,35 +3,12 @@
  * valid brand, and a brand launched with `new` served by a runtime that was already running.
  */
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseTenant } from '../../src/tenant/schema.ts';
-import { hostFetch, startTestRuntime, REPO, TENANTS_DIR, DIST_DIR, type TestRuntime } from '../support/runtime.ts';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `sitegen <args>` on Node 24 (process.execPath under vitest started through npx). */
-function sitegen(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(REPO, 'cli', 'main.ts'), ...args], {
-      cwd: REPO,
-      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { hostFetch, startTestRuntime, TENANTS_DIR, DIST_DIR, type TestRuntime } from '../support/runtime.ts';
+import { sitegen } from '../support/cli.ts';
 
 const temps: string[] = [];
 function tempDir(prefix: string): string {

@@ -96,7 +96,7 @@ export function ChatList({ ctx, activeId }: { ctx: ChatContext; activeId: number
         onConfirm={() => {
           const id = removing!.conversation.id;
           setRemoving(null);
-          void removeChat(id);
+          void removeChat(id, m.error_generic({}, o));
         }}
         onCancel={() => setRemoving(null)}
       />

@@ -15,6 +15,7 @@ interface Payment {
   payment_id: number;
   package_id: string;
   credits: number;
+  discount_code: string | null;
   status: 'open' | 'pending' | 'paid' | 'failed' | 'canceled' | 'expired';
 }
 
@@ -51,16 +52,17 @@ export default function PaymentResult({ locale, initial, credits }: { locale: Lo
         <p className="mt-2">{m.payment_done_text({ credits: payment.credits }, o)}</p>
         <p className="mt-1 font-semibold" data-balance>{m.credits_balance({ count: user?.credits ?? credits }, o)}</p>
         <a href="/chats" className="btn-primary mt-5">{m.payment_to_chats({}, o)}</a>
+        <a href={`/transactions/${payment.payment_id}`} className="mt-3 block text-sm font-semibold">{m.invoice_title({}, o)}</a>
       </div>
     );
   }
   if (final) {
     return (
-      <div className="card p-6 text-center" role="alert" data-payment="failed">
+      <div className="card p-6 text-center" role="alert" data-payment={payment.status}>
         <span aria-hidden="true" className="i-tabler-circle-x mb-2 inline-block text-6xl text-danger" />
         <h2 className="text-2xl font-bold">{m.payment_failed({}, o)}</h2>
         <p className="mt-2">{m.payment_failed_or_cancelled({}, o)}</p>
-        <a href={`/credits/${payment.package_id}`} className="btn-primary mt-5">{m.payment_retry({}, o)}</a>
+        <a href={`/credits/${payment.package_id}${payment.discount_code ? `?code=${encodeURIComponent(payment.discount_code)}` : ''}`} className="btn-primary mt-5">{m.payment_retry({}, o)}</a>
       </div>
     );
   }

@@ -199,14 +199,18 @@ export const accountRoutes = [
     method: 'GET',
     path: 'account.php',
     who: 'visitor',
-    handler: (ctx) => {
+    handler: async (ctx) => {
       const percent = ctx.tenant.company.delete_discount;
+      // A member who starts deleting the account is offered the retention discount: a real,
+      // personal code that the credits page applies.
+      const retention = ctx.session ? await ctx.services.discounts.retention(ctx.tenant, ctx.session.user) : null;
+      const href = (key: DeleteReason) => (key === 'expensive' && retention ? `/credits?code=${encodeURIComponent(retention.code)}` : SOLUTION_HREF[key]);
       return json({
         delete_discount: percent,
         reasons: DELETE_REASONS.map((key) => ({
           key,
           label: ctx.t(`delete_reason_${key}`),
-          solution: { label: ctx.t(`delete_solution_${key}`, { percent }), href: SOLUTION_HREF[key] },
+          solution: { label: ctx.t(`delete_solution_${key}`, { percent }), href: href(key) },
         })),
       });
     },

@@ -1,13 +1,36 @@
-import { PaymentQuery, StartPaymentBody, TestCheckoutBody, TestCheckoutQuery, WebhookBody } from '../../contract/payments.ts';
+import { DirectDebitBody, DirectDebitConfirmBody } from '../../contract/directdebit.ts';
+import { DiscountQuery, PaymentQuery, TransactionsQuery, StartPaymentBody, TestCheckoutBody, TestCheckoutQuery, WebhookBody } from '../../contract/payments.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { notFound } from '../errors.ts';
 import { html, json, redirect, route, type RouteContext } from '../http/routes.ts';
+import { request } from 'node:http';
+import type { SiteUser } from '../../contract/user.ts';
 import { TEST_PENDING_SECONDS } from '../payments/test-provider.ts';
 
 /** The address of the brand as the member's browser reached it (return and webhook URLs). */
 function originOf(ctx: RouteContext<unknown, unknown, 'member' | 'visitor' | 'outside'>): string {
   const secure = ctx.header('x-forwarded-proto') === 'https' || (ctx.req.socket as { encrypted?: boolean }).encrypted === true;
   return `${secure ? 'https' : 'http'}://${ctx.header('host') ?? ctx.tenant.domain}`;
+}
+
+/** The member as the checkout needs them: the payment country is the profile's. */
+const payer = (user: SiteUser) => ({ id: user.id, paid_user: user.paid_user, signup_date: user.signup_date, country: user.profile?.country ?? null });
+
+/** The test provider's call of a webhook: a form post of the payment id, to the brand's host on this runtime's own port. */
+function callWebhook(webhookUrl: string, id: string, port: number): Promise<void> {
+  const url = new URL(webhookUrl);
+  const body = `id=${encodeURIComponent(id)}`;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, method: 'POST', path: url.pathname, headers: { host: url.host, 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`test provider: webhook answered ${res.statusCode}`))));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -20,7 +43,86 @@ export const paymentRoutes = [
     path: 'payment.php',
     who: 'member',
     body: StartPaymentBody,
-    handler: async (ctx) => json(await ctx.services.payments.start(ctx.tenant, ctx.session.user.id, ctx.body, originOf(ctx))),
+    handler: async (ctx) => json(await ctx.services.payments.start(ctx.tenant, payer(ctx.session.user), ctx.body, { origin: originOf(ctx), locale: ctx.locale })),
+  }),
+  route({
+    // A discount code for the member (SPEC §3, §7): 404 "Code niet gevonden", 409 "Code reeds
+    // gebruikt", 410 when expired; welcome=true answers the welcome discount or 404.
+    method: 'GET',
+    path: 'discountcode.php',
+    who: 'member',
+    query: DiscountQuery,
+    handler: async (ctx) => {
+      const { user } = ctx.session;
+      const discount_code = 'welcome' in ctx.query ? await ctx.services.discounts.welcome(ctx.tenant, user) : await ctx.services.discounts.lookup(ctx.tenant, user, ctx.query.code);
+      return json({ discount_code });
+    },
+  }),
+  route({
+    // The last purchase and the saved card it can be charged on (/credits/repeat-order); 404 before a first purchase.
+    method: 'GET',
+    path: 'repeat-order.php',
+    who: 'member',
+    handler: async (ctx) => {
+      const offer = await ctx.services.payments.repeatOffer(ctx.tenant, payer(ctx.session.user));
+      if (!offer) throw notFound();
+      return json({ repeat_order: offer });
+    },
+  }),
+  route({
+    // The last purchase again: on the saved card at once, else through the method's own way; `next` is where the browser goes.
+    method: 'POST',
+    path: 'repeat-order.php',
+    who: 'member',
+    handler: async (ctx) => json(await ctx.services.payments.repeat(ctx.tenant, payer(ctx.session.user), originOf(ctx))),
+  }),
+  route({
+    // Removes the saved card.
+    method: 'DELETE',
+    path: 'saved-card.php',
+    who: 'member',
+    handler: async (ctx) => {
+      await ctx.services.payments.removeSavedCard(ctx.tenant, ctx.session.user.id);
+      return json({ ok: true });
+    },
+  }),
+  route({
+    // The member's ledger a page at a time, or one purchase's invoice (/transactions/{id}).
+    method: 'GET',
+    path: 'transactions.php',
+    who: 'member',
+    query: TransactionsQuery,
+    handler: async (ctx) =>
+      'id' in ctx.query
+        ? json({ invoice: await ctx.services.transactions.invoice(ctx.tenant, ctx.session.user.id, ctx.query.id) })
+        : json(await ctx.services.transactions.list(ctx.session.user.id, ctx.query.before ?? null)),
+  }),
+  route({
+    // The direct-debit form's start: the member's last details, the limit and what is left.
+    method: 'GET',
+    path: 'directdebit.php',
+    who: 'member',
+    handler: async (ctx) => json(await ctx.services.directDebit.form(ctx.session.user.id)),
+  }),
+  route({
+    // A bundle by direct debit: validated, limited, then an SMS code is sent.
+    method: 'POST',
+    path: 'directdebit.php',
+    who: 'member',
+    body: DirectDebitBody,
+    handler: async (ctx) => json(await ctx.services.directDebit.order(ctx.tenant, payer(ctx.session.user), ctx.body, ctx.locale)),
+  }),
+  route({
+    // The SMS code: the mandate and the debit are made; answers the payment and its result page.
+    method: 'POST',
+    path: 'directdebit.php',
+    variant: { query: { confirm: '1' } },
+    who: 'member',
+    body: DirectDebitConfirmBody,
+    handler: async (ctx) => {
+      const payment = await ctx.services.directDebit.confirm(ctx.tenant, ctx.session.user.id, ctx.body, originOf(ctx));
+      return json({ payment, result_url: `/credits/${payment.package_id}/sdd?payment=${payment.payment_id}` });
+    },
   }),
   route({
     // The result screen: where the payment stands, asking the provider while it is not final
@@ -53,6 +155,8 @@ export const paymentRoutes = [
     who: 'visitor',
     query: TestCheckoutQuery,
     handler: async (ctx) => {
+      // Only while the brand uses the test provider.
+      if (ctx.tenant.payments.provider !== 'test') throw notFound();
       const checkout = await ctx.services.testProvider.checkout(ctx.query.id);
       if (!checkout || checkout.tenant_id !== ctx.tenant.id) throw notFound();
       const t = (key: string, params: Record<string, string | number> = {}) => escapeHtml(ctx.t(key, params));
@@ -77,15 +181,17 @@ ${button('paid', t('test_checkout_pay'), '#15803d')}${button('pending', t('test_
     who: 'outside',
     body: TestCheckoutBody,
     handler: async (ctx) => {
+      if (ctx.tenant.payments.provider !== 'test') throw notFound();
       const checkout = await ctx.services.testProvider.checkout(ctx.body.id);
       if (!checkout || checkout.tenant_id !== ctx.tenant.id) throw notFound();
       const decided = await ctx.services.testProvider.decide(ctx.body.id, ctx.body.outcome);
       if (!decided) return redirect(checkout.redirect_url);
-      await ctx.services.payments.settle(ctx.body.id);
+      // As a real provider: the webhook is called over HTTP (this runtime's own port, the brand's host).
+      const port = ctx.req.socket.localPort!;
+      await callWebhook(decided.webhookUrl, ctx.body.id, port).catch(() => ctx.services.payments.settle(ctx.body.id));
       if (decided.settleAt) {
         const id = ctx.body.id;
-        const payments = ctx.services.payments;
-        setTimeout(() => void payments.settle(id).catch(() => undefined), TEST_PENDING_SECONDS * 1000 + 50).unref();
+        setTimeout(() => void callWebhook(decided.webhookUrl, id, port).catch(() => undefined), TEST_PENDING_SECONDS * 1000 + 50).unref();
       }
       return redirect(decided.redirectUrl);
     },

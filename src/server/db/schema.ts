@@ -18,6 +18,12 @@ export interface Database {
   messages: MessagesTable;
   payments: PaymentsTable;
   test_checkouts: TestCheckoutsTable;
+  discount_codes: DiscountCodesTable;
+  discount_code_uses: DiscountCodeUsesTable;
+  directdebit_orders: DirectDebitOrdersTable;
+  payment_customers: PaymentCustomersTable;
+  test_mandates: TestMandatesTable;
+  invoice_counters: InvoiceCountersTable;
   photos: PhotosTable;
   sessions: SessionsTable;
   tokens: TokensTable;
@@ -67,6 +73,8 @@ export interface UsersTable {
   credits: ColumnType<number, number | undefined, number>;
   /** 1 from the first credit bundle purchase on (SPEC §4 membership). */
   paid_user: ColumnType<Flag, Flag | undefined, Flag>;
+  /** The direct-debit block (SPEC §6, §8): no more direct-debit orders. */
+  directdebit_blocked: ColumnType<Flag, Flag | undefined, Flag>;
   /** Locale of the interface and of e-mails, e.g. nl or en-US. */
   language: string;
   /** JSON array of NotificationDisabled. */
@@ -100,6 +108,8 @@ export type ProfileStatus = 'active' | 'disabled'; // SPEC §3
 export interface ProfilesTable {
   /** Own sequence: fictional profiles have no user. */
   id: Id;
+  /** Conversations this profile ever started (the free limit); never lowered by a deletion. */
+  conversations_started: ColumnType<number, number | undefined, number>;
   tenant_id: string;
   /** The member this profile belongs to; null for a fictional profile. Unique. */
   user_id: number | null;
@@ -249,6 +259,47 @@ export interface PaymentsTable {
   paid_at: string | null;
   created_at: CreatedAt;
   updated_at: ColumnType<string, string | undefined, string>;
+  /** The package's price before a discount code (cents of `currency`); null before codes existed. */
+  list_amount: number | null;
+  discount_code: string | null;
+  /** Cents taken off `list_amount` by the code; `amount` = `list_amount` − this. */
+  discount_amount: ColumnType<number, number | undefined, number>;
+  /** `<year>-<6 digits>`, per company without gaps; given when paid. */
+  invoice_number: string | null;
+}
+
+// --- discount codes --------------------------------------------------------------------
+
+export type DiscountPurpose = 'campaign' | 'welcome' | 'retention';
+
+export interface DiscountCodesTable {
+  id: Id;
+  tenant_id: string;
+  /** Upper case, unique per brand. */
+  code: string;
+  /** Either a percentage… */
+  percentage: number | null;
+  /** …or a value in cents of `currency`. */
+  value: number | null;
+  currency: string | null;
+  /** Cents of the order's currency before the discount; 0 for none. */
+  minimum_order_value: ColumnType<number, number | undefined, number>;
+  country: string | null;
+  /** A personal code (welcome, retention); null for anyone of the brand. */
+  user_id: number | null;
+  expires_at: string | null;
+  status: ColumnType<'active' | 'disabled', 'active' | 'disabled' | undefined, 'active' | 'disabled'>;
+  /** JSON list of payment method ids, null for every method. */
+  paymentmethods: string | null;
+  purpose: ColumnType<DiscountPurpose, DiscountPurpose | undefined, never>;
+  created_at: CreatedAt;
+}
+
+export interface DiscountCodeUsesTable {
+  user_id: number;
+  code: string;
+  payment_id: number;
+  created_at: CreatedAt;
 }
 
 export interface TestCheckoutsTable {
@@ -263,6 +314,8 @@ export interface TestCheckoutsTable {
   redirect_url: string;
   webhook_url: string;
   created_at: CreatedAt;
+  customer_id: string | null;
+  sequence_type: string | null;
 }
 
 // --- photos ----------------------------------------------------------------------------
@@ -356,6 +409,65 @@ export interface CreditLedgerTable {
   /** What it refers to (payment id, message id), null when nothing. */
   ref: ColumnType<string | null, string | null | undefined, never>;
   created_at: CreatedAt;
+  /** Who moved credits by hand and why (operator grants and refunds). */
+  note: ColumnType<string | null, string | null | undefined, never>;
 }
 export type CreditLedgerEntry = Selectable<CreditLedgerTable>;
 export type NewCreditLedgerEntry = Insertable<CreditLedgerTable>;
+
+// --- direct debit ----------------------------------------------------------------------
+
+export type DirectDebitStatus = 'awaiting_code' | 'confirmed' | 'cancelled';
+
+export interface DirectDebitOrdersTable {
+  id: Id;
+  tenant_id: string;
+  user_id: number;
+  package_id: string;
+  discount_code: string | null;
+  /** Cents of `currency` to debit (after the discount). */
+  amount: number;
+  /** Cents before the discount. */
+  list_amount: number;
+  currency: string;
+  holder: string;
+  /** Electronic format (no spaces, upper case). */
+  iban: string;
+  street: string;
+  house_number: string;
+  postcode: string;
+  city: string;
+  /** E.164. */
+  mobile: string;
+  consent_at: string;
+  /** SHA-256 of the SMS code. */
+  code_hash: string;
+  code_expires_at: string;
+  tries_left: number;
+  status: ColumnType<DirectDebitStatus, DirectDebitStatus | undefined, DirectDebitStatus>;
+  payment_id: number | null;
+  created_at: CreatedAt;
+}
+
+export interface PaymentCustomersTable {
+  user_id: number;
+  provider: string;
+  customer_id: string;
+  created_at: CreatedAt;
+}
+
+export interface TestMandatesTable {
+  id: string;
+  customer_id: string;
+  method: string;
+  /** What the member sees: "Visa •••• 4242", or the account for direct debit. */
+  label: string;
+  status: ColumnType<'valid' | 'invalid', 'valid' | 'invalid' | undefined, 'valid' | 'invalid'>;
+  created_at: CreatedAt;
+}
+
+export interface InvoiceCountersTable {
+  company_id: number;
+  year: number;
+  last: number;
+}

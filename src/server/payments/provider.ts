@@ -18,6 +18,29 @@ export interface PaymentProvider {
     redirectUrl: string;
     /** Where the provider reports a change (form body `id=<provider payment id>`). */
     webhookUrl: string;
-  }): Promise<{ id: string; checkoutUrl: string }>;
+    /** The member's customer at the provider (saved cards and mandates hang off it). */
+    customerId?: string;
+    /** 'recurring': charged on `mandateId` at once, without a checkout. */
+    sequenceType?: 'oneoff' | 'first' | 'recurring';
+    mandateId?: string;
+  }): Promise<{ id: string; checkoutUrl: string | null }>;
   get(id: string): Promise<{ id: string; status: PaymentStatus } | null>;
+  /** Makes the member's customer at the provider; answers its id. */
+  createCustomer(input: { tenantId: string; name: string; email: string }): Promise<string>;
+  /** A SEPA direct-debit mandate the member authorised on the site (SMS code); answers its id. */
+  createMandate(customerId: string, input: { method: 'directdebit'; consumerName: string; consumerAccount: string; signatureDate: string }): Promise<{ id: string }>;
+  /** The customer's mandates: saved cards (from a 'first' card payment) and direct-debit mandates. */
+  mandates(customerId: string): Promise<Mandate[]>;
+  /** Forgets a mandate (the member removes a saved card). */
+  revokeMandate(customerId: string, mandateId: string): Promise<void>;
+}
+
+/** A mandate at the provider: what a repeat order is charged on. */
+export interface Mandate {
+  id: string;
+  status: 'valid' | 'pending' | 'invalid';
+  /** The provider's method: creditcard, directdebit… */
+  method: string;
+  /** What the member sees: "Visa •••• 4242, 12/2028", or the account holder and IBAN. */
+  label: string;
 }

@@ -8,6 +8,10 @@ export type TestCheckout = Pick<Selectable<TestCheckoutsTable>, 'id' | 'tenant_i
 
 import type { TestOutcome } from '../../contract/payments.ts';
 
+/** The card a paid 'first' card payment saves: the brand of the method chosen, a test number. */
+const TEST_CARD_LABEL = (method: string) => `${CARD_NAMES[method] ?? 'Card'} •••• 4242, 12/${new Date().getFullYear() + 3}`;
+const CARD_NAMES: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', maestro: 'Maestro', creditcard: 'Visa', cartebancaire: 'Carte Bancaire' };
+
 /** "Pending, then paid after N seconds": N (chosen). */
 export const TEST_PENDING_SECONDS = 5;
 
@@ -21,6 +25,12 @@ export function createTestProvider(deps: { db: Kysely<Database>; now?: () => Dat
   const { db } = deps;
   const now = () => deps.now?.() ?? new Date();
 
+  async function validMandate(customerId: string | undefined, mandateId: string | undefined): Promise<boolean> {
+    if (!customerId || !mandateId) return false;
+    const row = await db.selectFrom('test_mandates').select('status').where('id', '=', mandateId).where('customer_id', '=', customerId).executeTakeFirst();
+    return row?.status === 'valid';
+  }
+
   const provider: PaymentProvider & {
     /** The checkout page's choice; answers the checkout or null for an unknown or settled one. */
     decide(id: string, outcome: TestOutcome): Promise<{ redirectUrl: string; webhookUrl: string; settleAt: string | null } | null>;
@@ -30,11 +40,42 @@ export function createTestProvider(deps: { db: Kysely<Database>; now?: () => Dat
     name: 'test',
     async create(input) {
       const id = `tst_${randomBytes(12).toString('hex')}`;
+      // A payment on a mandate is collected at once (SEPA collection simulated): paid, no checkout.
+      const recurring = input.sequenceType === 'recurring';
       await db
         .insertInto('test_checkouts')
-        .values({ id, tenant_id: input.tenantId, amount: input.amount, currency: input.currency, description: input.description, method: input.method, redirect_url: input.redirectUrl, webhook_url: input.webhookUrl, created_at: now().toISOString() })
+        .values({
+          id,
+          tenant_id: input.tenantId,
+          amount: input.amount,
+          currency: input.currency,
+          description: input.description,
+          method: input.method,
+          redirect_url: input.redirectUrl,
+          webhook_url: input.webhookUrl,
+          created_at: now().toISOString(),
+          customer_id: input.customerId ?? null,
+          sequence_type: input.sequenceType ?? null,
+          // A recurring payment is paid when its mandate is valid, and fails otherwise.
+          ...(recurring ? { status: (await validMandate(input.customerId, input.mandateId)) ? ('paid' as const) : ('failed' as const) } : {}),
+        })
         .execute();
-      return { id, checkoutUrl: `/api/test-checkout.php?id=${id}` };
+      return { id, checkoutUrl: recurring ? null : `/api/test-checkout.php?id=${id}` };
+    },
+    async createCustomer() {
+      return `tcst_${randomBytes(8).toString('hex')}`;
+    },
+    async createMandate(customerId, input) {
+      const id = `tmdt_${randomBytes(8).toString('hex')}`;
+      await db.insertInto('test_mandates').values({ id, customer_id: customerId, method: input.method, label: `${input.consumerName}, ${input.consumerAccount.slice(0, 4)} •••• ${input.consumerAccount.slice(-4)}` }).execute();
+      return { id };
+    },
+    async mandates(customerId) {
+      const rows = await db.selectFrom('test_mandates').select(['id', 'status', 'method', 'label']).where('customer_id', '=', customerId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+      return rows;
+    },
+    async revokeMandate(customerId, mandateId) {
+      await db.updateTable('test_mandates').set({ status: 'invalid' }).where('id', '=', mandateId).where('customer_id', '=', customerId).execute();
     },
     async get(id) {
       const row = await db.selectFrom('test_checkouts').select(['id', 'status', 'settle_at']).where('id', '=', id).executeTakeFirst();
@@ -54,7 +95,11 @@ export function createTestProvider(deps: { db: Kysely<Database>; now?: () => Dat
         .where('status', '=', 'open')
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return null;
-      const row = await db.selectFrom('test_checkouts').select(['redirect_url', 'webhook_url']).where('id', '=', id).executeTakeFirstOrThrow();
+      const row = await db.selectFrom('test_checkouts').select(['redirect_url', 'webhook_url', 'customer_id', 'sequence_type', 'method']).where('id', '=', id).executeTakeFirstOrThrow();
+      // A 'first' card payment, paid, leaves the card saved as the provider's mandate (simulated: a test card).
+      if (outcome === 'paid' && row.sequence_type === 'first' && row.customer_id) {
+        await db.insertInto('test_mandates').values({ id: `tmdt_${randomBytes(8).toString('hex')}`, customer_id: row.customer_id, method: 'creditcard', label: TEST_CARD_LABEL(row.method) }).execute();
+      }
       return { redirectUrl: row.redirect_url, webhookUrl: row.webhook_url, settleAt };
     },
     async checkout(id) {

@@ -105,9 +105,10 @@ export function createChatService(deps: ChatServiceDeps) {
       .executeTakeFirst();
   }
 
+  /** Conversations a profile ever started: a counter, since blocks and removals delete conversations. */
   async function conversationsStarted(q: Kysely<Database> | Transaction<Database>, me: number): Promise<number> {
-    const { n } = await q.selectFrom('conversations').select((eb) => eb.fn.countAll<number | string>().as('n')).where('started_by', '=', me).executeTakeFirstOrThrow();
-    return Number(n);
+    const row = await q.selectFrom('profiles').select('conversations_started').where('id', '=', me).executeTakeFirstOrThrow();
+    return row.conversations_started;
   }
 
   /** Validates what is sent before any transaction: the text's length, the gift, the GIF. */
@@ -170,6 +171,7 @@ export function createChatService(deps: ChatServiceDeps) {
       if (conversationId === undefined) {
         if (user.paid_user !== 1 && (await conversationsStarted(trx, me.profileId)) >= FREE_CONVERSATIONS) throw chatError.premium();
         const created = await trx.insertInto('conversations').values({ tenant_id: tenant.id, started_by: me.profileId, created_at: now }).returning('id').executeTakeFirstOrThrow();
+        await trx.updateTable('profiles').set((eb) => ({ conversations_started: eb('conversations_started', '+', 1) })).where('id', '=', me.profileId).execute();
         conversationId = created.id;
         await trx
           .insertInto('conversation_members')
@@ -235,13 +237,18 @@ export function createChatService(deps: ChatServiceDeps) {
       return { chats, total_unread: await this.unreadCount(me) };
     },
 
-    /** Unread messages of every conversation in the member's list (the messages badge, SPEC §2). */
+    /**
+     * Unread messages of every conversation in the member's list (the messages badge, SPEC §2):
+     * the same conversations the list shows, so a profile deactivated since adds nothing.
+     */
     async unreadCount(me: Liker): Promise<number> {
       const { n } = await db
-        .selectFrom('conversation_members')
-        .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('unread'), sql.lit(0)).as('n'))
-        .where('profile_id', '=', me.profileId)
-        .where('hidden', '=', 0)
+        .selectFrom('conversation_members as cm')
+        .innerJoin('profiles', 'profiles.id', 'cm.other_profile_id')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('cm.unread'), sql.lit(0)).as('n'))
+        .where('cm.profile_id', '=', me.profileId)
+        .where('cm.hidden', '=', 0)
+        .where('profiles.status', '=', 'active')
         .executeTakeFirstOrThrow();
       return Number(n);
     },

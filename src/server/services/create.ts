@@ -18,7 +18,14 @@ import { createSafetyService } from './safety.ts';
 import { createChatService } from './chat.ts';
 import { createNotifier, type Vapid } from './notify.ts';
 import { createPaymentService } from './payments.ts';
+import { createDiscountService } from './discounts.ts';
+import { createDirectDebitService } from './directdebit.ts';
+import { outboxSms } from '../sms.ts';
+import { createTransactionService } from './invoices.ts';
 import { createTestProvider } from '../payments/test-provider.ts';
+import { createMollieProvider } from '../payments/mollie.ts';
+import type { PaymentProvider } from '../payments/provider.ts';
+import { AppError } from '../errors.ts';
 import { localGifs, type GifProvider } from '../data/gifs.ts';
 
 export interface ServiceDeps {
@@ -45,6 +52,32 @@ export interface ServiceDeps {
   /** The HTTPS agent of pushes (tests: a stand-in push service with its own certificate). */
   pushAgent?: import('node:https').Agent;
   mailWebhookSecret?: string;
+  /** Where brands' Mollie keys are read (process.env by default). */
+  env?: Record<string, string | undefined>;
+  /** Mollie's API base URL other than Mollie's own (tests: a stand-in); else MOLLIE_API_ENDPOINT. */
+  mollieEndpoint?: string;
+}
+
+/**
+ * The payment provider of a brand (tenant `payments`): the built-in test provider, or Mollie with
+ * the API key of the environment variable the brand names (one client per brand and key). A brand
+ * on Mollie without its key cannot take payments: 503, never a silent fall-back to test money.
+ */
+function paymentProviders(testProvider: PaymentProvider, deps: Pick<ServiceDeps, 'env' | 'mollieEndpoint' | 'log'>): (tenant: Tenant, name?: PaymentProvider['name']) => PaymentProvider {
+  const mollies = new Map<string, PaymentProvider>();
+  const env = deps.env ?? process.env;
+  return (tenant, name = tenant.payments.provider) => {
+    if (name === 'test') return testProvider;
+    const apiKey = env[tenant.payments.mollie_api_key_env];
+    if (!apiKey) {
+      deps.log?.(`payments: ${tenant.id} uses Mollie but ${tenant.payments.mollie_api_key_env} is not set`);
+      throw new AppError('service_unavailable', 503);
+    }
+    const key = `${tenant.id}:${apiKey}`;
+    let provider = mollies.get(key);
+    if (!provider) mollies.set(key, (provider = createMollieProvider({ apiKey, apiEndpoint: deps.mollieEndpoint ?? env.MOLLIE_API_ENDPOINT })));
+    return provider;
+  };
 }
 
 /** Creates the services of one process over one database connection (DESIGN §2: once, never per tenant). */
@@ -56,6 +89,8 @@ export function createServices(deps: ServiceDeps): Services {
   const notifications = createNotificationService({ db });
   const gifs = deps.gifs ?? localGifs();
   const testProvider = createTestProvider({ db, now: deps.now });
+  const discounts = createDiscountService({ db, now: deps.now });
+  const payments = createPaymentService({ db, bus, provider: paymentProviders(testProvider, deps), tenants: deps.tenants, discounts, log: deps.log });
   const notifier = createNotifier({ db, mail, notifications, tenants: deps.tenants, vapid: deps.vapid ?? null, pushAgent: deps.pushAgent, production: deps.production, log: deps.log, now: deps.now });
   const onLike = (userId: number, likerProfileId: number) => void notifier.likeArrived(userId, likerProfileId).catch((error: Error) => deps.log?.(`like mail: ${error.message}`));
   return {
@@ -74,13 +109,15 @@ export function createServices(deps: ServiceDeps): Services {
     search: createSearchService({ db }),
     likes: createLikeService({ db, bus, onLike }),
     swipes: createSwipeService({ db, bus, now: deps.now, onLike }),
-    safety: createSafetyService({ db, mail, limits }),
+    safety: createSafetyService({ db, mail, limits, bus }),
     gifs,
     chat: createChatService({ db, engine: deps.engine, bus, gifs, mediaDir: deps.mediaDir, onMessage: (m) => notifier.afterMessage(m.id) }),
     notifier,
     mailWebhookSecret: deps.mailWebhookSecret,
     testProvider,
-    // Every brand pays through the built-in test provider until its Mollie key is configured.
-    payments: createPaymentService({ db, bus, provider: () => testProvider, tenants: deps.tenants, log: deps.log }),
+    discounts,
+    payments,
+    transactions: createTransactionService({ db }),
+    directDebit: createDirectDebitService({ db, sms: outboxSms({ outboxDir: deps.outboxDir, log: deps.log }), limits, discounts, pay: (order) => payments.directDebit(order), now: deps.now }),
   };
 }

@@ -16,6 +16,9 @@ import type { EventBus } from '../bus.ts';
 import type { ChatService } from './chat.ts';
 import type { Notifier } from './notify.ts';
 import type { PaymentService } from './payments.ts';
+import type { DiscountService } from './discounts.ts';
+import type { DirectDebitService } from './directdebit.ts';
+import type { TransactionService } from './invoices.ts';
 import type { TestProvider } from '../payments/test-provider.ts';
 import type { GifProvider } from '../data/gifs.ts';
 
@@ -60,6 +63,9 @@ export interface Services {
   mailWebhookSecret: string | undefined;
   /** Buying credit bundles. */
   payments: PaymentService;
+  discounts: DiscountService;
+  directDebit: DirectDebitService;
+  transactions: TransactionService;
   /** The built-in test provider and its hosted checkout. */
   testProvider: TestProvider;
 }

@@ -30,6 +30,8 @@ export const REMINDER_AFTER_H = 12;
 export const REMINDER_SPACING_H = 24;
 /** Messages older than this and not yet notified are the sweep job's (seconds). */
 export const NOTIFY_SWEEP_AFTER_S = 60;
+/** How long a push service may take to answer (chosen). */
+const PUSH_TIMEOUT_MS = 10_000;
 /** How long a push service keeps a message for an offline browser (seconds). */
 const PUSH_TTL_S = 24 * 60 * 60;
 
@@ -95,6 +97,8 @@ export function createNotifier(deps: NotifyDeps) {
             vapidDetails: deps.vapid!,
             TTL: PUSH_TTL_S,
             urgency: 'high',
+            // A push service that does not answer must not hold the sweep.
+            timeout: PUSH_TIMEOUT_MS,
             topic: payload.tag.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 32),
             ...(deps.pushAgent ? { agent: deps.pushAgent } : {}),
           });
@@ -121,11 +125,14 @@ export function createNotifier(deps: NotifyDeps) {
       .select(['m.id', 'm.kind', 'm.body', 'm.conversation_id', 'm.notified_at', 'c.started_by', 'sender.name as sender_name', 'cm.last_read_id', 'cm.mailed_id', 'users.id as user_id', 'users.tenant_id', 'users.email', 'users.language', 'users.push_enabled', 'users.status'])
       .where('m.id', '=', messageId)
       .executeTakeFirst();
-    const done = () => db.updateTable('messages').set({ notified_at: nowIso() }).where('id', '=', messageId).where('notified_at', 'is', null).execute();
+    const done = () => db.updateTable('messages').set({ notified_at: nowIso() }).where('id', '=', messageId).where('notified_at', 'is', null).executeTakeFirst();
     // A message to a fictional profile (no member) has nobody to tell; it is done all the same,
     // so the sweep never meets it again.
     if (!row) return void (await done());
-    if (row.notified_at !== null) return;
+    // Claimed before anything is sent: a message handled twice at once (its sender's process and
+    // the sweep), or one whose mail keeps failing, never pushes or mails again. A crash between the
+    // claim and the sending loses that one notification rather than repeating it every minute.
+    if (row.notified_at !== null || Number((await done()).numUpdatedRows) === 0) return;
     const tenant = tenantOf(row.tenant_id);
     if (tenant && row.status === 'active') {
       const locale = row.language;
@@ -146,7 +153,6 @@ export function createNotifier(deps: NotifyDeps) {
         await sendMail(recipient, 'new_messages', 'mail_new_message', `/chats/${row.conversation_id}`, params);
       }
     }
-    await done();
   }
 
   async function markMailed(conversationId: number, userId: number, messageId: number): Promise<void> {
@@ -195,7 +201,8 @@ export function createNotifier(deps: NotifyDeps) {
     async sweep(): Promise<number> {
       const before = new Date(now().getTime() - NOTIFY_SWEEP_AFTER_S * 1000).toISOString();
       const rows = await db.selectFrom('messages').select('id').where('notified_at', 'is', null).where('created_at', '<', before).orderBy('id').limit(200).execute();
-      for (const r of rows) await messageArrived(r.id);
+      // One message failing (a mail server down) neither stops the others nor comes back: it was claimed.
+      for (const r of rows) await messageArrived(r.id).catch((error: Error) => log(`notify message ${r.id}: ${error.message}`));
       return rows.length;
     },
 

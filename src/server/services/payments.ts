@@ -5,15 +5,40 @@ import type { EventBus } from '../bus.ts';
 import { AppError, notFound } from '../errors.ts';
 import { grant } from '../ledger.ts';
 import { publishToMember } from './events.ts';
-import type { PaymentProvider } from '../payments/provider.ts';
+import type { Mandate, PaymentProvider } from '../payments/provider.ts';
+import { PAYMENT_METHODS, methodsFor } from '../../lib/payment-methods.ts';
+import type { DiscountMember, DiscountService } from './discounts.ts';
+import type { DirectDebitPayment } from './directdebit.ts';
+import { assignInvoiceNumber } from './invoices.ts';
+import { priceFor } from '../../lib/currencies.ts';
+
+/** Card methods: paid as a provider's 'first' payment, they leave a saved card. */
+const isCard = (method: string) => PAYMENT_METHODS.some((m) => m.id === method && m.kind === 'card');
+
+/** What /credits/repeat-order offers (docs/API.md "Repeat orders"). */
+export interface RepeatOffer {
+  package_id: string;
+  credits: number;
+  /** Cents of `currency`: the bundle's price today for the member's country. */
+  amount: number;
+  currency: string;
+  /** The method of the last purchase. */
+  method: string;
+  paid_at: string | null;
+  /** The saved card a repeat order is charged on, or null. */
+  card: Mandate | null;
+}
 
 /** A payment as the member's result screen shows it (SPEC §3 payment: payment_id, credits, amount). */
 export interface PaymentView {
   payment_id: number;
   package_id: string;
   credits: number;
-  /** Cents of `currency`. */
+  /** Cents of `currency`: what the member pays. */
   amount: number;
+  /** Cents of `currency` before the discount code. */
+  list_amount: number;
+  discount_code: string | null;
   currency: string;
   method: string;
   status: PaymentStatus;
@@ -27,41 +52,180 @@ export interface PaymentView {
  * duplicate, or the member's return racing the webhook never credits twice. The first completed
  * purchase makes the member premium (SPEC §4 membership).
  */
-export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus; provider: (tenant: Tenant) => PaymentProvider; tenants: () => Tenant[]; log?: (line: string) => void }) {
+export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus; provider: (tenant: Tenant, name?: PaymentProvider['name']) => PaymentProvider; tenants: () => Tenant[]; discounts: DiscountService; log?: (line: string) => void }) {
   const { db, bus } = deps;
-  const view = (p: { id: number; package_id: string; credits: number; amount: number; currency: string; method: string; status: PaymentStatus }): PaymentView => ({
+  const view = (p: { id: number; package_id: string; credits: number; amount: number; list_amount: number | null; discount_code: string | null; currency: string; method: string; status: PaymentStatus }): PaymentView => ({
     payment_id: p.id,
     package_id: p.package_id,
     credits: p.credits,
     amount: p.amount,
+    list_amount: p.list_amount ?? p.amount,
+    discount_code: p.discount_code,
     currency: p.currency,
     method: p.method,
     status: p.status,
   });
 
-  return {
-    /** Starts a payment of a package by a method the brand offers; answers it and where to pay. */
-    async start(tenant: Tenant, userId: number, input: { package_id: string; method: string }, origin: string): Promise<{ payment: PaymentView; checkout_url: string }> {
-      const pack = tenant.packages.find((p) => p.id === input.package_id);
-      if (!pack) throw new AppError('invalid_input', 400, { field: 'package_id', key: 'error_bad_request' });
-      if (!(tenant.payment_methods as string[]).includes(input.method)) throw new AppError('invalid_input', 400, { field: 'method', key: 'error_bad_request' });
-      const provider = deps.provider(tenant);
-      const row = await db
+  /** A payments row, then the provider's payment, then the row names it. */
+  async function open(
+    tenant: Tenant,
+    userId: number,
+    order: { pack: Tenant['packages'][number]; amount: number; listAmount: number; currency: string; discountCode: string | null; method: string },
+    origin: string,
+    extra: { customerId?: string; mandateId?: string; sequenceType?: 'oneoff' | 'first' | 'recurring' },
+  ) {
+    const { pack, amount, method } = order;
+    const provider = deps.provider(tenant);
+    // A card payment outside a mandate is a 'first' payment of the member's customer: the provider keeps the card for repeat orders.
+    if (!extra.sequenceType && isCard(method)) extra = { customerId: await customerOf(tenant, userId, provider), sequenceType: 'first' };
+    // The row and its discount code's hold commit together: one code, one payment at a time.
+    const row = await db.transaction().execute(async (trx) => {
+      const inserted = await trx
         .insertInto('payments')
-        .values({ tenant_id: tenant.id, user_id: userId, package_id: pack.id, credits: pack.credits, amount: pack.price, currency: pack.currency, method: input.method, provider: provider.name, provider_id: `pending-${crypto.randomUUID()}`, checkout_url: '' })
+        .values({
+          tenant_id: tenant.id,
+          user_id: userId,
+          package_id: pack.id,
+          credits: pack.credits,
+          amount,
+          list_amount: order.listAmount,
+          discount_code: order.discountCode,
+          discount_amount: order.listAmount - amount,
+          currency: order.currency,
+          method,
+          provider: provider.name,
+          provider_id: `pending-${crypto.randomUUID()}`,
+          checkout_url: '',
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
-      const created = await provider.create({
+      if (order.discountCode) await deps.discounts.reserve(trx, userId, order.discountCode, inserted.id);
+      return inserted;
+    });
+    let created: Awaited<ReturnType<PaymentProvider['create']>>;
+    try {
+      created = await provider.create({
         tenantId: tenant.id,
-        amount: pack.price,
-        currency: pack.currency,
+        amount,
+        currency: order.currency,
         description: `${tenant.name}: ${pack.credits} credits`,
-        method: input.method,
-        redirectUrl: `${origin}/credits/${pack.id}/${input.method}?payment=${row.id}`,
+        method,
+        redirectUrl: `${origin}/credits/${pack.id}/${method}?payment=${row.id}`,
         webhookUrl: `${origin}/api/payment-webhook.php`,
+        ...extra,
       });
-      const payment = await db.updateTable('payments').set({ provider_id: created.id, checkout_url: created.checkoutUrl }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
-      return { payment: view(payment), checkout_url: created.checkoutUrl };
+    } catch (error) {
+      // The provider refused (a method or currency it does not take) or could not be reached:
+      // the payment is failed, so it holds no code and counts toward no limit.
+      await db.updateTable('payments').set({ status: 'failed', updated_at: new Date().toISOString() }).where('id', '=', row.id).execute();
+      const status = (error as { statusCode?: number }).statusCode;
+      if (status !== undefined && status >= 400 && status < 500) throw new AppError('invalid_input', 400, { field: 'method', key: 'payment_failed' });
+      throw error;
+    }
+    const payment = await db.updateTable('payments').set({ provider_id: created.id, checkout_url: created.checkoutUrl ?? '' }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
+    return { payment, checkoutUrl: created.checkoutUrl };
+  }
+
+  /** The member's customer at the brand's provider, made on first need. */
+  async function customerOf(tenant: Tenant, userId: number, provider: PaymentProvider): Promise<string> {
+    const known = await db.selectFrom('payment_customers').select('customer_id').where('user_id', '=', userId).where('provider', '=', provider.name).executeTakeFirst();
+    if (known) return known.customer_id;
+    const user = await db.selectFrom('users').leftJoin('profiles', 'profiles.user_id', 'users.id').select(['users.email', 'profiles.name']).where('users.id', '=', userId).executeTakeFirstOrThrow();
+    const id = await provider.createCustomer({ tenantId: tenant.id, name: user.name ?? user.email, email: user.email });
+    await db.insertInto('payment_customers').values({ user_id: userId, provider: provider.name, customer_id: id }).onConflict((oc) => oc.doNothing()).execute();
+    const row = await db.selectFrom('payment_customers').select('customer_id').where('user_id', '=', userId).where('provider', '=', provider.name).executeTakeFirstOrThrow();
+    return row.customer_id;
+  }
+
+  /** The member's valid saved card at the brand's provider, or null (no customer made for asking). */
+  async function savedCard(tenant: Tenant, userId: number): Promise<Mandate | null> {
+    const provider = deps.provider(tenant);
+    const known = await db.selectFrom('payment_customers').select('customer_id').where('user_id', '=', userId).where('provider', '=', provider.name).executeTakeFirst();
+    if (!known) return null;
+    return (await provider.mandates(known.customer_id)).find((m) => m.status === 'valid' && m.method === 'creditcard') ?? null;
+  }
+
+  return {
+    /**
+     * Starts a payment of a package by a method the brand offers, priced in the currency of the
+     * member's payment country, less a discount code if one is given (refused with its reason if
+     * it does not apply); answers it and where to pay.
+     */
+    async start(
+      tenant: Tenant,
+      member: DiscountMember & { country: string | null },
+      input: { package_id: string; method: string; discount_code?: string | undefined },
+      context: { origin: string; locale: string },
+    ): Promise<{ payment: PaymentView; checkout_url: string }> {
+      const pack = tenant.packages.find((p) => p.id === input.package_id);
+      if (!pack) throw new AppError('invalid_input', 400, { field: 'package_id', key: 'error_bad_request' });
+      // Direct debit is authorised through its own form and SMS code (/directdebit), never a checkout.
+      if (input.method === 'sdd' || !methodsFor(tenant, member.country).some((m) => m.id === input.method)) throw new AppError('invalid_input', 400, { field: 'method', key: 'error_bad_request' });
+      const price = priceFor(pack, member.country);
+      const discount = input.discount_code
+        ? await deps.discounts.quote(tenant, member, input.discount_code, { ...price, method: input.method, country: member.country, locale: context.locale })
+        : null;
+      const opened = await open(tenant, member.id, { pack, amount: price.amount - (discount?.discount ?? 0), listAmount: price.amount, currency: price.currency, discountCode: discount?.code ?? null, method: input.method }, context.origin, {});
+      if (!opened.checkoutUrl) throw new Error(`payments: ${opened.payment.provider_id} has no checkout`);
+      return { payment: view(opened.payment), checkout_url: opened.checkoutUrl };
+    },
+
+    /**
+     * What /credits/repeat-order offers: the member's last purchase, its bundle at today's price
+     * for the member's country, and the saved card it can be charged on (null without one).
+     */
+    async repeatOffer(tenant: Tenant, member: { id: number; country: string | null }): Promise<RepeatOffer | null> {
+      const last = await db.selectFrom('payments').selectAll().where('user_id', '=', member.id).where('tenant_id', '=', tenant.id).where('status', '=', 'paid').orderBy('id', 'desc').executeTakeFirst();
+      const pack = last && tenant.packages.find((p) => p.id === last.package_id);
+      if (!last || !pack) return null;
+      const price = priceFor(pack, member.country);
+      return { package_id: pack.id, credits: pack.credits, amount: price.amount, currency: price.currency, method: last.method, paid_at: last.paid_at, card: await savedCard(tenant, member.id) };
+    },
+
+    /**
+     * The last purchase again in one step (SPEC §1 repeat orders): charged on the saved card
+     * without a checkout when there is one; by direct debit through its SMS form; else through the
+     * checkout of the same method. Answers where the browser goes next.
+     */
+    async repeat(tenant: Tenant, member: { id: number; country: string | null }, origin: string): Promise<{ next: string; payment: PaymentView | null }> {
+      const offer = await this.repeatOffer(tenant, member);
+      if (!offer) throw notFound();
+      const pack = tenant.packages.find((p) => p.id === offer.package_id)!;
+      if (offer.card) {
+        const provider = deps.provider(tenant);
+        const customerId = await customerOf(tenant, member.id, provider);
+        const method = isCard(offer.method) ? offer.method : 'creditcard';
+        const opened = await open(tenant, member.id, { pack, amount: offer.amount, listAmount: offer.amount, currency: offer.currency, discountCode: null, method }, origin, { customerId, mandateId: offer.card.id, sequenceType: 'recurring' });
+        const payment = await this.settle(opened.payment.provider_id);
+        return { next: `/credits/${pack.id}/${method}?payment=${payment.payment_id}`, payment };
+      }
+      if (offer.method === 'sdd') return { next: `/directdebit?package=${pack.id}`, payment: null };
+      const opened = await open(tenant, member.id, { pack, amount: offer.amount, listAmount: offer.amount, currency: offer.currency, discountCode: null, method: offer.method }, origin, {});
+      return { next: opened.checkoutUrl!, payment: view(opened.payment) };
+    },
+
+    /** Removes the member's saved cards (the saved-card part of /credits/repeat-order): every valid card mandate, so none is charged again. */
+    async removeSavedCard(tenant: Tenant, userId: number): Promise<void> {
+      if (!(await savedCard(tenant, userId))) throw notFound();
+      const provider = deps.provider(tenant);
+      const customerId = await customerOf(tenant, userId, provider);
+      for (const m of await provider.mandates(customerId)) if (m.status === 'valid' && m.method === 'creditcard') await provider.revokeMandate(customerId, m.id);
+    },
+
+    /**
+     * A direct-debit order confirmed by its SMS code (services/directdebit.ts): a SEPA mandate for
+     * the member's account at the provider, and the bundle debited on it at once; settled as the
+     * provider reports it.
+     */
+    async directDebit(order: DirectDebitPayment): Promise<PaymentView> {
+      const { tenant } = order;
+      const pack = tenant.packages.find((p) => p.id === order.packageId);
+      if (!pack) throw notFound();
+      const provider = deps.provider(tenant);
+      const customerId = await customerOf(tenant, order.userId, provider);
+      const mandate = await provider.createMandate(customerId, { method: 'directdebit', consumerName: order.holder, consumerAccount: order.iban, signatureDate: new Date().toISOString().slice(0, 10) });
+      const opened = await open(tenant, order.userId, { pack, amount: order.amount, listAmount: order.listAmount, currency: order.currency, discountCode: order.discountCode, method: 'sdd' }, order.origin, { customerId, mandateId: mandate.id, sequenceType: 'recurring' });
+      return this.settle(opened.payment.provider_id);
     },
 
     /**
@@ -73,7 +237,8 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
       if (!payment) throw notFound();
       const tenant = deps.tenants().find((t) => t.id === payment.tenant_id);
       if (!tenant) throw notFound();
-      const reported = await deps.provider(tenant).get(providerId);
+      // The provider that took the payment, even if the brand has moved to another since.
+      const reported = await deps.provider(tenant, payment.provider as PaymentProvider['name']).get(providerId);
       if (!reported) throw notFound();
       if (reported.status === payment.status || payment.status === 'paid') return view(payment);
       const credited = await db.transaction().execute(async (trx) => {
@@ -87,6 +252,7 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
         if (reported.status !== 'paid' || Number(moved.numUpdatedRows) === 0) return null;
         const { balance, duplicate } = await grant(trx, { userId: payment.user_id, credits: payment.credits, reason: 'purchase', ref: providerId });
         if (duplicate) return null;
+        await assignInvoiceNumber(trx, payment.id, tenant.company.id, new Date(now).getUTCFullYear());
         await trx.updateTable('users').set({ paid_user: 1 }).where('id', '=', payment.user_id).execute();
         return balance;
       });

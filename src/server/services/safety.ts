@@ -10,6 +10,8 @@ import { visibleProfiles } from './visibility.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
 import type { Liker } from './likes.ts';
 import { deleteConversationsBetween } from './chat.ts';
+import { publishToMember } from './events.ts';
+import type { EventBus } from '../bus.ts';
 
 /** Complaints a member may file per day (chosen: enough for real trouble, not for flooding the operator). */
 export const COMPLAINTS_PER_DAY = 10;
@@ -20,7 +22,7 @@ export const COMPLAINTS_PER_DAY = 10;
  * (and, with chat, their conversations); only the blocker still opens the blocked profile, to
  * unblock it. A complaint is stored for the operator and copied to the brand's support address.
  */
-export function createSafetyService(deps: { db: Kysely<Database>; mail: MailService; limits: Limits }) {
+export function createSafetyService(deps: { db: Kysely<Database>; mail: MailService; limits: Limits; bus?: EventBus }) {
   const { db, mail } = deps;
   const complaintsLimit = deps.limits({ name: 'complaint', points: COMPLAINTS_PER_DAY, windowSeconds: 86_400 });
 
@@ -28,7 +30,7 @@ export function createSafetyService(deps: { db: Kysely<Database>; mail: MailServ
     /** POST /api/block.php: blocks a profile the member may see (blocking again changes nothing). */
     async block(tenant: Tenant, liker: Liker, profileId: number): Promise<void> {
       // As the blocker sees it: a profile blocked already may be blocked again (nothing changes).
-      const other = await visibleProfiles(db, tenant.id, liker, { blockedByMe: true }).select('profiles.id').where('profiles.id', '=', profileId).executeTakeFirst();
+      const other = await visibleProfiles(db, tenant.id, liker, { blockedByMe: true }).select(['profiles.id', 'profiles.user_id']).where('profiles.id', '=', profileId).executeTakeFirst();
       if (!other) throw notFound();
       await db.transaction().execute(async (trx) => {
         await trx
@@ -48,6 +50,8 @@ export function createSafetyService(deps: { db: Kysely<Database>; mail: MailServ
         // SPEC §4: blocking deletes chats and likes.
         await deleteConversationsBetween(trx, liker.profileId, other.id);
       });
+      // Both members' open chat lists drop the conversation at once.
+      if (deps.bus) for (const userId of [liker.userId, other.user_id]) if (userId !== null) await publishToMember(deps.bus, userId, { type: 'chats' });
     },
 
     /** DELETE /api/block.php: lifts the member's own block (one that does not exist is fine). */

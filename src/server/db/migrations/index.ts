@@ -8,6 +8,11 @@ import * as m20261124_0007 from './2026-11-24-0007-listing.ts';
 import * as m20261125_0008 from './2026-11-25-0008-reach.ts';
 import * as m20261125_0009 from './2026-11-25-0009-chat.ts';
 import * as m20261125_0010 from './2026-11-25-0010-payments.ts';
+import * as m20261125_0013 from './2026-11-25-0013-discounts.ts';
+import * as m20261125_0014 from './2026-11-25-0014-direct-debit.ts';
+import * as m20261125_0016 from './2026-11-25-0016-saved-cards.ts';
+import * as m20261125_0017 from './2026-11-25-0017-invoices.ts';
+import * as m20261125_0018 from './2026-11-25-0018-conversations-started.ts';
 
 /**
  * Every migration of this folder, by file name without extension. Imported statically, not
@@ -24,4 +29,9 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0008-reach': m20261125_0008,
   '2026-11-25-0009-chat': m20261125_0009,
   '2026-11-25-0010-payments': m20261125_0010,
+  '2026-11-25-0013-discounts': m20261125_0013,
+  '2026-11-25-0014-direct-debit': m20261125_0014,
+  '2026-11-25-0016-saved-cards': m20261125_0016,
+  '2026-11-25-0017-invoices': m20261125_0017,
+  '2026-11-25-0018-conversations-started': m20261125_0018,
 };

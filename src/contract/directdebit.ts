@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+export { DIRECT_DEBIT_CODE, DIRECT_DEBIT_LIMIT, maskMobile, type DirectDebitAnswer, type DirectDebitDetails } from '../lib/directdebit.ts';
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+/**
+ * POST /api/directdebit.php: a bundle by direct debit. The IBAN (ibantools) and the mobile number
+ * (libphonenumber-js, in the member's country unless it starts with +) are checked by the
+ * service, which answers each with its own message; consent must be given.
+ */
+export const DirectDebitBody = z.object({
+  package_id: z.string().max(40),
+  discount_code: z.string().trim().min(1).max(40).optional(),
+  holder: text(70),
+  iban: text(42),
+  street: text(100),
+  house_number: text(12),
+  postcode: text(12),
+  city: text(60),
+  mobile: text(24),
+  consent: z.boolean(),
+});
+
+/** POST /api/directdebit.php?confirm=1: the SMS code of an order. */
+export const DirectDebitConfirmBody = z.object({
+  order_id: z.number().int().positive().max(2 ** 31 - 1),
+  code: z.string().trim().regex(/^\d{4,8}$/),
+});

@@ -1,0 +1,152 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Tenant } from '../../tenant/schema.ts';
+import { notFound } from '../errors.ts';
+import { splitVat, vatFor } from '../../lib/vat.ts';
+import type { LedgerReason } from '../../contract/credits.ts';
+
+/** Entries a page of /transactions holds (keyset paging by ledger id, chosen). */
+export const TRANSACTIONS_PAGE = 50;
+
+/**
+ * Gives a paid payment its invoice number, in the transaction that marks it paid: the next of
+ * its company's counter for the year, so numbers run without gaps (`2026-000001`). The counter
+ * row is taken by an upsert, which serialises concurrent payments of one company.
+ */
+export async function assignInvoiceNumber(trx: Transaction<Database>, paymentId: number, companyId: number, year: number): Promise<string> {
+  const row = await trx
+    .insertInto('invoice_counters')
+    .values({ company_id: companyId, year, last: 1 })
+    .onConflict((oc) => oc.columns(['company_id', 'year']).doUpdateSet({ last: sql`invoice_counters.last + 1` }))
+    .returning('last')
+    .executeTakeFirstOrThrow();
+  const number = `${year}-${String(row.last).padStart(6, '0')}`;
+  await trx.updateTable('payments').set({ invoice_number: number }).where('id', '=', paymentId).execute();
+  return number;
+}
+
+/** One line of /transactions (docs/API.md "Transactions"). */
+export interface TransactionView {
+  id: number;
+  created_at: string;
+  reason: LedgerReason;
+  /** Credits in (+) or out (−). */
+  credits: number;
+  /** The balance after this entry. */
+  balance: number;
+  note: string | null;
+  /** A purchase's payment. */
+  payment: { payment_id: number; package_id: string; amount: number; currency: string; method: string; invoice_number: string | null } | null;
+  /** The conversation a message, photo or gift was sent in, while it exists. */
+  conversation_id: number | null;
+}
+
+/** A purchase's invoice (SPEC §3 company info). Money in cents of `currency`. */
+export interface InvoiceView {
+  payment_id: number;
+  invoice_number: string;
+  date: string;
+  company: { name: string; address: string; city: string; country: string; kvk: string; tradenames: string[]; vat_number: string | null };
+  customer: { name: string | null; email: string; country: string | null };
+  line: { credits: number; package_id: string; method: string };
+  currency: string;
+  /** The price before a discount code, and the code's part. */
+  list_amount: number;
+  discount_code: string | null;
+  discount: number;
+  /** What was paid, VAT included; `net + vat = gross`. */
+  gross: number;
+  net: number;
+  vat: number;
+  vat_rate: number | null;
+  /** paid_at + the brand's refund_days: until then the purchase may be refunded or cancelled. */
+  refundable_until: string;
+}
+
+/**
+ * The transactions page: a member's credit ledger with what each entry was, and the invoice of
+ * each purchase.
+ */
+export function createTransactionService(deps: { db: Kysely<Database> }) {
+  const { db } = deps;
+  return {
+    /** The member's ledger, newest first, TRANSACTIONS_PAGE at a time before ledger id `before`. */
+    async list(userId: number, before: number | null): Promise<{ transactions: TransactionView[]; next: number | null }> {
+      const rows = await db
+        .selectFrom('credit_ledger as l')
+        .leftJoin('payments as p', (join) => join.onRef('p.provider_id', '=', 'l.ref').on('l.reason', '=', 'purchase'))
+        // The message's id is the entry's ref: cast on the ledger's side, so the messages' key is used.
+        .leftJoin('messages as m', (join) => join.on(sql<boolean>`m.id = case when l.reason in ('message', 'photo', 'gift') then cast(l.ref as integer) end`))
+        .select(['l.id', 'l.created_at', 'l.reason', 'l.delta', 'l.note', 'p.id as payment_id', 'p.package_id', 'p.amount', 'p.currency', 'p.method', 'p.invoice_number', 'm.conversation_id'])
+        .where('l.user_id', '=', userId)
+        .$if(before !== null, (q) => q.where('l.id', '<', before!))
+        .orderBy('l.id', 'desc')
+        .limit(TRANSACTIONS_PAGE + 1)
+        .execute();
+      const page = rows.slice(0, TRANSACTIONS_PAGE);
+      if (page.length === 0) return { transactions: [], next: null };
+      // The balance after the newest entry of the page: today's balance less what came later.
+      const later = await db
+        .selectFrom('credit_ledger')
+        .select(sql<number>`coalesce(sum(delta), 0)`.as('sum'))
+        .where('user_id', '=', userId)
+        .where('id', '>', page[0]!.id)
+        .executeTakeFirstOrThrow();
+      const user = await db.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow();
+      let balance = user.credits - Number(later.sum);
+      const transactions = page.map((r): TransactionView => {
+        const view: TransactionView = {
+          id: r.id,
+          created_at: r.created_at,
+          reason: r.reason as LedgerReason,
+          credits: r.delta,
+          balance,
+          note: r.note,
+          payment: r.payment_id === null ? null : { payment_id: r.payment_id, package_id: r.package_id!, amount: r.amount!, currency: r.currency!, method: r.method!, invoice_number: r.invoice_number },
+          conversation_id: r.conversation_id,
+        };
+        balance -= r.delta;
+        return view;
+      });
+      return { transactions, next: rows.length > TRANSACTIONS_PAGE ? page[page.length - 1]!.id : null };
+    },
+
+    /** The invoice of one of the member's paid purchases, or 404. */
+    async invoice(tenant: Tenant, userId: number, paymentId: number): Promise<InvoiceView> {
+      const p = await db
+        .selectFrom('payments')
+        .innerJoin('users', 'users.id', 'payments.user_id')
+        .leftJoin('profiles', 'profiles.user_id', 'users.id')
+        .select(['payments.id', 'payments.invoice_number', 'payments.paid_at', 'payments.credits', 'payments.package_id', 'payments.method', 'payments.currency', 'payments.amount', 'payments.list_amount', 'payments.discount_code', 'users.email', 'profiles.name', 'profiles.country'])
+        .where('payments.id', '=', paymentId)
+        .where('payments.user_id', '=', userId)
+        .where('payments.tenant_id', '=', tenant.id)
+        .where('payments.status', '=', 'paid')
+        .executeTakeFirst();
+      if (!p || !p.invoice_number || !p.paid_at) throw notFound();
+      const c = tenant.company;
+      const vat = vatFor(c.vat_numbers, p.country);
+      const split = vat ? splitVat(p.amount, vat.rate) : { net: p.amount, vat: 0 };
+      const listAmount = p.list_amount ?? p.amount;
+      return {
+        payment_id: p.id,
+        invoice_number: p.invoice_number,
+        date: p.paid_at,
+        company: { name: c.name, address: c.address, city: c.city, country: c.country, kvk: c.kvk, tradenames: c.tradenames, vat_number: vat?.number ?? null },
+        customer: { name: p.name, email: p.email, country: p.country },
+        line: { credits: p.credits, package_id: p.package_id, method: p.method },
+        currency: p.currency,
+        list_amount: listAmount,
+        discount_code: p.discount_code,
+        discount: listAmount - p.amount,
+        gross: p.amount,
+        net: split.net,
+        vat: split.vat,
+        vat_rate: vat?.rate ?? null,
+        refundable_until: new Date(Date.parse(p.paid_at) + tenant.refund_days * 86_400_000).toISOString(),
+      };
+    },
+  };
+}
+
+export type TransactionService = ReturnType<typeof createTransactionService>;
