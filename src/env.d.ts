@@ -16,7 +16,6 @@ declare global {
       user: SiteUser | null;
       /** Tracking parameters were present (a traffic source), for logged-out search. */
       trafficSource: boolean;
-      nonce: string;
       /** The runtime's services, for server-rendered pages that read data (DESIGN §2: locals carry them). */
       services: Services;
       /** Unread messages and new likes of the member (title prefix, badges); zero for visitors. */

@@ -64,6 +64,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
   const services = createServices({
     db: db.db,
     engine: db.engine,
+    sqlite: db.sqlite,
     bus,
     limits: createLimits(db.pool ? { pool: db.pool } : null),
     pushPublicKey: config.vapid?.publicKey ?? config.pushPublicKey,

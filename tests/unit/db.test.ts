@@ -386,3 +386,41 @@ describe.skipIf(!process.env.DATABASE_URL)('postgres: schemas side by side', () 
     }
   });
 });
+
+describe('what a SQLite statement writes (the session cache empties on writes to what it holds)', () => {
+  test('reads are no writes; inserts, updates and deletes name their table and the columns set', async () => {
+    const { writeOf } = await import('../../src/server/db/sqlite-dialect.ts');
+    expect(writeOf('select * from "users" where "id" = ?')).toBeNull();
+    expect(writeOf('pragma data_version')).toBeNull();
+    expect(writeOf('begin immediate')).toBeNull();
+    expect(writeOf('insert into "sessions" ("id", "user_id") values (?, ?)')).toEqual({ kind: 'insert', table: 'sessions', columns: null });
+    expect(writeOf('update "users" set "credits" = "credits" - ?, "paid_user" = ? where "id" = ? and "credits" >= ?')).toEqual({ kind: 'update', table: 'users', columns: ['credits', 'paid_user'] });
+    expect(writeOf('update "profiles" set "last_seen_at" = ? where "id" = ?')).toEqual({ kind: 'update', table: 'profiles', columns: ['last_seen_at'] });
+    expect(writeOf('delete from "sessions" where "id" = ?')).toEqual({ kind: 'delete', table: 'sessions', columns: null });
+    // An upsert may change an existing row: it counts as an update of whole rows.
+    expect(writeOf('insert into "users" ("id") values (?) on conflict ("id") do update set "credits" = excluded."credits"')).toEqual({ kind: 'update', table: 'users', columns: null });
+    // SQL this cannot read is taken as a write of anything.
+    expect(writeOf('with x as (select 1) update "users" set "status" = ?')).toMatchObject({ kind: 'update', table: 'users' });
+    expect(writeOf('delete  from users where id = 1')).toEqual({ kind: 'delete', table: 'users', columns: null });
+  });
+
+  test('only writes to what a cached session row holds empty the cache', async () => {
+    const { writeOf } = await import('../../src/server/db/sqlite-dialect.ts');
+    const { touchesSessionRows } = await import('../../src/server/services/sessions.ts');
+    const touches = (sql: string) => touchesSessionRows(writeOf(sql)!);
+    expect(touches('update "users" set "credits" = "credits" - ? where "id" = ?')).toBe(true);
+    expect(touches('update "users" set "language" = ? where "id" = ?')).toBe(true);
+    expect(touches('update "users" set "password_hash" = ? where "id" = ?')).toBe(false);
+    expect(touches('update "profiles" set "name" = ? where "id" = ?')).toBe(true);
+    expect(touches('update "profiles" set "last_seen_at" = ? where "id" = ?')).toBe(false);
+    expect(touches('insert into "photos" ("profile_id") values (?)')).toBe(true);
+    expect(touches('update "photos" set "position" = ? where "id" = ?')).toBe(true);
+    expect(touches('insert into "profiles" ("user_id") values (?)')).toBe(true);
+    expect(touches('insert into "sessions" ("id") values (?)')).toBe(false);
+    expect(touches('insert into "users" ("email") values (?)')).toBe(false);
+    expect(touches('delete from "sessions" where "user_id" = ?')).toBe(true);
+    expect(touches('update "sessions" set "last_used_at" = ? where "id" = ?')).toBe(false);
+    expect(touches('insert into "messages" ("text") values (?)')).toBe(false);
+    expect(touches('update "conversation_members" set "unread" = 0 where "profile_id" = ?')).toBe(false);
+  });
+});

@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect, type Dialect } from 'kysely';
 import pg from 'pg';
 import { isPostgresUrl, type Engine } from './engine.ts';
 import type { Database } from './schema.ts';
-import { createNodeSqliteDialect } from './sqlite-dialect.ts';
+import { createNodeSqliteDialect, openNodeSqlite, type NodeSqliteDatabase } from './sqlite-dialect.ts';
 
 export type { Engine } from './engine.ts';
 export type { Database } from './schema.ts';
@@ -14,6 +14,8 @@ export interface Db {
   engine: Engine;
   /** The PostgreSQL pool (rate limits and jobs share it); null on SQLite. */
   pool: pg.Pool | null;
+  /** The SQLite connection (its writes can be watched, e.g. by the session cache); null on PostgreSQL. */
+  sqlite: NodeSqliteDatabase | null;
   /** Closes the SQLite file or ends the PostgreSQL pool. */
   close(): Promise<void>;
 }
@@ -40,9 +42,10 @@ export function createDb(opts: CreateDbOptions): Db {
   const engine: Engine = isPostgresUrl(url) ? 'postgres' : 'sqlite';
   if (engine === 'sqlite' && opts.file === undefined) throw new Error('createDb: a PostgreSQL url or a SQLite file is needed');
   const pool = engine === 'postgres' ? createPool(url as string, opts.schema, opts.log ?? ((line) => console.error(line))) : null;
-  const dialect: Dialect = pool ? new PostgresDialect({ pool }) : createNodeSqliteDialect({ file: sqliteFile(opts.file) });
+  const sqlite = pool ? null : openNodeSqlite({ file: sqliteFile(opts.file) });
+  const dialect: Dialect = pool ? new PostgresDialect({ pool }) : createNodeSqliteDialect(sqlite!);
   const db = new Kysely<Database>({ dialect });
-  return { db, engine, pool, close: () => db.destroy() };
+  return { db, engine, pool, sqlite, close: () => db.destroy() };
 }
 
 function sqliteFile(file: string | undefined): string {

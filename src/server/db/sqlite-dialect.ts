@@ -37,10 +37,40 @@ export function openNodeSqlite(opts: NodeSqliteOptions): NodeSqliteDatabase {
   return new NodeSqliteDatabase(db);
 }
 
+/**
+ * What a statement writes: its table (null when the SQL names none this reads) and, for an
+ * update, the columns it sets (null: whole rows, as an insert or a delete).
+ */
+export interface Write {
+  kind: 'insert' | 'update' | 'delete';
+  table: string | null;
+  columns: string[] | null;
+}
+
+const WRITE = /^\s*(?:with\b[\s\S]*?\)\s*)?(insert(?:\s+or\s+\w+)?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+"?(\w+)"?/i;
+
+/** The write of a statement as Kysely compiles it for SQLite, or null for a read. */
+export function writeOf(sql: string): Write | null {
+  const head = /^\s*(\w+)/.exec(sql)?.[1]?.toLowerCase();
+  if (head === 'select' || head === 'pragma' || head === 'explain' || head === 'begin' || head === 'commit' || head === 'rollback' || head === 'savepoint' || head === 'release') return null;
+  const match = WRITE.exec(sql);
+  if (!match) return head === 'with' || head === 'insert' || head === 'update' || head === 'delete' || head === 'replace' ? { kind: 'update', table: null, columns: null } : null;
+  const table = match[2]!.toLowerCase();
+  const verb = match[1]!.toLowerCase();
+  if (verb.startsWith('delete')) return { kind: 'delete', table, columns: null };
+  // An insert that may change existing rows (replace, or on conflict … do update) counts as an update of whole rows.
+  if (!verb.startsWith('update')) return verb.startsWith('insert') && !/\bon\s+conflict\b[\s\S]*\bdo\s+update\b/i.test(sql) && !/^insert\s+or\s+replace/i.test(verb) ? { kind: 'insert', table, columns: null } : { kind: 'update', table, columns: null };
+  // update "t" set "a" = ?, "b" = "b" - ? where …: the columns before each top-level "=".
+  const set = /\sset\s([\s\S]*?)(?:\swhere\s|\sreturning\s|\sfrom\s|$)/i.exec(sql)?.[1] ?? '';
+  const columns = [...set.matchAll(/(?:^|,)\s*"?(\w+)"?\s*=/g)].map((m) => m[1]!.toLowerCase());
+  return { kind: 'update', table, columns: columns.length ? columns : null };
+}
+
 /** The `SqliteDatabase` shape Kysely's SqliteDialect drives, over one `DatabaseSync`. */
 export class NodeSqliteDatabase implements SqliteDatabase {
   readonly raw: DatabaseSync;
   readonly #statements = new Map<string, Prepared>();
+  readonly #writeListeners = new Set<(write: Write) => void>();
 
   constructor(raw: DatabaseSync) {
     this.raw = raw;
@@ -52,7 +82,25 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   }
 
   prepare(sql: string): SqliteStatement {
-    return this.#statement(toSqliteSql(sql));
+    // Kysely prepares each statement it runs, just before running it: a write is told here.
+    const stmt = this.#statement(toSqliteSql(sql));
+    if (stmt.write) for (const listener of this.#writeListeners) listener(stmt.write);
+    return stmt;
+  }
+
+  /**
+   * Calls `listener` before each write this connection runs through Kysely (what another process
+   * writes shows in `dataVersion()`). Returns the function that stops it.
+   */
+  onWrite(listener: (write: Write) => void): () => void {
+    this.#writeListeners.add(listener);
+    return () => this.#writeListeners.delete(listener);
+  }
+
+  /** SQLite's data_version: it changes when another connection (the CLI, a test) commits a write. */
+  dataVersion(): number {
+    const row = this.#statement('pragma data_version').get() as { data_version: number };
+    return row.data_version;
   }
 
   #statement(sql: string): Prepared {
@@ -63,7 +111,7 @@ export class NodeSqliteDatabase implements SqliteDatabase {
       this.#statements.set(sql, cached);
       return cached;
     }
-    const stmt = new Prepared(this.raw.prepare(sql));
+    const stmt = new Prepared(this.raw.prepare(sql), sql);
     this.#statements.set(sql, stmt);
     if (this.#statements.size > STATEMENT_CACHE_SIZE) {
       const oldest = this.#statements.keys().next().value as string;
@@ -76,10 +124,15 @@ export class NodeSqliteDatabase implements SqliteDatabase {
 /** One cached statement in the shape Kysely drives; whether it yields rows is asked once. */
 class Prepared implements SqliteStatement {
   readonly reader: boolean;
+  readonly write: Write | null;
   readonly #stmt: StatementSync;
-  constructor(stmt: StatementSync) {
+  constructor(stmt: StatementSync, sql: string) {
     this.#stmt = stmt;
     this.reader = stmt.columns().length > 0;
+    this.write = writeOf(sql);
+  }
+  get(): unknown {
+    return this.#stmt.get();
   }
   all(params: ReadonlyArray<unknown>): unknown[] {
     return this.#stmt.all(...toSqliteParams(params));
@@ -92,9 +145,9 @@ class Prepared implements SqliteStatement {
   }
 }
 
-/** Kysely's SqliteDialect over a node:sqlite file (or `:memory:`). */
-export function createNodeSqliteDialect(opts: NodeSqliteOptions): SqliteDialect {
-  return new SqliteDialect({ database: openNodeSqlite(opts) });
+/** Kysely's SqliteDialect over a node:sqlite database (openNodeSqlite). */
+export function createNodeSqliteDialect(database: NodeSqliteDatabase): SqliteDialect {
+  return new SqliteDialect({ database });
 }
 
 /**

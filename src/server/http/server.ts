@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join, normalize, posix, sep } from 'node:path';
@@ -347,7 +346,6 @@ export async function createHttp(options: HttpOptions) {
       country: member.country,
       user: session?.user ?? null,
       trafficSource: TRACKING_KEYS.some((p) => url.searchParams.has(p)),
-      nonce: randomBytes(12).toString('base64'),
       saveLanguage: session ? async (locale: Locale) => void (await services.accounts.saveSettings(session.user.id, { language: locale })) : undefined,
       services,
       // The title prefix, the messages badge and the likes badge (SPEC §2).

@@ -26,11 +26,14 @@ import { createTestProvider } from '../payments/test-provider.ts';
 import { createMollieProvider } from '../payments/mollie.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { AppError } from '../errors.ts';
+import type { NodeSqliteDatabase } from '../db/sqlite-dialect.ts';
 import { localGifs, type GifProvider } from '../data/gifs.ts';
 
 export interface ServiceDeps {
   db: Kysely<Database>;
   engine: Engine;
+  /** The SQLite connection under `db` (null or absent on PostgreSQL): the session cache watches its writes. */
+  sqlite?: NodeSqliteDatabase | null;
   bus: EventBus;
   limits: Limits;
   pushPublicKey: string | null;
@@ -84,7 +87,7 @@ function paymentProviders(testProvider: PaymentProvider, deps: Pick<ServiceDeps,
 export function createServices(deps: ServiceDeps): Services {
   const { db, bus, limits } = deps;
   const views = createUserViews(db);
-  const sessions = createSessionService({ db, views, production: deps.production });
+  const sessions = createSessionService({ db, views, production: deps.production, sqlite: deps.sqlite ?? null });
   const mail = createMailService({ outboxDir: deps.outboxDir, smtpUrl: deps.smtpUrl, log: deps.log });
   const notifications = createNotificationService({ db });
   const gifs = deps.gifs ?? localGifs();

@@ -8,6 +8,8 @@ import { newToken, parseToken, secretMatches } from './secrets.ts';
 import type { Session } from './index.ts';
 import { SITE_USER_COLUMNS, siteUserOf, type SiteUserRow, type UserViews } from './user-view.ts';
 import { compileOnce } from '../db/compiled.ts';
+import { LRUCache } from 'lru-cache';
+import type { NodeSqliteDatabase, Write } from '../db/sqlite-dialect.ts';
 
 type SessionRow = SiteUserRow & { id: string; tenant_id: string; secret_hash: string; expires_at: string; last_used_at: string };
 
@@ -18,13 +20,79 @@ const EXTEND_AFTER_MS = 86_400_000;
 /** last_used_at is written at most this often, not on every request. */
 const TOUCH_EVERY_MS = 60_000;
 
+/**
+ * On SQLite the runtime is the only process serving the database, and a session's row (with its
+ * user, profile and main photo) is kept in memory after the first look-up (not shown in SPEC; our
+ * choice): 10,000 sessions for at most 60 s. Any write this process makes to what the row holds
+ * empties the cache before it runs, and a write of another process (the CLI, a test) empties it
+ * at the next look-up (SQLite's data_version). On PostgreSQL, with several runtime processes,
+ * every request looks its session up.
+ */
+export const SESSION_CACHE_SIZE = 10_000;
+export const SESSION_CACHE_MS = 60_000;
+
+/** The columns of a session's row that the cache holds, per table; null: every column. */
+const CACHED_COLUMNS: Record<string, readonly string[] | null> = {
+  users: ['id', 'email', 'status', 'credits', 'paid_user', 'language', 'notifications_disabled', 'signup_date', 'invisible'],
+  profiles: ['id', 'user_id', 'name', 'country', 'status'],
+  photos: null,
+  // Touching a session (last_used_at, expires_at) updates the cached row itself.
+  sessions: ['id', 'tenant_id', 'user_id', 'secret_hash'],
+};
+
+/** Whether a write may change a cached session row: to a table it reads, or to an unknown table. */
+export function touchesSessionRows(write: Write): boolean {
+  if (write.table === null) return true;
+  if (!(write.table in CACHED_COLUMNS)) return false;
+  // A new session or user is not cached yet; a new profile or photo changes a cached row.
+  if (write.kind === 'insert') return write.table !== 'sessions' && write.table !== 'users';
+  if (write.columns === null) return true;
+  const cached = CACHED_COLUMNS[write.table] ?? null;
+  return cached === null || write.columns.some((column) => cached.includes(column));
+}
+
+/** The session cache of a SQLite runtime (see SESSION_CACHE_SIZE). */
+function createSessionCache(sqlite: NodeSqliteDatabase) {
+  const rows = new LRUCache<string, SessionRow>({ max: SESSION_CACHE_SIZE, ttl: SESSION_CACHE_MS });
+  /** Bumped by every write that empties the cache: a look-up started before it is not kept. */
+  let generation = 0;
+  let version = sqlite.dataVersion();
+  const clear = () => {
+    generation++;
+    rows.clear();
+  };
+  sqlite.onWrite((write) => {
+    if (touchesSessionRows(write)) clear();
+  });
+  return {
+    get(id: string): SessionRow | undefined {
+      const now = sqlite.dataVersion();
+      if (now !== version) {
+        version = now;
+        clear();
+      }
+      return rows.get(id);
+    },
+    get generation() {
+      return generation;
+    },
+    keep(id: string, row: SessionRow, since: number): void {
+      if (since === generation) rows.set(id, row);
+    },
+    drop(id: string): void {
+      rows.delete(id);
+    },
+  };
+}
+
 export function sessionCookieName(production: boolean): string {
   // __Host- cookies need Secure, so only in production (DESIGN §6).
   return production ? '__Host-session' : 'session';
 }
 
-export function createSessionService(deps: { db: Kysely<Database>; views: UserViews; production: boolean }) {
+export function createSessionService(deps: { db: Kysely<Database>; views: UserViews; production: boolean; sqlite?: NodeSqliteDatabase | null }) {
   const { db, views, production } = deps;
+  const cache = deps.sqlite ? createSessionCache(deps.sqlite) : null;
   const cookieName = sessionCookieName(production);
   // One indexed query a request (by the session's primary key): the session with its user,
   // profile and main photo joined, everything the pages and GET /api/user.php show. Compiled once.
@@ -94,9 +162,19 @@ export function createSessionService(deps: { db: Kysely<Database>; views: UserVi
     async fromRequest(req: IncomingMessage, tenant: Tenant): Promise<Session | null> {
       const token = parseToken(readCookie(req.headers.cookie, cookieName));
       if (!token) return null;
-      const [row] = await sessionById(token.id);
-      if (!row || row.tenant_id !== tenant.id || !secretMatches(token.secret, row.secret_hash)) return null;
       const now = Date.now();
+      let row = cache?.get(token.id);
+      // A cached row that looks expired is read again: another request may have extended it.
+      if (row && Date.parse(row.expires_at) <= now) {
+        cache!.drop(token.id);
+        row = undefined;
+      }
+      if (!row) {
+        const since = cache?.generation ?? 0;
+        [row] = await sessionById(token.id);
+        if (row) cache?.keep(token.id, row, since);
+      }
+      if (!row || row.tenant_id !== tenant.id || !secretMatches(token.secret, row.secret_hash)) return null;
       if (Date.parse(row.expires_at) <= now) {
         await db.deleteFrom('sessions').where('id', '=', row.id).execute();
         return null;
@@ -104,11 +182,10 @@ export function createSessionService(deps: { db: Kysely<Database>; views: UserVi
       if (row.status === 'deletion_requested' || row.status === 'deleted') return null;
       if (now - Date.parse(row.last_used_at) > TOUCH_EVERY_MS) {
         const extend = now - (Date.parse(row.expires_at) - SESSION_MS) > EXTEND_AFTER_MS;
-        await db
-          .updateTable('sessions')
-          .set({ last_used_at: new Date(now).toISOString(), ...(extend ? { expires_at: new Date(now + SESSION_MS).toISOString() } : {}) })
-          .where('id', '=', row.id)
-          .execute();
+        const touched = { last_used_at: new Date(now).toISOString(), ...(extend ? { expires_at: new Date(now + SESSION_MS).toISOString() } : {}) };
+        await db.updateTable('sessions').set(touched).where('id', '=', row.id).execute();
+        // The cached row (if this is it) follows, so the next request does not touch again.
+        Object.assign(row, touched);
       }
       return { id: row.id, user: siteUserOf(row) };
     },
