@@ -18,7 +18,7 @@ import { explainShapes, openBenchDb } from './queries.ts';
 import { measureDelivery, notifyLatency } from './delivery.ts';
 import { loadAllTenants } from '../src/tenant/load.ts';
 import { TENANTS_DIR } from '../cli/paths.ts';
-import { CONNECTIONS, REPO, SECONDS, kb, load, ratio, startBare, startRuntime, table, type Bare, type Engine, type LoadResult, type Runtime } from './lib.ts';
+import { CONNECTIONS, REPO, SECONDS, kb, load, ratio, startBare, startRuntime, table, type Bare, type Engine, type Runtime } from './lib.ts';
 
 const ALL = ['throughput', 'stall', 'queries', 'delivery', 'profile', 'weight', 'memory', 'build'] as const;
 type Section = (typeof ALL)[number];
@@ -105,8 +105,6 @@ function targets(spetter: Member): Target[] {
 
 if (sections.has('throughput')) {
   const bare: Bare = await startBare();
-  // Bare node:http for a body size, measured once per run and size.
-  const baseline = new Map<number, LoadResult>();
   const rows: (string | number)[][] = [];
   try {
     for (const engine of engines) {
@@ -117,12 +115,15 @@ if (sections.has('throughput')) {
           const res = await rt.get(target.tenant, target.path, target.headers);
           const size = res.body.length;
           if (res.status !== 200) throw new Error(`${target.what}: ${target.path} answered ${res.status}`);
-          if (!baseline.has(size)) baseline.set(size, await load(bare.url(size)));
-          const base = baseline.get(size)!;
+          // Bare node:http with a body of the same size, just before and just after the row: the
+          // machine's speed drifts (shared cores), and the ratio is to the mean of the two.
+          const before = await load(bare.url(size));
           await rt.loopDelay(); // starts the event-loop histogram over
           const got = await load(`http://127.0.0.1:${rt.port}${target.path}`, { ...target.headers, host: rt.host(target.tenant) });
           const failed = got.non2xx + got.errors;
           const loop = await rt.loopDelay();
+          const after = await load(bare.url(size));
+          const base = { rps: (before.rps + after.rps) / 2 };
           rows.push([
             engine,
             target.what,
@@ -145,7 +146,7 @@ if (sections.has('throughput')) {
     await bare.close();
   }
   table(
-    `Throughput: ${CONNECTIONS} connections for ${SECONDS} s each (autocannon in its own process), beside bare node:http answering the same body size`,
+    `Throughput: ${CONNECTIONS} connections for ${SECONDS} s each (autocannon in its own process), beside bare node:http answering the same body size just before and after (their mean)`,
     ['engine', 'request', 'body KB', 'req/s', 'p50 ms', 'p99 ms', 'bare req/s', 'ratio', 'loop p99 ms', ''],
     rows,
   );

@@ -45,6 +45,9 @@ const BRAND_MAX_AGE_MS = 3_600_000;
  */
 const CSP_HEADER = "frame-ancestors 'none'; object-src 'none'; base-uri 'self'; form-action 'self'";
 
+/** The pino levels at which the request line (info) is written. */
+const INFO_OR_BELOW = new Set(['trace', 'debug', 'info']);
+
 export interface HttpOptions {
   registry: TenantRegistry;
   services: Services;
@@ -175,6 +178,8 @@ export async function createHttp(options: HttpOptions) {
   });
   app.addHook('onResponse', async (request, reply) => {
     // One line a request: its brand, route and outcome; never the query (mail-link tokens) or cookies.
+    // (Built only when info is logged: production logs warnings.)
+    if (!INFO_OR_BELOW.has(request.log.level)) return;
     request.log.info({ brand: request.tenant?.id, method: request.method, path: request.url.split('?')[0], route: request.routeOptions.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
