@@ -402,6 +402,10 @@ describe('what a SQLite statement writes (the session cache empties on writes to
     // SQL this cannot read is taken as a write of anything.
     expect(writeOf('with x as (select 1) update "users" set "status" = ?')).toMatchObject({ kind: 'update', table: 'users' });
     expect(writeOf('delete  from users where id = 1')).toEqual({ kind: 'delete', table: 'users', columns: null });
+    expect(writeOf('-- a comment first\nupdate "users" set "credits" = 0')).toEqual({ kind: 'update', table: null, columns: null });
+    expect(writeOf('with "x" as (select 1) select * from "x"')).toBeNull();
+    expect(writeOf('update "users" set "credits" = (select 1 from "x" where "y" = ?), "status" = ? where "id" = ?')).toEqual({ kind: 'update', table: 'users', columns: null });
+    expect(writeOf('create index "x" on "users" ("email")')).toEqual({ kind: 'update', table: null, columns: null });
   });
 
   test('only writes to what a cached session row holds empty the cache', async () => {
