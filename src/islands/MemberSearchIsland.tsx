@@ -20,7 +20,11 @@ interface Props {
   /** settings.search_fields */
   fields: readonly SearchField[];
   fictional: Fictional;
-  /** The query of the page's URL, so the server and the browser render the same form. */
+  /**
+   * The query of the page's URL, so the server and the browser render the same form; a member
+   * shell (the same page for every address) passes '' and the form takes the address's query once
+   * hydrated.
+   */
   query: string;
 }
 
@@ -42,14 +46,18 @@ export default function MemberSearchIsland({ locale, countries, fields, fictiona
   const names = useMemo(() => new Map(countries.map((c) => [c.code, c.name])), [countries]);
   const countryName = useCallback((code: string) => names.get(code) ?? code, [names]);
   // A traffic source in the URL stays there, so a reload passes the route guard again (SPEC §6).
-  const tracking = useMemo(() => captureTracking(query, null) as Record<string, string>, [query]);
+  const [tracking, setTracking] = useState(() => captureTracking(query, null) as Record<string, string>);
 
   useEffect(() => {
-    void search(paramsFromQuery(location.search), tracking);
+    const fromAddress = captureTracking(location.search, null) as Record<string, string>;
+    setTracking(fromAddress);
+    const params = paramsFromQuery(location.search);
+    setDraft(filtersOf(params));
+    void search(params, fromAddress);
     const onPopState = () => {
       const params = paramsFromQuery(location.search);
       setDraft(filtersOf(params));
-      void search(params, tracking);
+      void search(params, fromAddress);
     };
     addEventListener('popstate', onPopState);
     return () => removeEventListener('popstate', onPopState);

@@ -9,20 +9,35 @@ import { useStore } from '@nanostores/react';
 import { m } from '../paraglide/messages.js';
 import type { Locale } from '../lib/locales.ts';
 import { $push, subscribePush } from '../stores/push.ts';
+import { api } from '../stores/api.ts';
 
 /** Days a "not now" keeps the alert away (SPEC gives none). */
 export const PUSH_OPTIN_SNOOZE_DAYS = 14;
 const SNOOZE_KEY = 'push_optin_snoozed_until';
 
-export default function PushOptIn({ locale, publicKey }: { locale: Locale; publicKey: string }) {
+/**
+ * `publicKey` is the runtime's VAPID key; a member shell (built before any runtime had keys) passes
+ * none and the alert asks the brand's settings for it (settings.push_public_key), only when it
+ * would show. A runtime without keys offers no push.
+ */
+export default function PushOptIn({ locale, publicKey: given }: { locale: Locale; publicKey?: string }) {
   const state = useStore($push);
   const [snoozed, setSnoozed] = useState(true);
   const [busy, setBusy] = useState(false);
+  const [publicKey, setPublicKey] = useState(given ?? null);
   useEffect(() => {
     const until = Number(localStorage.getItem(SNOOZE_KEY) ?? 0);
     setSnoozed(Date.now() < until);
   }, []);
-  if (state !== 'capable' || snoozed) return null;
+  const offered = state === 'capable' && !snoozed;
+  useEffect(() => {
+    if (!offered || publicKey) return;
+    api<{ settings: { push_public_key: string | null } }>('GET', '/settings.php').then(
+      ({ settings }) => setPublicKey(settings.push_public_key),
+      () => undefined,
+    );
+  }, [offered]);
+  if (!offered || !publicKey) return null;
   const o = { locale };
   const later = () => {
     localStorage.setItem(SNOOZE_KEY, String(Date.now() + PUSH_OPTIN_SNOOZE_DAYS * 86_400_000));

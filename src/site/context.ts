@@ -17,6 +17,12 @@ export interface PageContext {
   layout: LayoutName;
   /** Prerendered pages know nothing of the visitor; their scripts decide in the browser. */
   prerendered: boolean;
+  /**
+   * A member shell: a prerendered page the runtime answers only to a logged-in member (the same
+   * bytes for every member of the brand in this language); the member's parts fill in from the
+   * stores in the browser. See src/server/http/member-shells.ts.
+   */
+  shell: boolean;
   /** Unread messages and new likes of the member, for the title prefix (SPEC §2). */
   counts: { unread: number; newLikes: number };
 }

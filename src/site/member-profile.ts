@@ -1,4 +1,5 @@
 import type { AstroGlobal } from 'astro';
+import type { MemberAnswer } from '../contract/member.ts';
 
 /** The {id} of a member route as a database id, or null when it cannot be one. */
 export function memberIdParam(astro: Pick<AstroGlobal, 'params'>): number | null {
@@ -11,7 +12,7 @@ export function memberIdParam(astro: Pick<AstroGlobal, 'params'>): number | null
  * null: the page then answers 404. Pages call this in their own frontmatter, so the status is set
  * before anything streams.
  */
-export async function loadMemberProfile(astro: Pick<AstroGlobal, 'locals' | 'params'>) {
+export async function loadMemberProfile(astro: Pick<AstroGlobal, 'locals' | 'params'>): Promise<MemberAnswer | null> {
   const { tenant, services, user } = astro.locals;
   const id = memberIdParam(astro);
   if (id === null) return null;

@@ -8,5 +8,7 @@ import type { PageContext } from './context.ts';
 export function pageAddress(ctx: PageContext, url: URL): string {
   if (!ctx.prerendered) return url.pathname + url.search;
   if (ctx.routeName === 'error') return '/';
+  // A member shell stands at many addresses (its script sends the one it is at): the search by default.
+  if (ctx.shell) return '/members';
   return url.pathname.replace(/^\/l\/[^/]+/, '').replace(/\/+$/, '') || '/';
 }

@@ -6,5 +6,5 @@ import { ROUTES } from '../lib/routes.ts';
 export function requestContext(astro: Pick<AstroGlobal, 'locals'>, routeName: string): PageContext {
   const { tenant, locale, locales, country, user, counts } = astro.locals;
   const layout = ROUTES.find((r) => r.name === routeName)?.layout ?? 'default';
-  return { tenant, locale, locales, country, user, routeName, layout, prerendered: false, counts: counts ?? { unread: 0, newLikes: 0 } };
+  return { tenant, locale, locales, country, user, routeName, layout, prerendered: false, shell: false, counts: counts ?? { unread: 0, newLikes: 0 } };
 }

@@ -4,7 +4,7 @@ import type { PageContext } from './context.ts';
 import { buildTenant } from './build-tenant.ts';
 
 /** The context of a prerendered page: the build's tenant in one locale, nothing of the visitor. */
-export function staticContext(locale: string, routeName: string, layout: LayoutName = 'default'): PageContext {
+export function staticContext(locale: string, routeName: string, layout: LayoutName = 'default', shell = false): PageContext {
   const tenant = buildTenant();
   return {
     tenant,
@@ -15,6 +15,7 @@ export function staticContext(locale: string, routeName: string, layout: LayoutN
     routeName,
     layout,
     prerendered: true,
+    shell,
     counts: { unread: 0, newLikes: 0 },
   };
 }

@@ -16,7 +16,8 @@ import { useModal } from '../profile/ConfirmDialog.tsx';
 
 interface Props {
   locale: Locale;
-  user: SiteUser;
+  /** The member the page was rendered for; null on a member shell (the user store fills in). */
+  user: SiteUser | null;
   /** The default layout shows the banner; the bare chat layout only the modal. */
   banner: boolean;
   membersArea: boolean;
@@ -29,7 +30,12 @@ export const TIME_BONUS_HREF = `/credits?code=${TIME_BONUS.code}`;
 
 export default function TimeBonus({ locale, user: initial, banner, membersArea }: Props) {
   const o = { locale };
-  const user = useSeedUser(initial);
+  // A shell was rendered without a member: nothing until hydrated, though the store may have one
+  // already (the page's first render in the browser must match the server's).
+  const [hydrated, setHydrated] = useState(initial !== null);
+  useEffect(() => setHydrated(true), []);
+  const seeded = useSeedUser(initial);
+  const user = hydrated ? seeded : null;
   const [now, setNow] = useState(() => Date.now());
   const [modal, setModal] = useState(false);
   const left = timeBonusLeft(user, now);

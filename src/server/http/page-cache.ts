@@ -52,9 +52,12 @@ export function createPageCache(maxBytes = PAGE_CACHE_BYTES) {
       return page;
     },
 
-    /** Answers with the page: 304 when the browser has it, else the best encoding it accepts. */
-    send(request: FastifyRequest, reply: FastifyReply, page: CachedPage) {
-      reply.header('cache-control', 'no-cache').header('etag', page.etag).header('vary', 'accept-encoding').type('text/html; charset=utf-8');
+    /**
+     * Answers with the page: 304 when the browser has it, else the best encoding it accepts. A
+     * page for members only (a member shell) is `private`: no shared cache hands it to a visitor.
+     */
+    send(request: FastifyRequest, reply: FastifyReply, page: CachedPage, options: { private?: boolean } = {}) {
+      reply.header('cache-control', options.private ? 'private, no-cache' : 'no-cache').header('etag', page.etag).header('vary', 'accept-encoding').type('text/html; charset=utf-8');
       if (request.headers['if-none-match'] === page.etag) return reply.code(304).send();
       const encoding = encodings.negotiate(request.headers['accept-encoding'] ?? '');
       if (encoding === 'br' && page.br) return reply.header('content-encoding', 'br').send(page.br);

@@ -31,6 +31,7 @@ import { asAppError } from './failures.ts';
 import { AppError, notFound as notFoundError } from '../errors.ts';
 import type { AnyRoute, Visitor } from './routes.ts';
 import { createPageCache } from './page-cache.ts';
+import { SHELL_FOLDER, shellFile, shellOf } from './member-shells.ts';
 
 /** Largest JSON body the API reads (uploads are multipart and have their own limit). */
 export const JSON_BODY_LIMIT = 64 * 1024;
@@ -98,7 +99,8 @@ function fileUnder(root: string, relative: string): string | undefined {
 /** The path of a prerendered page in a locale, relative to the client folder, or undefined. */
 function prerenderedPage(registry: TenantRegistry, id: string, locale: string, pathname: string): string | undefined {
   const clean = pathname.replace(/\/+$/, '');
-  if (clean.split('/').some((segment) => segment.startsWith('.')) || clean.startsWith('/l/')) return undefined;
+  // The member shells are answered at the routes' own addresses, to members only (member-shells.ts).
+  if (clean.split('/').some((segment) => segment.startsWith('.')) || clean.startsWith('/l/') || clean.split('/')[1] === SHELL_FOLDER) return undefined;
   const relative = posix.join('l', locale, clean, 'index.html');
   return registry.hasPage(id, relative) ? relative : undefined;
 }
@@ -338,6 +340,20 @@ export async function createHttp(options: HttpOptions) {
       if (/^\/(404|error)$/.test(pathname.replace(/\/+/g, '/').replace(/(.)\/$/, '$1'))) return sendErrorPage(request, reply, 404);
       const prerendered = prerenderedPage(registry, tenant.id, visitor.locale, pathname);
       if (prerendered) return pages.send(request, reply, pages.get(join(registry.clientDir(tenant.id), prerendered), registry.buildStamp(tenant.id)!));
+      // A page a member opens most: the brand's member shell in the member's language (member-shells.ts).
+      const shell = shellOf(pathname);
+      if (shell) {
+        const member = await visit(request, reply);
+        const user = request.sessionState?.user;
+        const file = shellFile(member.locale, shell.route);
+        if (user && registry.hasPage(tenant.id, file)) {
+          if (shell.profileId !== undefined) {
+            const viewer = { userId: user.id, profileId: user.profile?.id ?? null };
+            if (shell.profileId === null || !(await services.profiles.canOpen(tenant, shell.profileId, viewer))) return sendErrorPage(request, reply, 404);
+          }
+          return pages.send(request, reply, pages.get(join(registry.clientDir(tenant.id), file), registry.buildStamp(tenant.id)!), { private: true });
+        }
+      }
     }
     const handler = await registry.handler(tenant.id);
     if (!handler) return sendErrorPage(request, reply, 404);

@@ -180,6 +180,15 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
       };
     },
 
+    /**
+     * Whether the viewer may open a profile (the one visibility rule, with their own and the ones
+     * they blocked, to unblock): what the profile screen's shell asks before it is sent.
+     */
+    async canOpen(tenant: Tenant, id: number, viewer: { userId: number; profileId: number | null }): Promise<boolean> {
+      const found = await visibleProfiles(db, tenant.id, viewer, { self: true, blockedByMe: true }).select('profiles.id').where('profiles.id', '=', id).executeTakeFirst();
+      return found !== undefined;
+    },
+
     /** Suggested members after signup: active profiles of the brand the member is looking for. */
     async signupMatches(tenant: Tenant, userId: number, limit = 12) {
       const me = await own(userId);
