@@ -89,6 +89,7 @@ test('a like reaches the other member, a like back is a match both see, and the 
   await expect(anna.page.locator(`[data-like-item="${bob.profileId}"]`)).toContainText('Match');
   // Opening his profile from the likes cleared the new flag: the badge is gone.
   await anna.page.goto(brandUrl('spetter', `/likes/m/${bob.profileId}`));
+  await expect(anna.page.getByRole('heading', { level: 1, name: new RegExp(bob.name) })).toBeVisible();
   await anna.page.goto(brandUrl('spetter', '/likes'));
   await expect(anna.page.locator(`[data-like-item="${bob.profileId}"]`)).not.toContainText('Nieuw');
   await expect(annaLikes).not.toContainText('1');
