@@ -104,6 +104,7 @@ test('a member searches with filters, the URL keeps them, and a card opens the p
   await card.click();
   await expect(page).toHaveURL(/\/members\/\d+$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${name}, 41 jaar`);
+  await expect(page).toHaveTitle(`${name} | Spetter`);
   await expect(page.getByText('Almere, Flevoland, Nederland')).toBeVisible();
   await expect(page.getByText("2 foto's")).toBeVisible();
   await expect(page.getByText('Houdt van zeilen op het Markermeer en lange avonden op het terras.')).toBeVisible();
@@ -175,6 +176,27 @@ test('a visitor on Velvet can search members', async ({ page }) => {
 test('a visitor on Spetter is sent to the login page', async ({ page }) => {
   await page.goto(brandUrl('spetter', '/members?gender=female'));
   await expect(page).toHaveURL(brandUrl('spetter', `/login?next=${encodeURIComponent('/members?gender=female')}`));
+});
+
+test('the search and a profile show the member their own header and banners; a dismissed banner stays away', async ({ page }) => {
+  await signUp(page, { name: 'Hidde', gender: 'male' });
+  await page.goto(brandUrl('spetter', '/members'));
+  await confirmEntryWarning(page);
+  const header = page.getByRole('banner');
+  await expect(header.getByText('Hidde', { exact: true })).toBeVisible();
+  await expect(header.getByRole('link', { name: 'Word premium' })).toBeVisible();
+  const alerts = page.getByRole('region', { name: 'Meldingen' });
+  await expect(alerts.getByText('Je hebt nog geen profielfoto.')).toBeVisible();
+  await expect(alerts.getByText('Activeer je account via de link in de e-mail')).toBeVisible();
+  await alerts.locator('[data-banner="profile-photo"]').getByRole('button').click();
+  await expect(page.getByText('Je hebt nog geen profielfoto.')).toHaveCount(0);
+
+  await resultsShown(page, /gevonden/);
+  await page.locator('a[href^="/members/"]').first().click();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(header.getByText('Hidde', { exact: true })).toBeVisible();
+  await expect(page.getByText('Activeer je account via de link in de e-mail')).toBeVisible();
+  await expect(page.getByText('Je hebt nog geen profielfoto.')).toHaveCount(0);
 });
 
 test('an unknown member id gives the 404 page', async ({ page }) => {
