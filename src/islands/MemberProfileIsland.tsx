@@ -68,7 +68,8 @@ export default function MemberProfileIsland({ locale, member: given, labels, fic
         setMember(answer);
         titleFor(answer.profile.name);
       },
-      (error: unknown) => setFailure(error instanceof ApiError && error.status !== 0 ? error.message : m.error_generic({}, o)),
+      // The server's own words for a refusal (404: not found); the catalogue's for anything else.
+      (error: unknown) => setFailure(error instanceof ApiError && error.code !== 'network' ? error.message : m.error_generic({}, o)),
     );
   }, []);
 

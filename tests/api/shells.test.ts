@@ -81,7 +81,7 @@ for (const engine of engines()) {
 
     test('the shells are nobody\'s address, and the member\'s saved language picks the shell\'s', async () => {
       const member = await activeMember(rt(), 'velvet', { country: 'GB', region: null, city: null });
-      for (const path of ['/shells/members', '/shells/members-id/', '/l/en/shells/members', '/shells']) {
+      for (const path of ['/shells/members', '/shells/members-id/', '/l/en/shells/members', '/shells', '/%2Fshells/members', '//shells/members-id', '/%2F%2Fshells//members/']) {
         const res = await member.client.get(path, { accept: 'text/html' });
         expect(res.status, path).toBe(404);
       }

@@ -199,6 +199,23 @@ test('the search and a profile show the member their own header and banners; a d
   await expect(page.getByText('Je hebt nog geen profielfoto.')).toHaveCount(0);
 });
 
+test('a member never meets the entry warning on the search, also without the signed-in hint; after logging out elsewhere the page leads to the login', async ({ page }) => {
+  await signUp(page, { name: 'Jelte', gender: 'male' });
+  // The readable hint cookie gone (cleared by hand): the session still makes the member known.
+  await page.context().clearCookies({ name: 'signed_in' });
+  await page.goto(brandUrl('spetter', '/members'));
+  await expect(page.getByRole('banner').getByText('Jelte', { exact: true })).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  // Logged out in another tab: the search page, shown again from the history, goes to the login.
+  const other = await page.context().newPage();
+  await other.goto(brandUrl('spetter', '/pricing'));
+  await other.evaluate(() => fetch('/api/logout.php'));
+  await other.close();
+  await page.reload();
+  await expect(page).toHaveURL(/\/login\?next=%2Fmembers$/);
+});
+
 test('an unknown member id gives the 404 page', async ({ page }) => {
   await signUp(page, { name: 'Sem', gender: 'male' });
   for (const path of ['/members/999999999', '/likes/m/999999999', '/members/abc']) {

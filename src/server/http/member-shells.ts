@@ -11,7 +11,8 @@ import { matchRoute } from '../../lib/routes.ts';
  * and the API in the browser. A page rendered for each request cost 4-9 ms of CPU (bench/README.md).
  *
  * A visitor (the members search of a brand with logged_out_search) and a build without shells get
- * the server-rendered page, as before.
+ * the server-rendered page, as before. Like every prerendered page, a shell shows the brand as it
+ * was built: an edit of tenant.json reaches it with `sitegen build` (`npm run dev` rebuilds).
  */
 
 /** The folder of the shells in a build's client files, per language: l/<locale>/shells/<route>/index.html. */

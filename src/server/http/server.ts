@@ -98,7 +98,8 @@ function fileUnder(root: string, relative: string): string | undefined {
 
 /** The path of a prerendered page in a locale, relative to the client folder, or undefined. */
 function prerenderedPage(registry: TenantRegistry, id: string, locale: string, pathname: string): string | undefined {
-  const clean = pathname.replace(/\/+$/, '');
+  // One slash between segments: /%2Fshells/… must not reach the shells below by the back door.
+  const clean = pathname.replace(/\/{2,}/g, '/').replace(/\/+$/, '');
   // The member shells are answered at the routes' own addresses, to members only (member-shells.ts).
   if (clean.split('/').some((segment) => segment.startsWith('.')) || clean.startsWith('/l/') || clean.split('/')[1] === SHELL_FOLDER) return undefined;
   const relative = posix.join('l', locale, clean, 'index.html');
