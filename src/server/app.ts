@@ -64,7 +64,11 @@ export async function buildApp(config: AppConfig): Promise<App> {
   const services = createServices({
     db: db.db,
     engine: db.engine,
-    sqlite: db.sqlite,
+    // The session cache hears this process's writes from the database adapter, and the others':
+    // on SQLite through data_version, on PostgreSQL through the triggers' events on the bus.
+    sessionCache: db.sqlite
+      ? { onWrite: db.onWrite, epoch: () => db.sqlite!.dataVersion() }
+      : { onWrite: db.onWrite, epoch: () => bus.listening(), onChange: (listener) => bus.subscribe('session_rows', listener as (event: object) => void) },
     bus,
     limits: createLimits(db.pool ? { pool: db.pool } : null),
     pushPublicKey: config.vapid?.publicKey ?? config.pushPublicKey,

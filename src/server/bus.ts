@@ -12,6 +12,12 @@ export interface EventBus {
   subscribe(topic: string, handler: (event: object) => void): () => void;
   /** Resolves once events from other processes can be heard. */
   ready(): Promise<void>;
+  /**
+   * Which unbroken stretch of listening this is: a number that changes each time the bus listens
+   * anew (events of other processes in between were not heard), null while it cannot hear them.
+   * One process: always 0.
+   */
+  listening(): number | null;
   close(): Promise<void>;
 }
 
@@ -58,6 +64,7 @@ export function createMemoryBus(): EventBus {
     },
     subscribe: (topic, handler) => topics.add(topic, handler),
     async ready() {},
+    listening: () => 0,
     async close() {},
   };
 }
@@ -91,6 +98,8 @@ export function createPostgresBus(opts: PostgresBusOptions): EventBus {
   const processId = randomUUID();
   const log = opts.log ?? ((line) => console.error(line));
   let client: pg.Client | null = null;
+  /** Counts the times LISTEN took effect (see EventBus.listening). */
+  let epoch = 0;
   let closed = false;
   let attempt = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -146,6 +155,7 @@ export function createPostgresBus(opts: PostgresBusOptions): EventBus {
       return;
     }
     client = next;
+    epoch += 1;
     attempt = 0;
     markReady();
   }
@@ -166,6 +176,7 @@ export function createPostgresBus(opts: PostgresBusOptions): EventBus {
     },
     subscribe: (topic, handler) => topics.add(topic, handler),
     ready: () => firstListen,
+    listening: () => (client ? epoch : null),
     async close() {
       closed = true;
       clearTimeout(timer);

@@ -227,4 +227,31 @@ describe.skipIf(!url)('two runtime processes on one PostgreSQL database', () => 
     for (const [k, v] of client.jar) onB.jar.set(k, v);
     expect((await onB.user())?.email).toBe((await client.user()).email);
   });
+
+  test('what a member changes through one process, another process that keeps the session shows as soon as it is told; a logout ends it there too', async () => {
+    const { client } = await activeMember(view(a), 'spetter');
+    const onB = new Client(view(b), 'spetter');
+    for (const [k, v] of client.jar) onB.jar.set(k, v);
+    const soon = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 2_000, interval: 5 });
+    const me = await onB.user(); // B keeps the session now
+    expect((await client.put('/api/profile.php', { name: 'Tweede Naam' })).status).toBe(200);
+    await soon(async () => (await onB.user()).profile.name).toBe('Tweede Naam');
+    // A grant by the operator's own connection (as `sitegen credits grant`).
+    const db = createDb({ url, schema });
+    try {
+      await grant(db.db, { userId: me.id, credits: 11, reason: 'bonus', ref: `cache-two-${me.id}` });
+      await soon(async () => (await onB.user()).credits).toBe(me.credits + 11);
+      // B's listening connection cut: what was written meanwhile was never told, yet B shows it
+      // (no session is kept while B cannot listen, and the cache starts empty when it listens again).
+      expect(await terminate(schema, `%${schema}:bus`)).toBeGreaterThan(0);
+      await db.db.updateTable('users').set({ credits: 5 }).where('id', '=', me.id).execute();
+      await soon(async () => (await onB.user()).credits).toBe(5);
+      await new Promise((r) => setTimeout(r, 500)); // listening again
+      expect((await onB.user()).credits).toBe(5);
+    } finally {
+      await db.close();
+    }
+    expect((await client.post('/api/logout.php')).status).toBeLessThan(400);
+    await soon(async () => (await onB.get('/api/user.php')).json().user).toBeNull();
+  });
 });

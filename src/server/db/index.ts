@@ -5,6 +5,7 @@ import pg from 'pg';
 import { isPostgresUrl, type Engine } from './engine.ts';
 import type { Database } from './schema.ts';
 import { createNodeSqliteDialect, openNodeSqlite, type NodeSqliteDatabase } from './sqlite-dialect.ts';
+import { writeOf, type Write } from './writes.ts';
 
 export type { Engine } from './engine.ts';
 export type { Database } from './schema.ts';
@@ -16,9 +17,17 @@ export interface Db {
   pool: pg.Pool | null;
   /** The SQLite connection (its writes can be watched, e.g. by the session cache); null on PostgreSQL. */
   sqlite: NodeSqliteDatabase | null;
+  /**
+   * Calls `listener` with each write this process runs through Kysely (on SQLite as the statement
+   * is prepared, on PostgreSQL once it has run). Returns the function that stops it.
+   */
+  onWrite(listener: (write: Write) => void): () => void;
   /** Closes the SQLite file or ends the PostgreSQL pool. */
   close(): Promise<void>;
 }
+
+/** Distinct statements whose write is remembered (Kysely compiles a few hundred shapes). */
+const KNOWN_STATEMENTS = 2_000;
 
 export interface CreateDbOptions {
   /** postgres:// or postgresql:// URL (PostgreSQL); without it, the SQLite `file`. */
@@ -44,8 +53,38 @@ export function createDb(opts: CreateDbOptions): Db {
   const pool = engine === 'postgres' ? createPool(url as string, opts.schema, opts.log ?? ((line) => console.error(line))) : null;
   const sqlite = pool ? null : openNodeSqlite({ file: sqliteFile(opts.file) });
   const dialect: Dialect = pool ? new PostgresDialect({ pool }) : createNodeSqliteDialect(sqlite!);
-  const db = new Kysely<Database>({ dialect });
-  return { db, engine, pool, sqlite, close: () => db.destroy() };
+  if (sqlite) {
+    const db = new Kysely<Database>({ dialect });
+    return { db, engine, pool, sqlite, onWrite: (listener) => sqlite.onWrite(listener), close: () => db.destroy() };
+  }
+  // PostgreSQL: Kysely's query log hears every statement once it has run (before its result is
+  // returned); what it writes is read from its SQL once per statement shape.
+  const listeners = new Set<(write: Write) => void>();
+  const known = new Map<string, Write | null>();
+  const db = new Kysely<Database>({
+    dialect,
+    log: (event) => {
+      if (event.level !== 'query' || listeners.size === 0) return;
+      const text = event.query.sql;
+      let write = known.get(text);
+      if (write === undefined) {
+        write = writeOf(text);
+        if (known.size < KNOWN_STATEMENTS) known.set(text, write);
+      }
+      if (write) for (const listener of listeners) listener(write);
+    },
+  });
+  return {
+    db,
+    engine,
+    pool,
+    sqlite,
+    onWrite(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close: () => db.destroy(),
+  };
 }
 
 function sqliteFile(file: string | undefined): string {

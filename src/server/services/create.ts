@@ -5,7 +5,7 @@ import type { EventBus } from '../bus.ts';
 import type { Limits } from '../limits.ts';
 import type { Services } from './index.ts';
 import { createUserViews } from './user-view.ts';
-import { createSessionService } from './sessions.ts';
+import { createSessionService, type SessionCacheSource } from './sessions.ts';
 import { createMailService } from './mail.ts';
 import { createAccountService, type AbuseLimits } from './accounts.ts';
 import { createProfileService } from './profiles.ts';
@@ -26,14 +26,13 @@ import { createTestProvider } from '../payments/test-provider.ts';
 import { createMollieProvider } from '../payments/mollie.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { AppError } from '../errors.ts';
-import type { NodeSqliteDatabase } from '../db/sqlite-dialect.ts';
 import { localGifs, type GifProvider } from '../data/gifs.ts';
 
 export interface ServiceDeps {
   db: Kysely<Database>;
   engine: Engine;
-  /** The SQLite connection under `db` (null or absent on PostgreSQL): the session cache watches its writes. */
-  sqlite?: NodeSqliteDatabase | null;
+  /** What keeps the session cache fresh (sessions.ts); none: every request looks its session up. */
+  sessionCache?: SessionCacheSource | null;
   bus: EventBus;
   limits: Limits;
   pushPublicKey: string | null;
@@ -87,7 +86,7 @@ function paymentProviders(testProvider: PaymentProvider, deps: Pick<ServiceDeps,
 export function createServices(deps: ServiceDeps): Services {
   const { db, bus, limits } = deps;
   const views = createUserViews(db);
-  const sessions = createSessionService({ db, views, production: deps.production, sqlite: deps.sqlite ?? null });
+  const sessions = createSessionService({ db, views, production: deps.production, cache: deps.sessionCache ?? null });
   const mail = createMailService({ outboxDir: deps.outboxDir, smtpUrl: deps.smtpUrl, log: deps.log });
   const notifications = createNotificationService({ db });
   const gifs = deps.gifs ?? localGifs();

@@ -9,7 +9,7 @@ import type { Session } from './index.ts';
 import { SITE_USER_COLUMNS, siteUserOf, type SiteUserRow, type UserViews } from './user-view.ts';
 import { compileOnce } from '../db/compiled.ts';
 import { LRUCache } from 'lru-cache';
-import type { NodeSqliteDatabase, Write } from '../db/sqlite-dialect.ts';
+import type { Write } from '../db/writes.ts';
 
 type SessionRow = SiteUserRow & { id: string; tenant_id: string; secret_hash: string; expires_at: string; last_used_at: string };
 
@@ -21,12 +21,15 @@ const EXTEND_AFTER_MS = 86_400_000;
 const TOUCH_EVERY_MS = 60_000;
 
 /**
- * On SQLite the runtime is the only process serving the database, and a session's row (with its
- * user, profile and main photo) is kept in memory after the first look-up (not shown in SPEC; our
- * choice): 10,000 sessions for at most 60 s. Any write this process makes to what the row holds
- * empties the cache before it runs, and a write of another process (the CLI, a test) empties it
- * at the next look-up (SQLite's data_version). On PostgreSQL, with several runtime processes,
- * every request looks its session up.
+ * A session's row (with its user, profile and main photo) is kept in memory after the first
+ * look-up (not shown in SPEC; our choice): 10,000 sessions for at most 60 s. Any write this
+ * process makes to what the row holds empties the cache as it runs. What other processes write:
+ * - SQLite (one runtime; the CLI or a test beside it): SQLite's data_version changes, and the next
+ *   look-up empties the cache.
+ * - PostgreSQL (any number of runtimes): triggers announce each change of a session, user, profile
+ *   or photo on the event bus when it commits (migration 2026-11-25-0019), and every runtime drops
+ *   that member's sessions, about a millisecond later. While the bus cannot listen, no session is
+ *   kept; when it listens again the cache starts empty (what it missed meanwhile is unknown).
  */
 export const SESSION_CACHE_SIZE = 10_000;
 export const SESSION_CACHE_MS = 60_000;
@@ -51,33 +54,75 @@ export function touchesSessionRows(write: Write): boolean {
   return cached === null || write.columns.some((column) => cached.includes(column));
 }
 
-/** The session cache of a SQLite runtime (see SESSION_CACHE_SIZE). */
-function createSessionCache(sqlite: NodeSqliteDatabase) {
-  const rows = new LRUCache<string, SessionRow>({ max: SESSION_CACHE_SIZE, ttl: SESSION_CACHE_MS });
-  /** Bumped by every write that empties the cache: a look-up started before it is not kept. */
+/** Where the session cache learns that what it holds may have changed (see SESSION_CACHE_SIZE). */
+export interface SessionCacheSource {
+  /** This process's writes (the database adapter tells each). */
+  onWrite(listener: (write: Write) => void): () => void;
+  /**
+   * What says another process may have written anything: a number that changes then (SQLite's
+   * data_version, the bus's listening stretch), or null while nothing can be kept.
+   */
+  epoch(): number | null;
+  /** The member a change of another process was about (PostgreSQL: the triggers' events). */
+  onChange?(listener: (change: { user_id?: number; profile_id?: number }) => void): () => void;
+}
+
+function createSessionCache(source: SessionCacheSource) {
+  /** The cached sessions of each member, by `u<user id>` and `p<profile id>`. */
+  const members = new Map<string, Set<string>>();
+  const keysOf = (row: SessionRow) => (row.profile_id === null ? [`u${row.user_id}`] : [`u${row.user_id}`, `p${row.profile_id}`]);
+  const rows = new LRUCache<string, SessionRow>({
+    max: SESSION_CACHE_SIZE,
+    ttl: SESSION_CACHE_MS,
+    dispose: (row, id) => {
+      for (const key of keysOf(row)) {
+        const ids = members.get(key);
+        ids?.delete(id);
+        if (ids?.size === 0) members.delete(key);
+      }
+    },
+  });
+  /** Bumped by every change that drops rows: a look-up started before it is not kept. */
   let generation = 0;
-  let version = sqlite.dataVersion();
+  let epoch = source.epoch();
   const clear = () => {
     generation++;
     rows.clear();
+    members.clear();
   };
-  sqlite.onWrite((write) => {
+  source.onWrite((write) => {
     if (touchesSessionRows(write)) clear();
   });
+  source.onChange?.((change) => {
+    generation++;
+    const key = change.user_id !== undefined ? `u${change.user_id}` : change.profile_id !== undefined ? `p${change.profile_id}` : null;
+    if (key === null) return clear();
+    for (const id of [...(members.get(key) ?? [])]) rows.delete(id);
+  });
+  /** Whether rows may be kept now, emptying the cache when another process may have written. */
+  const current = (): boolean => {
+    const now = source.epoch();
+    if (now !== epoch) {
+      epoch = now;
+      clear();
+    }
+    return now !== null;
+  };
   return {
     get(id: string): SessionRow | undefined {
-      const now = sqlite.dataVersion();
-      if (now !== version) {
-        version = now;
-        clear();
-      }
-      return rows.get(id);
+      return current() ? rows.get(id) : undefined;
     },
     get generation() {
       return generation;
     },
     keep(id: string, row: SessionRow, since: number): void {
-      if (since === generation) rows.set(id, row);
+      if (since !== generation || !current()) return;
+      rows.set(id, row);
+      for (const key of keysOf(row)) {
+        const ids = members.get(key) ?? new Set<string>();
+        ids.add(id);
+        members.set(key, ids);
+      }
     },
     drop(id: string): void {
       rows.delete(id);
@@ -90,9 +135,9 @@ export function sessionCookieName(production: boolean): string {
   return production ? '__Host-session' : 'session';
 }
 
-export function createSessionService(deps: { db: Kysely<Database>; views: UserViews; production: boolean; sqlite?: NodeSqliteDatabase | null }) {
+export function createSessionService(deps: { db: Kysely<Database>; views: UserViews; production: boolean; cache?: SessionCacheSource | null }) {
   const { db, views, production } = deps;
-  const cache = deps.sqlite ? createSessionCache(deps.sqlite) : null;
+  const cache = deps.cache ? createSessionCache(deps.cache) : null;
   const cookieName = sessionCookieName(production);
   // One indexed query a request (by the session's primary key): the session with its user,
   // profile and main photo joined, everything the pages and GET /api/user.php show. Compiled once.
