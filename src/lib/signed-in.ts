@@ -18,10 +18,27 @@ export const SIGNED_IN_CLASS = 'signed-in';
 export const SIGNED_IN_HINT_SCRIPT = `if(/(?:^|;\\s*)${SIGNED_IN_COOKIE}=1(?:;|$)/.test(document.cookie))document.documentElement.classList.add('${SIGNED_IN_CLASS}')`;
 
 /**
+ * This tab's member as the last page knew them (sessionStorage): a page that fills in the member
+ * in the browser (a member shell, a prerendered page with the hint) shows them at once from it,
+ * while it asks the server again. Gone on a visitor's page and when the hint goes.
+ */
+export const KEPT_MEMBER_KEY = 'member';
+
+/** Forgets the kept member (a visitor's page, a logout, a session that ended). */
+export function forgetKeptMember(): void {
+  try {
+    sessionStorage.removeItem(KEPT_MEMBER_KEY);
+  } catch {
+    // No storage (a privacy mode): nothing was kept.
+  }
+}
+
+/**
  * The hint turned out stale (the session ended elsewhere, or expired): back to the visitor's
  * header, and the cookie goes so the next page does not show the member's header first.
  */
 export function dropSignedInHint(doc: Document): void {
   doc.documentElement.classList.remove(SIGNED_IN_CLASS);
   doc.cookie = `${SIGNED_IN_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`;
+  forgetKeptMember();
 }

@@ -216,6 +216,32 @@ test('a member never meets the entry warning on the search, also without the sig
   await expect(page).toHaveURL(/\/login\?next=%2Fmembers$/);
 });
 
+test('the next page shows the member at once from what the tab knows, before the server answers; a logout forgets it', async ({ page }) => {
+  await signUp(page, { name: 'Kees', gender: 'male' });
+  await page.goto(brandUrl('spetter', '/members'));
+  await confirmEntryWarning(page);
+  await expect(page.getByRole('banner').getByText('Kees', { exact: true })).toBeVisible();
+  await resultsShown(page, /gevonden/);
+  const href = await page.locator('a[href^="/members/"]').first().getAttribute('href');
+
+  // The server keeps GET /api/user.php waiting: the header, the banners and the time bonus come from the tab.
+  let held = 0;
+  await page.route('**/api/user.php', () => void (held += 1));
+  await page.goto(brandUrl('spetter', href!));
+  await expect(page.getByRole('banner').getByText('Kees', { exact: true })).toBeVisible();
+  await expect(page.getByText('Je hebt nog geen profielfoto.')).toBeVisible();
+  await expect(page.locator('[data-time-bonus]')).toBeVisible();
+  expect(held).toBeGreaterThan(0);
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+
+  await page.reload();
+  await page.getByRole('banner').getByLabel('Account').click();
+  await page.getByRole('link', { name: 'Uitloggen' }).click();
+  await expect(page).toHaveURL(brandUrl('spetter', '/'));
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Inloggen' })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => sessionStorage.getItem('member'))).toBeNull();
+});
+
 test('an unknown member id gives the 404 page', async ({ page }) => {
   await signUp(page, { name: 'Sem', gender: 'male' });
   for (const path of ['/members/999999999', '/likes/m/999999999', '/members/abc']) {
