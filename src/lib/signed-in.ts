@@ -5,7 +5,11 @@
  * member's header and hides the visitor's; the member header fills in from the user store.
  */
 
-/** The readable companion of the session cookie: `signed_in=1` while a member is logged in. */
+/**
+ * The readable companion of the session cookie while a member is logged in: `signed_in=<tag>`, a
+ * random tag of the session (nothing secret), so what the tab keeps of a member belongs to one
+ * session (KEPT_MEMBER_KEY).
+ */
 export const SIGNED_IN_COOKIE = 'signed_in';
 
 /** The class on <html> that shows `[data-member-only]` and hides `[data-visitor-only]` (global.css). */
@@ -15,12 +19,13 @@ export const SIGNED_IN_CLASS = 'signed-in';
  * The inline script in the head of a prerendered page, run before the body is painted. Plain
  * text, no imports: it is inlined as written and its hash goes into the page's CSP.
  */
-export const SIGNED_IN_HINT_SCRIPT = `if(/(?:^|;\\s*)${SIGNED_IN_COOKIE}=1(?:;|$)/.test(document.cookie))document.documentElement.classList.add('${SIGNED_IN_CLASS}')`;
+export const SIGNED_IN_HINT_SCRIPT = `if(/(?:^|;\\s*)${SIGNED_IN_COOKIE}=[^;]/.test(document.cookie))document.documentElement.classList.add('${SIGNED_IN_CLASS}')`;
 
 /**
- * This tab's member as the last page knew them (sessionStorage): a page that fills in the member
- * in the browser (a member shell, a prerendered page with the hint) shows them at once from it,
- * while it asks the server again. Gone on a visitor's page and when the hint goes.
+ * This tab's member as the last page knew them (sessionStorage, without the e-mail address, with
+ * the session's tag): a page that fills in the member in the browser (a member shell, a
+ * prerendered page with the hint) shows them at once from it while it asks the server again, when
+ * the tag is the signed-in cookie's. Gone on a visitor's page and when the hint goes.
  */
 export const KEPT_MEMBER_KEY = 'member';
 

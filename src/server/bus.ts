@@ -30,6 +30,15 @@ export const MAX_EVENT_BYTES = 7_900;
 /** Waits between attempts to listen again after the listening connection was lost (ms). */
 const RECONNECT_DELAYS = [100, 250, 500, 1_000, 2_000, 5_000];
 
+/**
+ * A connection can die without a word (a half-open socket after a network cut): the listener
+ * NOTIFYs itself this often and drops a connection that has not heard itself within the time
+ * after (ms; our choice). The session cache trusts the bus only while it hears (sessions.ts).
+ */
+export const BUS_PING_EVERY_MS = 10_000;
+export const BUS_PING_TIMEOUT_MS = 5_000;
+const PING_TOPIC = 'bus:ping';
+
 /** The subscribers of one process, by topic. */
 function createTopics() {
   const handlers = new Map<string, Set<(event: object) => void>>();
@@ -103,6 +112,8 @@ export function createPostgresBus(opts: PostgresBusOptions): EventBus {
   let closed = false;
   let attempt = 0;
   let timer: NodeJS.Timeout | undefined;
+  /** The nonce of the ping the listener waits to hear, if any. */
+  let pingWaiting: string | null = null;
   let markReady!: () => void;
   const firstListen = new Promise<void>((resolve) => (markReady = resolve));
 
@@ -114,9 +125,41 @@ export function createPostgresBus(opts: PostgresBusOptions): EventBus {
     } catch {
       return;
     }
+    if (envelope.t === PING_TOPIC) {
+      if (envelope.p === processId && (envelope.e as { n?: unknown })?.n === pingWaiting) pingWaiting = null;
+      return;
+    }
     if (envelope.p === processId || typeof envelope.t !== 'string') return;
     topics.deliver(envelope.t, envelope.e);
   }
+
+  /** Gives up a listening connection that stopped answering, and listens anew. */
+  function drop(dead: pg.Client, why: string): void {
+    if (client !== dead) return;
+    client = null;
+    log(`event bus: ${why}; listening again`);
+    dead.removeAllListeners('end');
+    dead.removeAllListeners('notification');
+    dead.on('error', () => {});
+    void dead.end().catch(() => {});
+    retry();
+  }
+
+  /** The listener NOTIFYs itself; unheard within BUS_PING_TIMEOUT_MS, its connection is dropped. */
+  function ping(): void {
+    const listening = client;
+    if (!listening || pingWaiting) return;
+    const nonce = randomUUID();
+    pingWaiting = nonce;
+    setTimeout(() => {
+      if (pingWaiting === nonce) drop(listening, 'the listening connection did not hear itself');
+    }, BUS_PING_TIMEOUT_MS).unref();
+    listening.query('select pg_notify($1, $2)', [opts.channel, JSON.stringify({ t: PING_TOPIC, e: { n: nonce }, p: processId } satisfies Envelope)]).catch(() => {
+      // A cut connection: its 'end' listens again.
+    });
+  }
+  const pinger = setInterval(ping, BUS_PING_EVERY_MS);
+  pinger.unref();
 
   function retry(): void {
     if (closed || timer) return;
@@ -156,6 +199,7 @@ export function createPostgresBus(opts: PostgresBusOptions): EventBus {
     }
     client = next;
     epoch += 1;
+    pingWaiting = null;
     attempt = 0;
     markReady();
   }
@@ -180,6 +224,7 @@ export function createPostgresBus(opts: PostgresBusOptions): EventBus {
     async close() {
       closed = true;
       clearTimeout(timer);
+      clearInterval(pinger);
       const last = client;
       client = null;
       await last?.end().catch(() => {});

@@ -1,29 +1,36 @@
 import { atom, computed } from 'nanostores';
 import { api } from './api.ts';
 import type { SiteUser } from '../contract/user.ts';
-import { KEPT_MEMBER_KEY } from '../lib/signed-in.ts';
+import { KEPT_MEMBER_KEY, SIGNED_IN_COOKIE } from '../lib/signed-in.ts';
+import { readCookie } from '../lib/cookies.ts';
 
 /** The logged-in member (SPEC §3 User), null when logged out. Pages seed it from the server render. */
 export const $user = atom<SiteUser | null>(null);
 export const $loggedIn = computed($user, (user) => user !== null);
 
+/** The tag of the session this browser is signed in with (the signed_in cookie), or null. */
+function sessionTag(): string | null {
+  return readCookie(document.cookie, SIGNED_IN_COOKIE) || null;
+}
+
 // Whatever the store learns is kept for the tab's next page (see KEPT_MEMBER_KEY). On the server
 // there is no sessionStorage and nothing is kept.
 $user.listen((user) => {
   try {
-    if (user) sessionStorage.setItem(KEPT_MEMBER_KEY, JSON.stringify(user));
+    const tag = sessionTag();
+    if (user && tag) sessionStorage.setItem(KEPT_MEMBER_KEY, JSON.stringify({ tag, user: { ...user, email: '' } }));
     else sessionStorage.removeItem(KEPT_MEMBER_KEY);
   } catch {
     // No storage (the server, a privacy mode): the page waits for GET /api/user.php.
   }
 });
 
-/** Puts the member the tab's last page knew into an empty store (see KEPT_MEMBER_KEY). */
+/** Puts the member the tab's last page knew into an empty store, if the same session is signed in (see KEPT_MEMBER_KEY). */
 export function restoreUser(): void {
   if ($user.get()) return;
   try {
-    const kept = JSON.parse(sessionStorage.getItem(KEPT_MEMBER_KEY) ?? 'null') as SiteUser | null;
-    if (kept && typeof kept.id === 'number') $user.set(kept);
+    const kept = JSON.parse(sessionStorage.getItem(KEPT_MEMBER_KEY) ?? 'null') as { tag?: unknown; user?: SiteUser } | null;
+    if (kept?.user && typeof kept.user.id === 'number' && kept.tag === sessionTag()) $user.set(kept.user);
   } catch {
     // Nothing usable kept.
   }

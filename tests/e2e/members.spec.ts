@@ -232,9 +232,21 @@ test('the next page shows the member at once from what the tab knows, before the
   await expect(page.getByText('Je hebt nog geen profielfoto.')).toBeVisible();
   await expect(page.locator('[data-time-bonus]')).toBeVisible();
   expect(held).toBeGreaterThan(0);
-  await page.unrouteAll({ behavior: 'ignoreErrors' });
 
+  // Kees logs out in another tab and someone else signs up there: this tab's copy is not theirs.
+  const other = await page.context().newPage();
+  await other.goto(brandUrl('spetter', '/pricing'));
+  expect((await callApi(other, 'spetter', 'POST', '/api/logout.php')).status).toBeLessThan(400);
+  await signUp(other, { name: 'Lotte', gender: 'female' });
+  await other.close();
+  await page.goto(brandUrl('spetter', '/members'));
+  await expect(page.locator('[data-member-nav]')).toBeVisible();
+  await expect(page.getByRole('banner').getByText('Kees', { exact: true })).toHaveCount(0);
+  // The server answers again: the member of this session.
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
   await page.reload();
+  await expect(page.getByRole('banner').getByText('Lotte', { exact: true })).toBeVisible();
+
   await page.getByRole('banner').getByLabel('Account').click();
   await page.getByRole('link', { name: 'Uitloggen' }).click();
   await expect(page).toHaveURL(brandUrl('spetter', '/'));

@@ -18,16 +18,14 @@ export interface Db {
   /** The SQLite connection (its writes can be watched, e.g. by the session cache); null on PostgreSQL. */
   sqlite: NodeSqliteDatabase | null;
   /**
-   * Calls `listener` with each write this process runs through Kysely (on SQLite as the statement
-   * is prepared, on PostgreSQL once it has run). Returns the function that stops it.
+   * Calls `listener` with each write this process runs (on SQLite through Kysely, as the statement
+   * is prepared; on PostgreSQL any statement of the pool's connections, as it is sent and again once
+   * it is committed). Returns the function that stops it.
    */
   onWrite(listener: (write: Write) => void): () => void;
   /** Closes the SQLite file or ends the PostgreSQL pool. */
   close(): Promise<void>;
 }
-
-/** Distinct statements whose write is remembered (Kysely compiles a few hundred shapes). */
-const KNOWN_STATEMENTS = 2_000;
 
 export interface CreateDbOptions {
   /** postgres:// or postgresql:// URL (PostgreSQL); without it, the SQLite `file`. */
@@ -50,41 +48,17 @@ export function createDb(opts: CreateDbOptions): Db {
   const url = opts.url ?? undefined;
   const engine: Engine = isPostgresUrl(url) ? 'postgres' : 'sqlite';
   if (engine === 'sqlite' && opts.file === undefined) throw new Error('createDb: a PostgreSQL url or a SQLite file is needed');
-  const pool = engine === 'postgres' ? createPool(url as string, opts.schema, opts.log ?? ((line) => console.error(line))) : null;
+  const writeListeners = new Set<(write: Write) => void>();
+  const pool = engine === 'postgres' ? createPool(url as string, opts.schema, opts.log ?? ((line) => console.error(line)), writeListeners) : null;
   const sqlite = pool ? null : openNodeSqlite({ file: sqliteFile(opts.file) });
   const dialect: Dialect = pool ? new PostgresDialect({ pool }) : createNodeSqliteDialect(sqlite!);
-  if (sqlite) {
-    const db = new Kysely<Database>({ dialect });
-    return { db, engine, pool, sqlite, onWrite: (listener) => sqlite.onWrite(listener), close: () => db.destroy() };
-  }
-  // PostgreSQL: Kysely's query log hears every statement once it has run (before its result is
-  // returned); what it writes is read from its SQL once per statement shape.
-  const listeners = new Set<(write: Write) => void>();
-  const known = new Map<string, Write | null>();
-  const db = new Kysely<Database>({
-    dialect,
-    log: (event) => {
-      if (event.level !== 'query' || listeners.size === 0) return;
-      const text = event.query.sql;
-      let write = known.get(text);
-      if (write === undefined) {
-        write = writeOf(text);
-        if (known.size < KNOWN_STATEMENTS) known.set(text, write);
-      }
-      if (write) for (const listener of listeners) listener(write);
-    },
-  });
-  return {
-    db,
-    engine,
-    pool,
-    sqlite,
-    onWrite(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    close: () => db.destroy(),
+  const db = new Kysely<Database>({ dialect });
+  const onWrite = (listener: (write: Write) => void): (() => void) => {
+    if (sqlite) return sqlite.onWrite(listener);
+    writeListeners.add(listener);
+    return () => writeListeners.delete(listener);
   };
+  return { db, engine, pool, sqlite, onWrite, close: () => db.destroy() };
 }
 
 function sqliteFile(file: string | undefined): string {
@@ -102,7 +76,7 @@ function sqliteFile(file: string | undefined): string {
 const PG_INT8 = 20;
 const PG_NUMERIC = 1700;
 
-function createPool(url: string, schema: string | undefined, log: (line: string) => void): pg.Pool {
+function createPool(url: string, schema: string | undefined, log: (line: string) => void, writeListeners: Set<(write: Write) => void>): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     ...(schema ? { options: `-c search_path=${checkSchemaName(schema)}` } : {}),
@@ -123,8 +97,70 @@ function createPool(url: string, schema: string | undefined, log: (line: string)
   pool.on('error', (error) => log(`database: idle connection lost: ${error.message}`));
   // A connection lent out but between two statements (a transaction, or just before its query)
   // has no pool listener: its 'error' is heard here, and its next statement fails (503) instead.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    tellWrites(client, writeListeners);
+  });
   return pool;
+}
+
+/** What one connection's statements have written, told to the listeners (Db.onWrite). */
+function tellWrites(client: pg.PoolClient, listeners: Set<(write: Write) => void>): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  /** The writes of the open transaction: told again once it commits (or rolls back). */
+  let pending: Write[] | null = null;
+  const tell = (writes: readonly Write[]) => {
+    for (const write of writes) {
+      for (const listener of listeners) {
+        try {
+          listener(write);
+        } catch {
+          // A listener's failure is not the statement's: the write stands.
+        }
+      }
+    }
+  };
+  /** After the statement settles, either way (never a second rejection of its promise). */
+  const after = (result: Promise<unknown>, then: () => void) => void result.then(then, then);
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const result = query(...args);
+    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: unknown } | null)?.text;
+    if (typeof text !== 'string' || listeners.size === 0 || !(result instanceof Promise)) return result;
+    const head = /^\s*(\w+)/.exec(text)?.[1]?.toLowerCase();
+    if (head === 'begin' || head === 'start') {
+      pending = [];
+      return result;
+    }
+    if (head === 'commit' || head === 'rollback' || head === 'end' || head === 'abort') {
+      // (A savepoint's rollback leaves the transaction open: told at its end like the rest.)
+      if (/^\s*rollback\s+to\b/i.test(text)) return result;
+      const done = pending;
+      pending = null;
+      if (done?.length) after(result, () => tell(done));
+      return result;
+    }
+    const write = writeOfCached(text);
+    if (!write) return result;
+    // Told as it is sent (what starts reading now is not kept), and again once it is committed:
+    // at once for a statement of its own, at the commit inside a transaction.
+    tell([write]);
+    if (pending) pending.push(write);
+    else after(result, () => tell([write]));
+    return result;
+  };
+}
+
+/** Distinct statements whose write is remembered (Kysely compiles a few hundred shapes). */
+const KNOWN_STATEMENTS = 2_000;
+const knownWrites = new Map<string, Write | null>();
+
+function writeOfCached(text: string): Write | null {
+  let write = knownWrites.get(text);
+  if (write === undefined) {
+    write = writeOf(text);
+    if (knownWrites.size < KNOWN_STATEMENTS) knownWrites.set(text, write);
+  }
+  return write;
 }
 
 function checkSchemaName(name: string): string {

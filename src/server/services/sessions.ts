@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
@@ -71,10 +72,12 @@ function createSessionCache(source: SessionCacheSource) {
   /** The cached sessions of each member, by `u<user id>` and `p<profile id>`. */
   const members = new Map<string, Set<string>>();
   const keysOf = (row: SessionRow) => (row.profile_id === null ? [`u${row.user_id}`] : [`u${row.user_id}`, `p${row.profile_id}`]);
+  let clearing = false;
   const rows = new LRUCache<string, SessionRow>({
     max: SESSION_CACHE_SIZE,
     ttl: SESSION_CACHE_MS,
     dispose: (row, id) => {
+      if (clearing) return; // the whole index goes with it
       for (const key of keysOf(row)) {
         const ids = members.get(key);
         ids?.delete(id);
@@ -87,7 +90,9 @@ function createSessionCache(source: SessionCacheSource) {
   let epoch = source.epoch();
   const clear = () => {
     generation++;
+    clearing = true;
     rows.clear();
+    clearing = false;
     members.clear();
   };
   source.onWrite((write) => {
@@ -95,7 +100,8 @@ function createSessionCache(source: SessionCacheSource) {
   });
   source.onChange?.((change) => {
     generation++;
-    const key = change.user_id !== undefined ? `u${change.user_id}` : change.profile_id !== undefined ? `p${change.profile_id}` : null;
+    // A change of no member named (a truncate, a row without one): everything goes.
+    const key = typeof change.user_id === 'number' ? `u${change.user_id}` : typeof change.profile_id === 'number' ? `p${change.profile_id}` : null;
     if (key === null) return clear();
     for (const id of [...(members.get(key) ?? [])]) rows.delete(id);
   });
@@ -116,7 +122,9 @@ function createSessionCache(source: SessionCacheSource) {
       return generation;
     },
     keep(id: string, row: SessionRow, since: number): void {
-      if (since !== generation || !current()) return;
+      // current() first: a new listening stretch empties the cache and moves the generation on,
+      // so a row read before it is not kept.
+      if (!current() || since !== generation) return;
       rows.set(id, row);
       for (const key of keysOf(row)) {
         const ids = members.get(key) ?? new Set<string>();
@@ -161,7 +169,8 @@ export function createSessionService(deps: { db: Kysely<Database>; views: UserVi
     const maxAgeSeconds = value === null ? 0 : SESSION_MS / 1000;
     return [
       serializeCookie(cookieName, value ?? '', { maxAgeSeconds, httpOnly: true, secure: production, sameSite: 'Lax' }),
-      serializeCookie(SIGNED_IN_COOKIE, value === null ? '' : '1', { maxAgeSeconds, secure: production, sameSite: 'Lax' }),
+      // A random tag of the session, readable by the pages (src/lib/signed-in.ts).
+      serializeCookie(SIGNED_IN_COOKIE, value === null ? '' : randomBytes(9).toString('base64url'), { maxAgeSeconds, secure: production, sameSite: 'Lax' }),
     ];
   }
 
