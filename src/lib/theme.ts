@@ -21,3 +21,11 @@ export function themeVars(colors: ThemeColors): string {
     .map(([name, value]) => `--c-${name}:${value}`)
     .join(';');
 }
+
+/**
+ * The brand's icon: a heart on its primary colour. Pages name it inline (no request); the runtime
+ * also answers /favicon.ico with it for what asks there (pages of its own without a head link).
+ */
+export function brandIconSvg(primary: string): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="${primary}"/><path d="M16 25s-9-5.5-9-11.5A5 5 0 0 1 16 10a5 5 0 0 1 9 3.5C25 19.5 16 25 16 25z" fill="#fff"/></svg>`;
+}

@@ -174,6 +174,15 @@ describe.each(engines())('platform API on %s', (engine) => {
     });
   });
 
+  test('/favicon.ico is the brand\'s own icon in its colour', async () => {
+    for (const [brand, colour] of [['spetter', '#6f2da8'], ['velvet', '#8c1c3a']]) {
+      const r = await hostFetch(rt, brand!, '/favicon.ico');
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toBe('image/svg+xml');
+      expect(r.text).toContain(`fill="${colour}"`);
+    }
+  });
+
   describe('GET /icons/tabler/<name>.svg', () => {
     test('serves every interest icon and the fictional marker as SVG a browser can cache', async () => {
       const { interests } = (await hostFetch(rt, 'spetter', '/api/interests.php')).json() as { interests: { icon: string }[] };

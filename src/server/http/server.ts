@@ -16,6 +16,7 @@ import { TRACKING_KEYS } from '../../contract/enums.ts';
 import { clientIp, countryFromHeaders, countryOfIp } from '../data/geoip.ts';
 import { ICON_CACHE, ICON_PATH, iconEtag, tablerSvg } from '../icons.ts';
 import { stickerSvg } from '../data/gifs.ts';
+import { brandIconSvg } from '../../lib/theme.ts';
 
 /** The push service worker, read once. */
 const SERVICE_WORKER = readFileSync(join(import.meta.dirname, '..', 'static', 'sw.js'));
@@ -274,6 +275,9 @@ export async function createHttp(options: HttpOptions) {
   app.get('/sw.js', (_request, reply) =>
     // The push service worker (src/server/static/sw.js), for the whole site; browsers check it for updates.
     reply.header('cache-control', 'no-cache').header('service-worker-allowed', '/').type('text/javascript; charset=utf-8').send(SERVICE_WORKER),
+  );
+  app.get('/favicon.ico', (request, reply) =>
+    reply.header('cache-control', 'public, max-age=86400').type('image/svg+xml').send(brandIconSvg(request.tenant.theme.primary)),
   );
   app.get('/gifs/*', async (request, reply) => {
     // The offline GIF library (src/server/data/gifs.ts): drawn once per process, never changed.
