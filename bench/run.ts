@@ -274,7 +274,7 @@ if (sections.has('delivery')) {
 if (sections.has('profile')) {
   const rows: (string | number)[][] = [];
   // BENCH_PROFILE names some of them (comma-separated), e.g. BENCH_PROFILE='/members, logged in'.
-  const kinds = ['user.php, logged in', 'lander, visitor', '/members, logged in', '/members/{id}, logged in'];
+  const kinds = ['user.php, logged in', 'lander, visitor', '/members, logged in', '/members/{id}, logged in', 'members.php, logged in'];
   const chosen = process.env.BENCH_PROFILE ? kinds.filter((k) => process.env.BENCH_PROFILE!.split(',').map((s) => s.trim()).includes(k.split(',')[0]!)) : kinds;
   for (const kind of chosen) {
     const dir = mkdtempSync(join(tmpdir(), 'sitegen-prof-'));
