@@ -11,6 +11,7 @@ import { useEffect, useState } from 'react';
 import { m } from '../paraglide/messages.js';
 import type { Locale } from '../lib/locales.ts';
 import { countryName } from '../lib/names.ts';
+import { matchRoute, routeId } from '../lib/routes.ts';
 import type { MemberAnswer } from '../contract/member.ts';
 import { api, ApiError } from '../stores/api.ts';
 import ProfileActions from './likes/ProfileActions.tsx';
@@ -38,8 +39,7 @@ interface Props {
 
 /** The {id} of /members/{id} or /likes/m/{id}. */
 function idOfAddress(): number | null {
-  const id = Number(/\/(\d+)\/?$/.exec(location.pathname)?.[1]);
-  return Number.isInteger(id) && id > 0 ? id : null;
+  return routeId(matchRoute(location.pathname)?.params.id);
 }
 
 /** The title keeps its base in data-base-title, which the live badges prefix with the counts. */

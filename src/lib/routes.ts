@@ -81,6 +81,16 @@ function compile(path: string): RegExp {
 
 const compiled = ROUTES.map((route) => ({ route, re: compile(route.path) }));
 
+/** The largest id a route's {id} can name: ids are 32-bit integers on both engines. */
+const MAX_ID = 2_147_483_647;
+
+/** A route's {id} as a database id (digits only, 1 to 2^31-1), or null when it cannot be one. */
+export function routeId(param: string | undefined): number | null {
+  if (param === undefined || !/^\d{1,10}$/.test(param)) return null;
+  const id = Number(param);
+  return id > 0 && id <= MAX_ID ? id : null;
+}
+
 /** The route a path belongs to, with its parameters; undefined for static pages, landers and unknown paths. */
 export function matchRoute(pathname: string): { route: RouteDef; params: Record<string, string | undefined> } | undefined {
   for (const { route, re } of compiled) {

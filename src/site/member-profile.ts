@@ -1,10 +1,10 @@
 import type { AstroGlobal } from 'astro';
 import type { MemberAnswer } from '../contract/member.ts';
+import { routeId } from '../lib/routes.ts';
 
 /** The {id} of a member route as a database id, or null when it cannot be one. */
 export function memberIdParam(astro: Pick<AstroGlobal, 'params'>): number | null {
-  const id = Number(astro.params.id);
-  return Number.isInteger(id) && id > 0 && id <= 2_147_483_647 ? id : null;
+  return routeId(astro.params.id);
 }
 
 /**

@@ -10,7 +10,7 @@ import { showEntryWarning, visibleBanners, type EntryWarningContext, type Banner
 import { countBadge, creditsBadge, titleWithCount } from '../../src/lib/badges.ts';
 import { refreshPeriodSeconds, refreshSchedule } from '../../src/lib/refresh.ts';
 import { termsVersionDate } from '../../src/lib/terms.ts';
-import { ROUTES, matchRoute, safeNext, loginRedirect, loggedOutSearchAllowed } from '../../src/lib/routes.ts';
+import { ROUTES, matchRoute, routeId, safeNext, loginRedirect, loggedOutSearchAllowed } from '../../src/lib/routes.ts';
 import { iconUrl, isIconId } from '../../src/lib/icons.ts';
 
 // SPEC §2 'Landing slugs': "1 has no prefix, 2 she-, 3 bdsm-, 4 bbw-, 5 gilf-, 6 milf-, 7 gay-;
@@ -395,6 +395,12 @@ describe('routes (SPEC §2 route table)', () => {
       '/complaints': 'complaints',
     };
     for (const [path, route] of Object.entries(fixed)) expect(name(path), path).toBe(route);
+  });
+
+  it('takes an {id} as a database id only when it is one: digits, 1 to 2^31-1', () => {
+    expect(routeId('42')).toBe(42);
+    expect(routeId('2147483647')).toBe(2_147_483_647);
+    for (const bad of [undefined, '', '0', '-1', '1e3', '0x10', '4.0', ' 4', '2147483648', '99999999999', 'abc']) expect(routeId(bad), String(bad)).toBeNull();
   });
 
   it('reads the parameters of the routes with {id}, {type}, {slug?} and {paymentmethod?}', () => {

@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { matchRoute } from '../../lib/routes.ts';
+import { matchRoute, routeId } from '../../lib/routes.ts';
 
 /**
  * Member shells (issue "fast, light member pages"; DESIGN §2 "member routes are server-rendered
@@ -38,8 +38,7 @@ export function shellOf(pathname: string): ShellRequest | undefined {
   const shell = match && MEMBER_SHELLS[match.route.name];
   if (!match || !shell) return undefined;
   if (shell.check !== 'profile') return { route: match.route.name };
-  const id = Number(match.params.id);
-  return { route: match.route.name, profileId: /^\d{1,10}$/.test(match.params.id ?? '') && id > 0 && id <= 2_147_483_647 ? id : null };
+  return { route: match.route.name, profileId: routeId(match.params.id) };
 }
 
 /** The shell's file under the build's client folder. */
