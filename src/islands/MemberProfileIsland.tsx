@@ -12,6 +12,7 @@ import { m } from '../paraglide/messages.js';
 import type { Locale } from '../lib/locales.ts';
 import { countryName } from '../lib/names.ts';
 import { matchRoute, routeId } from '../lib/routes.ts';
+import { brandedTitle } from '../lib/badges.ts';
 import type { MemberAnswer } from '../contract/member.ts';
 import { api, ApiError } from '../stores/api.ts';
 import ProfileActions from './likes/ProfileActions.tsx';
@@ -35,6 +36,8 @@ interface Props {
   member: MemberAnswer | null;
   labels: ProfileLabels;
   fictional: Fictional;
+  /** The brand's name, for the page title. */
+  brand: string;
 }
 
 /** The {id} of /members/{id} or /likes/m/{id}. */
@@ -43,17 +46,15 @@ function idOfAddress(): number | null {
 }
 
 /** The title keeps its base in data-base-title, which the live badges prefix with the counts. */
-function titleFor(name: string): void {
+function titleFor(name: string, brand: string): void {
   const title = document.querySelector<HTMLTitleElement>('title[data-base-title]');
   if (!title) return;
-  const base = title.dataset.baseTitle ?? '';
-  const brand = base.includes(' | ') ? base.slice(base.lastIndexOf(' | ')) : '';
-  const next = `${name}${brand}`;
-  document.title = document.title.replace(base, next);
+  const next = brandedTitle(name, brand);
+  document.title = document.title.replace(title.dataset.baseTitle ?? '', next);
   title.dataset.baseTitle = next;
 }
 
-export default function MemberProfileIsland({ locale, member: given, labels, fictional }: Props) {
+export default function MemberProfileIsland({ locale, member: given, labels, fictional, brand }: Props) {
   const o = { locale };
   const [member, setMember] = useState<MemberAnswer | null>(given);
   const [failure, setFailure] = useState<string | null>(null);
@@ -66,7 +67,7 @@ export default function MemberProfileIsland({ locale, member: given, labels, fic
     api<MemberAnswer>('GET', '/member.php', undefined, { id }).then(
       (answer) => {
         setMember(answer);
-        titleFor(answer.profile.name);
+        titleFor(answer.profile.name, brand);
       },
       // The server's own words for a refusal (404: not found); the catalogue's for anything else.
       (error: unknown) => setFailure(error instanceof ApiError && error.code !== 'network' ? error.message : m.error_generic({}, o)),

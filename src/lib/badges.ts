@@ -21,6 +21,15 @@ export function attentionCount(unreadMessages: number, newLikes: number): number
   return Math.max(0, unreadMessages) + Math.max(0, newLikes);
 }
 
+/**
+ * A page's title with the brand after it ('Anna | Spetter'), unless it names the brand already (the
+ * home's 'Spetter - flirten …', its index_title).
+ */
+export function brandedTitle(title: string, brand: string, indexTitle?: string): string {
+  const namesBrand = title === brand || title === indexTitle || title.startsWith(`${brand} - `);
+  return namesBrand ? title : `${title} | ${brand}`;
+}
+
 /** The page title is prefixed with the count of unread messages plus new likes in brackets (SPEC §2). */
 export function titleWithCount(title: string, unreadMessages: number, newLikes: number): string {
   const count = attentionCount(unreadMessages, newLikes);

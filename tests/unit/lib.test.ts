@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { landingSlug, NICHES, type Niche } from '../../src/lib/slugs.ts';
 import { LOCALES, chooseLocale, visibleLocales, showLanguageDropdown, type Locale } from '../../src/lib/locales.ts';
 import { showEntryWarning, visibleBanners, type EntryWarningContext, type BannerContext, type BannerUser } from '../../src/lib/visibility.ts';
-import { countBadge, creditsBadge, titleWithCount } from '../../src/lib/badges.ts';
+import { brandedTitle, countBadge, creditsBadge, titleWithCount } from '../../src/lib/badges.ts';
 import { refreshPeriodSeconds, refreshSchedule } from '../../src/lib/refresh.ts';
 import { termsVersionDate } from '../../src/lib/terms.ts';
 import { ROUTES, matchRoute, routeId, safeNext, loginRedirect, loggedOutSearchAllowed } from '../../src/lib/routes.ts';
@@ -332,6 +332,13 @@ describe('badges and title (SPEC §2, §9)', () => {
     expect(titleWithCount('Spetter', 0, 1)).toBe('(1) Spetter');
     expect(titleWithCount('Spetter', 0, 0)).toBe('Spetter');
     expect(titleWithCount('Velvet Nights', 120, 30)).toBe('(150) Velvet Nights');
+  });
+
+  it('puts the brand after a page title that does not name it already', () => {
+    expect(brandedTitle('Anna', 'Spetter')).toBe('Anna | Spetter');
+    expect(brandedTitle('Spetter', 'Spetter')).toBe('Spetter');
+    expect(brandedTitle('Spetter - flirten in Nederland', 'Spetter')).toBe('Spetter - flirten in Nederland');
+    expect(brandedTitle('Date tonight', 'Velvet Nights', 'Date tonight')).toBe('Date tonight');
   });
 });
 
