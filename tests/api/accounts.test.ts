@@ -215,6 +215,17 @@ describe('signup', () => {
       expect(bent.headers.location).toBe('/activate/error');
     });
 
+    test('the link opened many times at once (a mail scanner and the member, a browser retrying) says done to every one', async () => {
+      for (let round = 0; round < 5; round += 1) {
+        const { email, user } = await signUp(rt(), 'spetter');
+        const mail = takeMail(rt(), email, 'mail_activate');
+        const answers = await Promise.all(Array.from({ length: 8 }, () => new Client(rt(), 'spetter').get(`/api/activate.php?token=${mail.token}`)));
+        expect(answers.map((a) => a.headers.location)).toEqual(Array(8).fill('/activate/done'));
+        expect((await userRow(rt(), 'spetter', email))!.status).toBe('active');
+        expect((await profileRow(rt(), user.id))!.status).toBe('active');
+      }
+    });
+
     test('a used link answers the JSON call with "Activeren mislukt": only the mail link\'s redirect forgives a second click', async () => {
       const { email } = await signUp(rt(), 'spetter');
       const mail = takeMail(rt(), email, 'mail_activate');

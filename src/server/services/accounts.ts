@@ -142,19 +142,23 @@ export function createAccountService(deps: {
   }
 
   /** A genuine, unexpired link of this kind and brand, used or not. */
-  async function findToken(tenant: Tenant, kind: TokenKind, value: unknown) {
+  async function findToken(tenant: Tenant, kind: TokenKind, value: unknown, trx: Kysely<Database> = db) {
     const parsed = parseToken(value);
     if (!parsed) return null;
-    const row = await db.selectFrom('tokens').selectAll().where('id', '=', parsed.id).executeTakeFirst();
+    const row = await trx.selectFrom('tokens').selectAll().where('id', '=', parsed.id).executeTakeFirst();
     if (!row || row.kind !== kind || row.tenant_id !== tenant.id || Date.parse(row.expires_at) <= Date.now()) return null;
     return secretMatches(parsed.secret, row.secret_hash) ? row : null;
   }
 
-  /** Uses a mail link once: the token's row when it is valid for this tenant and kind, else null. */
-  async function consumeToken(tenant: Tenant, kind: TokenKind, value: unknown) {
-    const row = await findToken(tenant, kind, value);
+  /**
+   * Uses a mail link once: the token's row when it is valid for this tenant and kind, else null.
+   * Given a transaction, the link counts as used only when it commits, and a second use of the
+   * same link waits for it on PostgreSQL (the row is locked by the update).
+   */
+  async function consumeToken(tenant: Tenant, kind: TokenKind, value: unknown, trx: Kysely<Database> = db) {
+    const row = await findToken(tenant, kind, value, trx);
     if (!row || row.used_at) return null;
-    const used = await db.updateTable('tokens').set({ used_at: nowIso() }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
+    const used = await trx.updateTable('tokens').set({ used_at: nowIso() }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
     return Number(used.numUpdatedRows) === 1 ? row : null;
   }
 
@@ -262,20 +266,25 @@ export function createAccountService(deps: {
      * Only the mail link's redirect passes it; the JSON answer, which carries the user, does not.
      */
     async activate(tenant: Tenant, token: unknown, { again = false } = {}): Promise<SiteUser> {
-      const fresh = await consumeToken(tenant, 'activate', token);
-      const row = fresh ?? (again ? await findToken(tenant, 'activate', token) : null);
-      if (!row) throw new AppError('activate_failed', 400);
-      const user = await requireUser(row.user_id);
-      // Only an unused link changes anything; a used or retired one can at most confirm an active account.
-      if (fresh && user.status === 'not_confirmed') {
-        await db.transaction().execute(async (trx) => {
+      // The link is used and the account activated in one transaction: a second opening of the
+      // link at the same moment (a mail scanner, a browser retrying) sees both or neither, never a
+      // used link on an account that is not active yet.
+      const fresh = await db.transaction().execute(async (trx) => {
+        const used = await consumeToken(tenant, 'activate', token, trx);
+        if (!used) return null;
+        const user = await trx.selectFrom('users').select(['id', 'status']).where('id', '=', used.user_id).executeTakeFirst();
+        if (user?.status === 'not_confirmed') {
           await trx.updateTable('users').set({ status: 'active' }).where('id', '=', user.id).execute();
           await setProfileStatus(trx, user.id, 'active');
-        });
-      } else if (user.status !== 'active') {
-        throw new AppError('activate_failed', 400);
-      }
-      return views.toSite(await requireUser(user.id));
+        }
+        return used;
+      });
+      const row = fresh ?? (again ? await findToken(tenant, 'activate', token) : null);
+      if (!row) throw new AppError('activate_failed', 400);
+      // Only an unused link changes anything; a used or retired one can at most confirm an active account.
+      const user = await requireUser(row.user_id);
+      if (user.status !== 'active') throw new AppError('activate_failed', 400);
+      return views.toSite(user);
     },
 
     /** POST /api/user.php: checks the password, with the per-account lockout and per-IP throttle. */
