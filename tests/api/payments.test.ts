@@ -153,6 +153,22 @@ describe.each(engines())('payments on %s', (engine) => {
     expect((await ledger(rt(), bob.userId)).credits).toBe(bob.startCredits + 3 * pack.credits);
   });
 
+  test('a card payment that was pending first saves the card once it is paid, once however often it is asked', async () => {
+    const cleo = await buyer(rt());
+    const pack = brand(rt()).packages[0]!;
+    const { checkout_url } = (await cleo.client.post('/api/payment.php', { package_id: pack.id, method: 'mastercard' })).json();
+    const providerId = new URL(checkout_url, 'http://x').searchParams.get('id')!;
+    await choose(rt(), providerId, 'pending');
+    expect((await cleo.client.get('/api/repeat-order.php')).status).toBe(404);
+    await rt().db.db.updateTable('test_checkouts').set({ settle_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', providerId).execute();
+    await Promise.all(Array.from({ length: 5 }, () => webhook(rt(), providerId)));
+    const offer = (await cleo.client.get('/api/repeat-order.php')).json().repeat_order;
+    expect(offer).toMatchObject({ package_id: pack.id, method: 'mastercard' });
+    expect(offer.card.label).toMatch(/^Mastercard •••• 4242, 12\/\d{4}$/);
+    const customer = (await rt().db.db.selectFrom('test_checkouts').select('customer_id').where('id', '=', providerId).executeTakeFirstOrThrow()).customer_id!;
+    expect(await rt().db.db.selectFrom('test_mandates').select('id').where('customer_id', '=', customer).execute()).toHaveLength(1);
+  });
+
   test('purchases, spends, grants and refunds in random order and at once: the balance equals the ledger and never goes below 0', async () => {
     const op = fc.oneof(
       fc.record({ kind: fc.constant('purchase' as const), replays: fc.integer({ min: 1, max: 3 }) }),

@@ -31,6 +31,12 @@ export function createTestProvider(deps: { db: Kysely<Database>; now?: () => Dat
     return row?.status === 'valid';
   }
 
+  /** A 'first' card payment, once paid, leaves the card saved as the provider's mandate (simulated: a test card). */
+  async function saveCard(row: { customer_id: string | null; sequence_type: string | null; method: string }): Promise<void> {
+    if (row.sequence_type !== 'first' || !row.customer_id) return;
+    await db.insertInto('test_mandates').values({ id: `tmdt_${randomBytes(8).toString('hex')}`, customer_id: row.customer_id, method: 'creditcard', label: TEST_CARD_LABEL(row.method) }).execute();
+  }
+
   const provider: PaymentProvider & {
     /** The checkout page's choice; answers the checkout or null for an unknown or settled one. */
     decide(id: string, outcome: TestOutcome): Promise<{ redirectUrl: string; webhookUrl: string; settleAt: string | null } | null>;
@@ -78,10 +84,12 @@ export function createTestProvider(deps: { db: Kysely<Database>; now?: () => Dat
       await db.updateTable('test_mandates').set({ status: 'invalid' }).where('id', '=', mandateId).where('customer_id', '=', customerId).execute();
     },
     async get(id) {
-      const row = await db.selectFrom('test_checkouts').select(['id', 'status', 'settle_at']).where('id', '=', id).executeTakeFirst();
+      const row = await db.selectFrom('test_checkouts').select(['id', 'status', 'settle_at', 'customer_id', 'sequence_type', 'method']).where('id', '=', id).executeTakeFirst();
       if (!row) return null;
       if (row.status === 'pending' && row.settle_at && row.settle_at <= now().toISOString()) {
-        await db.updateTable('test_checkouts').set({ status: 'paid' }).where('id', '=', id).where('status', '=', 'pending').execute();
+        const settled = await db.updateTable('test_checkouts').set({ status: 'paid' }).where('id', '=', id).where('status', '=', 'pending').executeTakeFirst();
+        // Whoever turned it paid saves the card (the webhook and the return can ask at once).
+        if (Number(settled.numUpdatedRows) === 1) await saveCard(row);
         return { id, status: 'paid' };
       }
       return { id, status: row.status };
@@ -96,10 +104,7 @@ export function createTestProvider(deps: { db: Kysely<Database>; now?: () => Dat
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return null;
       const row = await db.selectFrom('test_checkouts').select(['redirect_url', 'webhook_url', 'customer_id', 'sequence_type', 'method']).where('id', '=', id).executeTakeFirstOrThrow();
-      // A 'first' card payment, paid, leaves the card saved as the provider's mandate (simulated: a test card).
-      if (outcome === 'paid' && row.sequence_type === 'first' && row.customer_id) {
-        await db.insertInto('test_mandates').values({ id: `tmdt_${randomBytes(8).toString('hex')}`, customer_id: row.customer_id, method: 'creditcard', label: TEST_CARD_LABEL(row.method) }).execute();
-      }
+      if (outcome === 'paid') await saveCard(row);
       return { redirectUrl: row.redirect_url, webhookUrl: row.webhook_url, settleAt };
     },
     async checkout(id) {
