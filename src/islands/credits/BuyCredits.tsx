@@ -92,7 +92,7 @@ export default function BuyCredits({ locale, packages, methods, selected, method
         <legend className="mb-3 text-lg font-bold">{m.credits_choose_package({}, o)}</legend>
         <div className="grid gap-3 md:grid-cols-3">
           {packages.map((p) => (
-            <label key={p.id} className={`card relative block cursor-pointer p-5 transition-shadow hover:shadow-md has-[:checked]:ring-2 has-[:checked]:ring-primary ${p.popular ? 'border-primary/50' : ''}`} data-package={p.id}>
+            <label key={p.id} className={`card relative block cursor-pointer p-5 transition-shadow hover:shadow-md has-[:checked]:ring-2 has-[:checked]:ring-primary has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-primary has-[:focus-visible]:outline-solid ${p.popular ? 'border-primary/50' : ''}`} data-package={p.id}>
               <input type="radio" name="package" value={p.id} checked={pack === p.id} onChange={() => setPack(p.id)} className="sr-only" />
               {p.discount > 0 && <span className="absolute right-3 top-3 rounded-full bg-danger px-2.5 py-0.5 text-xs font-bold text-white">{m.pricing_discount({ percent: p.discount }, o)}</span>}
               {p.popular && <span className="mb-1 inline-block rounded-full bg-primary px-2.5 py-0.5 text-xs font-bold text-white">{m.pricing_popular({}, o)}</span>}
@@ -114,10 +114,11 @@ export default function BuyCredits({ locale, packages, methods, selected, method
         <legend className="mb-3 text-lg font-bold">{m.credits_choose_method({}, o)}</legend>
         <div className="grid grid-cols-2 gap-2 sm:grid-cols-3 md:grid-cols-4">
           {methods.map((x) => (
-            <label key={x.id} className="flex cursor-pointer items-center gap-1.5 rounded-xl border border-gray-300 bg-white px-2.5 py-2.5 text-[13px] font-semibold has-[:checked]:border-primary has-[:checked]:bg-primary/5 sm:gap-2 sm:px-3 sm:text-sm" data-method={x.id}>
-              <input type="radio" name="method" value={x.id} checked={via === x.id} onChange={() => setVia(x.id)} className="accent-[var(--c-primary)]" />
+            <label key={x.id} className="flex cursor-pointer items-center gap-1.5 rounded-xl border border-gray-300 bg-white px-2.5 py-2.5 text-[13px] font-semibold has-[:checked]:border-primary has-[:checked]:bg-primary/5 has-[:checked]:ring-1 has-[:checked]:ring-primary has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-primary has-[:focus-visible]:outline-solid sm:gap-2 sm:px-3 sm:text-sm" data-method={x.id}>
+              {/* On a phone the chosen method shows by its frame alone: the names need the room. */}
+              <input type="radio" name="method" value={x.id} checked={via === x.id} onChange={() => setVia(x.id)} className="sr-only accent-[var(--c-primary)] sm:not-sr-only" />
               <MethodLogo id={x.id} />
-              <span className="min-w-0 [overflow-wrap:anywhere]">{x.name}</span>
+              <span className="min-w-0 break-words">{x.name}</span>
             </label>
           ))}
         </div>
