@@ -3,6 +3,7 @@
  * checked (IBAN with ibantools, the mobile number with libphonenumber-js, consent), an SMS code
  * authorises the order with a limited number of tries, and the limit and the block refuse.
  */
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -135,5 +136,27 @@ describe.each(engines())('direct debit on %s', (engine) => {
     const blocked = await eve.client.post('/api/directdebit.php', { package_id: 'starter', ...details });
     expect([blocked.status, blocked.json().error.message]).toEqual([403, 'Je account is geblokkeerd voor automatische incasso.']);
     expect((await eve.client.get('/api/directdebit.php')).json().blocked).toBe(true);
+  });
+
+  test('orders placed and confirmed side by side never debit past the limit', async () => {
+    const cas = await buyer(rt());
+    const value = rt().services.tenants().find((t) => t.id === 'spetter')!.packages.find((p) => p.id === 'value')!;
+    const fits = Math.floor(DIRECT_DEBIT_LIMIT.amount / value.price);
+    // Five orders at once: a new order cancels one waiting, but requests side by side can
+    // interleave and leave several waiting; here all five are left waiting, the worst case.
+    await Promise.all(Array.from({ length: 5 }, () => cas.client.post('/api/directdebit.php', { package_id: value.id, ...details })));
+    const code = '123456'; // set here: the SMS texts do not say which order each code is for
+    await rt().db.db.updateTable('directdebit_orders').set({ status: 'awaiting_code', code_hash: createHash('sha256').update(code).digest('hex') }).where('user_id', '=', cas.userId).execute();
+    const waiting = await rt().db.db.selectFrom('directdebit_orders').select('id').where('user_id', '=', cas.userId).execute();
+    expect(waiting).toHaveLength(5);
+    const answers = await Promise.all(waiting.map((o) => cas.client.post('/api/directdebit.php?confirm=1', { order_id: o.id, code })));
+    expect(answers.map((a) => a.status).sort()).toEqual(expect.arrayContaining([200]));
+    for (const a of answers) if (a.status !== 200) expect([a.status, a.json().error.message]).toEqual([403, 'Uw limiet voor automatische incasso betalingen is bereikt...']);
+    const debited = await rt().db.db.selectFrom('payments').select(['amount', 'status']).where('user_id', '=', cas.userId).where('method', '=', 'sdd').execute();
+    const total = debited.filter((p) => p.status === 'paid').reduce((n, p) => n + p.amount, 0);
+    expect(total).toBeLessThanOrEqual(DIRECT_DEBIT_LIMIT.amount);
+    expect(total).toBeGreaterThanOrEqual(value.price); // the limit refuses the excess, not everything
+    expect(debited.length).toBeLessThanOrEqual(fits);
+    expect((await cas.client.user()).credits).toBe(cas.startCredits + debited.length * value.credits);
   });
 });

@@ -171,6 +171,43 @@ describe.each(engines())('discount codes on %s', (engine) => {
     expect(paid).toHaveLength(1);
   });
 
+  test('a pending payment keeps its code however old; an expired checkout lets it go; a late payment of an abandoned one still uses it', async () => {
+    const ann = await buyer(rt());
+    const start = () => ann.client.post('/api/payment.php', { package_id: 'starter', method: 'ideal', discount_code: 'TIMEBONUS25' });
+    const checkoutId = (res: Awaited<ReturnType<typeof start>>) => new URL(res.json().checkout_url, 'http://x').searchParams.get('id')!;
+    const choose = (id: string, outcome: string) =>
+      hostFetch(rt(), 'spetter', '/api/test-checkout.php', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `id=${id}&outcome=${outcome}` });
+    const age = (res: Awaited<ReturnType<typeof start>>, minutes: number) =>
+      rt().db.db.updateTable('payments').set({ created_at: new Date(Date.now() - minutes * 60_000).toISOString() } as never).where('id', '=', res.json().payment.payment_id).execute();
+
+    // Pending: the money is under way, so the code stays with it past the hold's 30 minutes.
+    const pending = await start();
+    await choose(checkoutId(pending), 'pending');
+    await age(pending, 60);
+    expect((await start()).status).toBe(409);
+    await rt().db.db.updateTable('test_checkouts').set({ status: 'failed' }).where('id', '=', checkoutId(pending)).execute();
+
+    // An open checkout the provider expired (15 minutes at the test provider) frees the code at once.
+    const open = await start();
+    expect(open.status).toBe(200);
+    await rt().db.db.updateTable('test_checkouts').set({ created_at: new Date(Date.now() - 16 * 60_000).toISOString() }).where('id', '=', checkoutId(open)).execute();
+    const next = await start();
+    expect(next.status).toBe(200);
+    expect((await ann.client.get(`/api/payment.php?id=${open.json().payment.payment_id}`)).json().payment.status).toBe('expired');
+    expect((await choose(checkoutId(open), 'paid')).status).toBe(303);
+    expect((await ann.client.get(`/api/payment.php?id=${open.json().payment.payment_id}`)).json().payment.status).toBe('expired');
+
+    // Abandoned but still payable (older than the hold): a new checkout takes the code over; if the
+    // old one is paid after all, that is the use, and no third checkout gets the code.
+    await age(next, 31);
+    const third = await start();
+    expect(third.status).toBe(200);
+    await choose(checkoutId(next), 'paid');
+    expect((await lookup(ann, 'code=TIMEBONUS25')).status).toBe(409);
+    await age(third, 31);
+    expect((await start()).status).toBe(409);
+  });
+
   test('bad input: a malformed query or code is 400; visitors are asked to log in', async () => {
     const ann = await buyer(rt());
     expect((await lookup(ann, '')).status).toBe(400);

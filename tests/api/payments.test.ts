@@ -54,6 +54,14 @@ describe.each(engines())('payments on %s', (engine) => {
     expect(money.sum).toBe(money.credits);
     expect(money.paid_user).toBe(1);
     expect((await bob.client.user()).paid_user).toBe(true);
+    // The return address shows the result; one that names no payment of this member is the brand's 404.
+    const screen = await bob.client.get(`/credits/${pack.id}/ideal?payment=${payment.payment_id}`);
+    expect(screen.status).toBe(200);
+    expect(screen.text).toContain('Betaling gelukt');
+    for (const bad of ['1e3', 'abc', '0', '-1', '2147483648', `${payment.payment_id}.0`]) expect((await bob.client.get(`/credits/${pack.id}/ideal?payment=${bad}`)).status, bad).toBe(404);
+    expect((await bob.client.get(`/credits/nope/ideal`)).status).toBe(404);
+    const other = await buyer(rt());
+    expect((await other.client.get(`/credits/${pack.id}/ideal?payment=${payment.payment_id}`)).status).toBe(404);
     // The checkout cannot be decided twice.
     expect((await choose(rt(), providerId, 'paid')).status).toBe(303);
     expect((await ledger(rt(), bob.userId)).credits).toBe(bob.startCredits + pack.credits);

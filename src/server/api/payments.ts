@@ -132,9 +132,7 @@ export const paymentRoutes = [
     who: 'member',
     query: PaymentQuery,
     handler: async (ctx) => {
-      const payment = await ctx.services.payments.get(ctx.session.user.id, ctx.query.id);
-      if (payment.status === 'paid' || payment.status === 'failed' || payment.status === 'canceled' || payment.status === 'expired') return json({ payment });
-      return json({ payment: await ctx.services.payments.settle(await ctx.services.payments.providerIdOf(ctx.session.user.id, ctx.query.id)) });
+      return json({ payment: await ctx.services.payments.refresh(ctx.session.user.id, ctx.query.id) });
     },
   }),
   route({

@@ -14,6 +14,8 @@ const CARD_NAMES: Record<string, string> = { visa: 'Visa', mastercard: 'Masterca
 
 /** "Pending, then paid after N seconds": N (chosen). */
 export const TEST_PENDING_SECONDS = 5;
+/** An open checkout nobody finished expires after this long, as iDEAL's do at Mollie (chosen). */
+export const TEST_CHECKOUT_MINUTES = 15;
 
 /**
  * The built-in test provider: works offline, with its own hosted checkout page in the runtime
@@ -24,6 +26,12 @@ export const TEST_PENDING_SECONDS = 5;
 export function createTestProvider(deps: { db: Kysely<Database>; now?: () => Date }) {
   const { db } = deps;
   const now = () => deps.now?.() ?? new Date();
+
+  /** An open checkout past TEST_CHECKOUT_MINUTES becomes expired. */
+  async function expireIfOld(id: string): Promise<void> {
+    const cutoff = new Date(now().getTime() - TEST_CHECKOUT_MINUTES * 60_000).toISOString();
+    await db.updateTable('test_checkouts').set({ status: 'expired' }).where('id', '=', id).where('status', '=', 'open').where('created_at', '<=', cutoff).execute();
+  }
 
   async function validMandate(customerId: string | undefined, mandateId: string | undefined): Promise<boolean> {
     if (!customerId || !mandateId) return false;
@@ -84,6 +92,7 @@ export function createTestProvider(deps: { db: Kysely<Database>; now?: () => Dat
       await db.updateTable('test_mandates').set({ status: 'invalid' }).where('id', '=', mandateId).where('customer_id', '=', customerId).execute();
     },
     async get(id) {
+      await expireIfOld(id);
       const row = await db.selectFrom('test_checkouts').select(['id', 'status', 'settle_at', 'customer_id', 'sequence_type', 'method']).where('id', '=', id).executeTakeFirst();
       if (!row) return null;
       if (row.status === 'pending' && row.settle_at && row.settle_at <= now().toISOString()) {
@@ -95,6 +104,7 @@ export function createTestProvider(deps: { db: Kysely<Database>; now?: () => Dat
       return { id, status: row.status };
     },
     async decide(id, outcome) {
+      await expireIfOld(id);
       const settleAt = outcome === 'pending' ? new Date(now().getTime() + TEST_PENDING_SECONDS * 1000).toISOString() : null;
       const result = await db
         .updateTable('test_checkouts')
@@ -108,6 +118,7 @@ export function createTestProvider(deps: { db: Kysely<Database>; now?: () => Dat
       return { redirectUrl: row.redirect_url, webhookUrl: row.webhook_url, settleAt };
     },
     async checkout(id) {
+      await expireIfOld(id);
       return (await db.selectFrom('test_checkouts').select(['id', 'tenant_id', 'amount', 'currency', 'description', 'method', 'status', 'redirect_url']).where('id', '=', id).executeTakeFirst()) ?? null;
     },
   };

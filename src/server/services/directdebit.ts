@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { electronicFormatIBAN, isSEPACountry, isValidIBAN } from 'ibantools';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import type { Database } from '../db/schema.ts';
+import { engineOf } from '../db/engine.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import type { Limits } from '../limits.ts';
 import type { SmsSender } from '../sms.ts';
@@ -57,10 +58,14 @@ export function createDirectDebitService(deps: {
     if (user.directdebit_blocked === 1) throw new AppError('directdebit_blocked', 403);
   }
 
-  /** Cents debited from the member in the limit's window (open, pending and paid direct debits). */
-  async function used(userId: number): Promise<number> {
+  /**
+   * Cents debited from the member in the limit's window: open, pending and paid direct debits,
+   * and orders confirmed by their code whose debit is still being made (so orders confirmed side
+   * by side each count the others).
+   */
+  async function used(userId: number, trx: Kysely<Database> = db): Promise<number> {
     const since = new Date(now().getTime() - DIRECT_DEBIT_LIMIT.days * 86_400_000).toISOString();
-    const row = await db
+    const debits = await trx
       .selectFrom('payments')
       .select(sql<number>`coalesce(sum(amount), 0)`.as('total'))
       .where('user_id', '=', userId)
@@ -68,7 +73,15 @@ export function createDirectDebitService(deps: {
       .where('status', 'in', ['open', 'pending', 'paid'])
       .where('created_at', '>=', since)
       .executeTakeFirstOrThrow();
-    return Number(row.total);
+    const confirming = await trx
+      .selectFrom('directdebit_orders')
+      .select(sql<number>`coalesce(sum(amount), 0)`.as('total'))
+      .where('user_id', '=', userId)
+      .where('status', '=', 'confirmed')
+      .where('payment_id', 'is', null)
+      .where('created_at', '>=', since)
+      .executeTakeFirstOrThrow();
+    return Number(debits.total) + Number(confirming.total);
   }
 
   return {
@@ -173,13 +186,21 @@ export function createDirectDebitService(deps: {
         if (spent.tries_left === 0) await db.updateTable('directdebit_orders').set({ status: 'cancelled' }).where('id', '=', order.id).where('status', '=', 'awaiting_code').execute();
         throw new AppError('sms_code_invalid', 400, { field: 'code', extra: { tries_left: spent.tries_left } });
       }
-      const taken = await db.updateTable('directdebit_orders').set({ status: 'confirmed' }).where('id', '=', order.id).where('status', '=', 'awaiting_code').executeTakeFirst();
-      if (Number(taken.numUpdatedRows) === 0) throw notFound();
-      // The limit again: orders placed side by side each passed it alone.
-      if ((await used(userId)) + order.amount > DIRECT_DEBIT_LIMIT.amount) {
-        await db.updateTable('directdebit_orders').set({ status: 'cancelled' }).where('id', '=', order.id).execute();
-        throw new AppError('directdebit_limit', 403);
-      }
+      // Confirmed and checked against the limit one order of the member at a time (the member's
+      // row is the lock on PostgreSQL; SQLite runs one transaction at a time), this order counted
+      // among the confirmed ones: orders placed side by side each passed the limit alone.
+      const admitted = await db.transaction().execute(async (trx) => {
+        if (engineOf(db) === 'postgres') await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+        const taken = await trx.updateTable('directdebit_orders').set({ status: 'confirmed' }).where('id', '=', order.id).where('status', '=', 'awaiting_code').executeTakeFirst();
+        if (Number(taken.numUpdatedRows) === 0) return 'gone';
+        if ((await used(userId, trx)) > DIRECT_DEBIT_LIMIT.amount) {
+          await trx.updateTable('directdebit_orders').set({ status: 'cancelled' }).where('id', '=', order.id).execute();
+          return 'over';
+        }
+        return 'ok';
+      });
+      if (admitted === 'gone') throw notFound();
+      if (admitted === 'over') throw new AppError('directdebit_limit', 403);
       try {
         const payment = await deps.pay({ tenant, userId, packageId: order.package_id, amount: order.amount, listAmount: order.list_amount, currency: order.currency, discountCode: order.discount_code, holder: order.holder, iban: order.iban, origin });
         await db.updateTable('directdebit_orders').set({ payment_id: payment.payment_id }).where('id', '=', order.id).execute();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Database, DiscountCodesTable, DiscountPurpose } from '../db/schema.ts';
+import type { Database, DiscountCodesTable, DiscountPurpose, PaymentStatus } from '../db/schema.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import { AppError } from '../errors.ts';
 import { formatMoney } from '../../lib/money.ts';
@@ -42,16 +42,21 @@ export function createDiscountService(deps: { db: Kysely<Database>; now?: () => 
   const { db } = deps;
   const now = () => deps.now?.() ?? new Date();
 
-  /** Used: a paid payment holds the code (a reservation by an unpaid payment is not a use). */
-  async function usedBy(userId: number, code: string): Promise<boolean> {
-    const row = await db
-      .selectFrom('discount_code_uses as u')
-      .innerJoin('payments as p', 'p.id', 'u.payment_id')
-      .select('p.status')
-      .where('u.user_id', '=', userId)
-      .where('u.code', '=', reservationKey(code))
+  /**
+   * Used: a paid payment of the member carries the code (for the first-purchase key, either
+   * first-purchase code), whichever payment holds it now.
+   */
+  async function usedBy(userId: number, code: string, trx: Kysely<Database> = db): Promise<boolean> {
+    const key = reservationKey(code);
+    const row = await trx
+      .selectFrom('payments')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('status', '=', 'paid')
+      .where((eb) => (key === FIRST_PURCHASE ? eb.or([eb('discount_code', '=', TIME_BONUS.code), eb('discount_code', 'like', 'WELCOME-%')]) : eb('discount_code', '=', key)))
+      .limit(1)
       .executeTakeFirst();
-    return row?.status === 'paid';
+    return row !== undefined;
   }
 
   async function hasPurchased(userId: number): Promise<boolean> {
@@ -175,26 +180,47 @@ export function createDiscountService(deps: { db: Kysely<Database>; now?: () => 
       return { code: view.code, discount: discountCents(view, order.amount, order.currency) };
     },
 
+    /** The payment that holds a code for the member now (its provider id and status), if any. */
+    async holder(userId: number, code: string): Promise<{ provider_id: string; status: PaymentStatus } | undefined> {
+      return db
+        .selectFrom('discount_code_uses as u')
+        .innerJoin('payments as p', 'p.id', 'u.payment_id')
+        .select(['p.provider_id', 'p.status'])
+        .where('u.user_id', '=', userId)
+        .where('u.code', '=', reservationKey(code))
+        .executeTakeFirst();
+    },
+
     /**
      * Holds a code for a payment being started (in the transaction that inserts it), so one code
-     * is never on two payments at once: refused (409 "Code reeds gebruikt") while a paid payment,
-     * or one started less than DISCOUNT_RESERVATION_MINUTES ago and not failed, holds it; else the
-     * new payment takes it over. The welcome code and the time bonus share one hold.
+     * is never on two payments that may still be paid: refused (409 "Code reeds gebruikt") when a
+     * paid payment carries it, or the payment holding it is pending (money under way), or open
+     * and either started less than DISCOUNT_RESERVATION_MINUTES ago or a bank transfer (open
+     * until the money arrives). A failed, cancelled or expired one lets it go, and so does an open
+     * checkout older than that (abandoned: the caller asked the provider first). The welcome code
+     * and the time bonus share one hold.
      */
     async reserve(trx: Transaction<Database>, userId: number, code: string, paymentId: number): Promise<void> {
       const key = reservationKey(code);
+      const refused = () => new AppError('discount_used', 409, { field: 'code' });
+      if (await usedBy(userId, code, trx)) throw refused();
       const held = await trx
         .selectFrom('discount_code_uses as u')
         .innerJoin('payments as p', 'p.id', 'u.payment_id')
-        .select(['p.status', 'p.created_at'])
+        .select(['u.payment_id', 'p.status', 'p.created_at', 'p.method'])
         .where('u.user_id', '=', userId)
         .where('u.code', '=', key)
         .executeTakeFirst();
-      const fresh = new Date(now().getTime() - DISCOUNT_RESERVATION_MINUTES * 60_000).toISOString();
-      if (held && (held.status === 'paid' || ((held.status === 'open' || held.status === 'pending') && held.created_at > fresh))) throw new AppError('discount_used', 409, { field: 'code' });
-      if (held) await trx.updateTable('discount_code_uses').set({ payment_id: paymentId }).where('user_id', '=', userId).where('code', '=', key).execute();
+      if (held) {
+        const stale = held.created_at <= new Date(now().getTime() - DISCOUNT_RESERVATION_MINUTES * 60_000).toISOString();
+        const free = held.status === 'failed' || held.status === 'canceled' || held.status === 'expired' || (held.status === 'open' && stale && held.method !== 'sct');
+        if (!free) throw refused();
+        // Only from the payment seen here: two checkouts taking over one hold at once, one wins.
+        const moved = await trx.updateTable('discount_code_uses').set({ payment_id: paymentId }).where('user_id', '=', userId).where('code', '=', key).where('payment_id', '=', held.payment_id).executeTakeFirst();
+        if (Number(moved.numUpdatedRows) !== 1) throw refused();
+      }
       // Two payments started at once: the unique (member, code) key lets one in.
-      else await trx.insertInto('discount_code_uses').values({ user_id: userId, code: key, payment_id: paymentId }).execute().catch(() => Promise.reject(new AppError('discount_used', 409, { field: 'code' })));
+      else await trx.insertInto('discount_code_uses').values({ user_id: userId, code: key, payment_id: paymentId }).execute().catch(() => Promise.reject(refused()));
     },
   };
 }

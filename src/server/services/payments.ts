@@ -12,6 +12,9 @@ import type { DirectDebitPayment } from './directdebit.ts';
 import { assignInvoiceNumber } from './invoices.ts';
 import { priceFor } from '../../lib/currencies.ts';
 
+/** Statuses a payment never leaves. */
+const FINAL: ReadonlySet<PaymentStatus> = new Set(['paid', 'failed', 'canceled', 'expired']);
+
 /** Card methods: paid as a provider's 'first' payment, they leave a saved card. */
 const isCard = (method: string) => PAYMENT_METHODS.some((m) => m.id === method && m.kind === 'card');
 
@@ -78,6 +81,10 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
     const provider = deps.provider(tenant);
     // A card payment outside a mandate is a 'first' payment of the member's customer: the provider keeps the card for repeat orders.
     if (!extra.sequenceType && isCard(method)) extra = { customerId: await customerOf(tenant, userId, provider), sequenceType: 'first' };
+    // The payment holding the code may have moved on at the provider (paid, or an abandoned
+    // checkout expired): ask before the hold is judged. A provider that cannot answer leaves it as stored.
+    const holder = order.discountCode ? await deps.discounts.holder(userId, order.discountCode) : undefined;
+    if (holder && (holder.status === 'open' || holder.status === 'pending')) await settle(holder.provider_id).catch(() => undefined);
     // The row and its discount code's hold commit together: one code, one payment at a time.
     const row = await db.transaction().execute(async (trx) => {
       const inserted = await trx
@@ -145,6 +152,43 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
     return (await provider.mandates(known.customer_id)).find((m) => m.status === 'valid' && m.method === 'creditcard') ?? null;
   }
 
+  /**
+   * Asks the provider where a payment stands and records it (the webhook, and the member's
+   * return): paid grants the credits once and makes the member premium. Unknown ids are 404.
+   */
+  async function settle(providerId: string): Promise<PaymentView> {
+    const payment = await db.selectFrom('payments').selectAll().where('provider_id', '=', providerId).executeTakeFirst();
+    if (!payment) throw notFound();
+    const tenant = deps.tenants().find((t) => t.id === payment.tenant_id);
+    if (!tenant) throw notFound();
+    // The provider that took the payment, even if the brand has moved to another since.
+    const reported = await deps.provider(tenant, payment.provider as PaymentProvider['name']).get(providerId);
+    if (!reported) throw notFound();
+    if (reported.status === payment.status || payment.status === 'paid') return view(payment);
+    const credited = await db.transaction().execute(async (trx) => {
+      const now = new Date().toISOString();
+      const moved = await trx
+        .updateTable('payments')
+        .set({ status: reported.status, updated_at: now, ...(reported.status === 'paid' ? { paid_at: now } : {}) })
+        .where('id', '=', payment.id)
+        .where('status', '!=', 'paid')
+        .executeTakeFirst();
+      if (reported.status !== 'paid' || Number(moved.numUpdatedRows) === 0) return null;
+      const { balance, duplicate } = await grant(trx, { userId: payment.user_id, credits: payment.credits, reason: 'purchase', ref: providerId });
+      if (duplicate) return null;
+      await assignInvoiceNumber(trx, payment.id, tenant.company.id, new Date(now).getUTCFullYear());
+      await trx.updateTable('users').set({ paid_user: 1 }).where('id', '=', payment.user_id).execute();
+      return balance;
+    });
+    if (credited !== null) {
+      await publishToMember(bus, payment.user_id, { type: 'credits', balance: credited });
+      await publishToMember(bus, payment.user_id, { type: 'user' });
+    }
+    await publishToMember(bus, payment.user_id, { type: 'payment', payment_id: payment.id });
+    const fresh = await db.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow();
+    return view(fresh);
+  }
+
   return {
     /**
      * Starts a payment of a package by a method the brand offers, priced in the currency of the
@@ -196,7 +240,7 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
         const customerId = await customerOf(tenant, member.id, provider);
         const method = isCard(offer.method) ? offer.method : 'creditcard';
         const opened = await open(tenant, member.id, { pack, amount: offer.amount, listAmount: offer.amount, currency: offer.currency, discountCode: null, method }, origin, { customerId, mandateId: offer.card.id, sequenceType: 'recurring' });
-        const payment = await this.settle(opened.payment.provider_id);
+        const payment = await settle(opened.payment.provider_id);
         return { next: `/credits/${pack.id}/${method}?payment=${payment.payment_id}`, payment };
       }
       if (offer.method === 'sdd') return { next: `/directdebit?package=${pack.id}`, payment: null };
@@ -225,58 +269,27 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
       const customerId = await customerOf(tenant, order.userId, provider);
       const mandate = await provider.createMandate(customerId, { method: 'directdebit', consumerName: order.holder, consumerAccount: order.iban, signatureDate: new Date().toISOString().slice(0, 10) });
       const opened = await open(tenant, order.userId, { pack, amount: order.amount, listAmount: order.listAmount, currency: order.currency, discountCode: order.discountCode, method: 'sdd' }, order.origin, { customerId, mandateId: mandate.id, sequenceType: 'recurring' });
-      return this.settle(opened.payment.provider_id);
+      return settle(opened.payment.provider_id);
     },
+
+    settle,
 
     /**
-     * Asks the provider where a payment stands and records it (the webhook, and the member's
-     * return): paid grants the credits once and makes the member premium. Unknown ids are 404.
+     * The result screen's payment (GET /api/payment.php, /credits/{id}/{method}?payment=): where it
+     * stands, asking the provider while it is not final, since the member's return may come before
+     * the webhook. A provider that cannot answer now (down, or the payment still being handed to
+     * it) leaves the stored status: the screen shows it and asks again. Another member's is 404.
      */
-    async settle(providerId: string): Promise<PaymentView> {
-      const payment = await db.selectFrom('payments').selectAll().where('provider_id', '=', providerId).executeTakeFirst();
-      if (!payment) throw notFound();
-      const tenant = deps.tenants().find((t) => t.id === payment.tenant_id);
-      if (!tenant) throw notFound();
-      // The provider that took the payment, even if the brand has moved to another since.
-      const reported = await deps.provider(tenant, payment.provider as PaymentProvider['name']).get(providerId);
-      if (!reported) throw notFound();
-      if (reported.status === payment.status || payment.status === 'paid') return view(payment);
-      const credited = await db.transaction().execute(async (trx) => {
-        const now = new Date().toISOString();
-        const moved = await trx
-          .updateTable('payments')
-          .set({ status: reported.status, updated_at: now, ...(reported.status === 'paid' ? { paid_at: now } : {}) })
-          .where('id', '=', payment.id)
-          .where('status', '!=', 'paid')
-          .executeTakeFirst();
-        if (reported.status !== 'paid' || Number(moved.numUpdatedRows) === 0) return null;
-        const { balance, duplicate } = await grant(trx, { userId: payment.user_id, credits: payment.credits, reason: 'purchase', ref: providerId });
-        if (duplicate) return null;
-        await assignInvoiceNumber(trx, payment.id, tenant.company.id, new Date(now).getUTCFullYear());
-        await trx.updateTable('users').set({ paid_user: 1 }).where('id', '=', payment.user_id).execute();
-        return balance;
-      });
-      if (credited !== null) {
-        await publishToMember(bus, payment.user_id, { type: 'credits', balance: credited });
-        await publishToMember(bus, payment.user_id, { type: 'user' });
-      }
-      await publishToMember(bus, payment.user_id, { type: 'payment', payment_id: payment.id });
-      const fresh = await db.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow();
-      return view(fresh);
-    },
-
-    /** One of the member's payments (the result screen), or 404. */
-    async get(userId: number, paymentId: number): Promise<PaymentView> {
+    async refresh(userId: number, paymentId: number): Promise<PaymentView> {
       const payment = await db.selectFrom('payments').selectAll().where('id', '=', paymentId).where('user_id', '=', userId).executeTakeFirst();
       if (!payment) throw notFound();
-      return view(payment);
-    },
-
-    /** The provider id of a member's payment (the return from the checkout settles it too). */
-    async providerIdOf(userId: number, paymentId: number): Promise<string> {
-      const payment = await db.selectFrom('payments').select('provider_id').where('id', '=', paymentId).where('user_id', '=', userId).executeTakeFirst();
-      if (!payment) throw notFound();
-      return payment.provider_id;
+      if (FINAL.has(payment.status)) return view(payment);
+      try {
+        return await settle(payment.provider_id);
+      } catch (error) {
+        deps.log?.(`payments: payment ${payment.id} (${payment.provider_id}) could not be asked: ${(error as Error).message}`);
+        return view(payment);
+      }
     },
   };
 }
