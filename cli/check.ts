@@ -7,12 +7,14 @@ import { tablerSvg } from '../src/server/icons.ts';
 
 /**
  * Every problem in the tenant files and lander variants, as "file: field path: message" lines.
- * Also refuses a domain claimed by two tenants, since the Host could not choose between them.
+ * Also refuses a domain claimed by two tenants, since the Host could not choose between them, and
+ * one company id for two companies, whose invoices would share one run of numbers.
  */
 export function checkAll(tenantsDir: string): string[] {
   const problems: string[] = [];
   const owners = new Map<string, string>();
   let defaultBrand: string | undefined;
+  const companies = new Map<number, { id: string; name: string }>();
   for (const id of listTenantIds(tenantsDir)) {
     try {
       const tenant = loadTenant(id, tenantsDir);
@@ -20,6 +22,11 @@ export function checkAll(tenantsDir: string): string[] {
         if (defaultBrand) problems.push(`tenants/${id}/tenant.json: default: ${defaultBrand} is the default brand already; one brand at most`);
         else defaultBrand = id;
       }
+      // Invoice numbers run per company id: two companies under one id would share a counter.
+      const company = companies.get(tenant.company.id);
+      if (company && company.name !== tenant.company.name) {
+        problems.push(`tenants/${id}/tenant.json: company.id: ${tenant.company.id} is the id of ${company.name} (tenant ${company.id}); give ${tenant.company.name} an id of its own`);
+      } else if (!company) companies.set(tenant.company.id, { id, name: tenant.company.name });
       tenant.domains.forEach((domain, i) => {
         const owner = owners.get(domain);
         if (owner) problems.push(`tenants/${id}/tenant.json: domains.${i}: ${domain} is already the domain of tenant ${owner}`);

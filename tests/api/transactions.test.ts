@@ -74,6 +74,10 @@ describe.each(engines())('transactions on %s', (engine) => {
     expect(invoice.net + invoice.vat).toBe(invoice.gross);
     expect(invoice).toMatchObject(splitVat(invoice.gross, 21));
     expect(Date.parse(invoice.refundable_until) - Date.parse(invoice.date)).toBe(brand(rt()).refund_days * 86_400_000);
+    // An issued invoice stays as issued: the member moving to Germany under another name changes nothing on it.
+    await rt().db.db.updateTable('profiles').set({ country: 'DE', name: 'Anders' }).where('user_id', '=', bob.userId).execute();
+    expect((await bob.client.get(`/api/transactions.php?id=${first}`)).json().invoice).toEqual(invoice);
+    await rt().db.db.updateTable('profiles').set({ country: 'NL' }).where('user_id', '=', bob.userId).execute();
 
     // Nobody else's, nothing unpaid, nothing malformed.
     expect((await anna.client.get(`/api/transactions.php?id=${first}`)).status).toBe(404);

@@ -73,6 +73,16 @@ describe('sitegen check', () => {
     expect(run.stderr.split('\n')).toContain('tenants/velvet/tenant.json: default: spetter is the default brand already; one brand at most');
   });
 
+  test('refuses one company id for two companies (their invoices would share one run of numbers)', async () => {
+    const dir = tenantsCopy();
+    editTenant(dir, 'velvet', (t) => {
+      t.company.id = 1;
+    });
+    const run = await sitegen(['check'], { TENANTS_DIR: dir });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.split('\n')).toContain('tenants/velvet/tenant.json: company.id: 1 is the id of Spetter Media B.V. (tenant spetter); give Velvet Interactive Ltd. an id of its own');
+  });
+
   test('reports a file that is not JSON', async () => {
     const dir = tenantsCopy();
     writeFileSync(join(dir, 'velvet', 'tenant.json'), '{ "name": "Velvet", }');

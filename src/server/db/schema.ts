@@ -266,6 +266,8 @@ export interface PaymentsTable {
   discount_amount: ColumnType<number, number | undefined, number>;
   /** `<year>-<6 digits>`, per company without gaps; given when paid. */
   invoice_number: string | null;
+  /** The invoice as issued with its number (JSON of InvoiceView); null before it was kept. */
+  invoice: string | null;
 }
 
 // --- discount codes --------------------------------------------------------------------

@@ -11,18 +11,56 @@ export const TRANSACTIONS_PAGE = 50;
 /**
  * Gives a paid payment its invoice number, in the transaction that marks it paid: the next of
  * its company's counter for the year, so numbers run without gaps (`2026-000001`). The counter
- * row is taken by an upsert, which serialises concurrent payments of one company.
+ * row is taken by an upsert, which serialises concurrent payments of one company. The invoice is
+ * kept as issued (`payments.invoice`): later changes of the member or the company leave it be.
  */
-export async function assignInvoiceNumber(trx: Transaction<Database>, paymentId: number, companyId: number, year: number): Promise<string> {
+export async function assignInvoiceNumber(trx: Transaction<Database>, paymentId: number, tenant: Tenant, paidAt: string): Promise<string> {
+  const year = new Date(paidAt).getUTCFullYear();
   const row = await trx
     .insertInto('invoice_counters')
-    .values({ company_id: companyId, year, last: 1 })
+    .values({ company_id: tenant.company.id, year, last: 1 })
     .onConflict((oc) => oc.columns(['company_id', 'year']).doUpdateSet({ last: sql`invoice_counters.last + 1` }))
     .returning('last')
     .executeTakeFirstOrThrow();
   const number = `${year}-${String(row.last).padStart(6, '0')}`;
-  await trx.updateTable('payments').set({ invoice_number: number }).where('id', '=', paymentId).execute();
+  const issued = invoiceOf(tenant, { ...(await invoiceRow(trx).where('payments.id', '=', paymentId).executeTakeFirstOrThrow()), invoice_number: number, paid_at: paidAt });
+  await trx.updateTable('payments').set({ invoice_number: number, invoice: JSON.stringify(issued) }).where('id', '=', paymentId).execute();
   return number;
+}
+
+/** What an invoice is drawn from: the payment, its member and profile. */
+const invoiceRow = (db: Kysely<Database>) =>
+  db
+    .selectFrom('payments')
+    .innerJoin('users', 'users.id', 'payments.user_id')
+    .leftJoin('profiles', 'profiles.user_id', 'users.id')
+    .select(['payments.id', 'payments.invoice_number', 'payments.invoice', 'payments.paid_at', 'payments.credits', 'payments.package_id', 'payments.method', 'payments.currency', 'payments.amount', 'payments.list_amount', 'payments.discount_code', 'users.email', 'profiles.name', 'profiles.country']);
+
+type InvoiceRow = Omit<Awaited<ReturnType<ReturnType<typeof invoiceRow>['executeTakeFirstOrThrow']>>, 'invoice_number' | 'paid_at'> & { invoice_number: string; paid_at: string };
+
+/** The invoice of a paid payment: the brand's company, VAT of the member's country (SPEC §3 company info). */
+function invoiceOf(tenant: Tenant, p: InvoiceRow): InvoiceView {
+  const c = tenant.company;
+  const vat = vatFor(c.vat_numbers, p.country);
+  const split = vat ? splitVat(p.amount, vat.rate) : { net: p.amount, vat: 0 };
+  const listAmount = p.list_amount ?? p.amount;
+  return {
+    payment_id: p.id,
+    invoice_number: p.invoice_number,
+    date: p.paid_at,
+    company: { name: c.name, address: c.address, city: c.city, country: c.country, kvk: c.kvk, tradenames: c.tradenames, vat_number: vat?.number ?? null },
+    customer: { name: p.name, email: p.email, country: p.country },
+    line: { credits: p.credits, package_id: p.package_id, method: p.method },
+    currency: p.currency,
+    list_amount: listAmount,
+    discount_code: p.discount_code,
+    discount: listAmount - p.amount,
+    gross: p.amount,
+    net: split.net,
+    vat: split.vat,
+    vat_rate: vat?.rate ?? null,
+    refundable_until: new Date(Date.parse(p.paid_at) + tenant.refund_days * 86_400_000).toISOString(),
+  };
 }
 
 /** One line of /transactions (docs/API.md "Transactions"). */
@@ -111,40 +149,16 @@ export function createTransactionService(deps: { db: Kysely<Database> }) {
       return { transactions, next: rows.length > TRANSACTIONS_PAGE ? page[page.length - 1]!.id : null };
     },
 
-    /** The invoice of one of the member's paid purchases, or 404. */
+    /** The invoice of one of the member's paid purchases as it was issued, or 404. */
     async invoice(tenant: Tenant, userId: number, paymentId: number): Promise<InvoiceView> {
-      const p = await db
-        .selectFrom('payments')
-        .innerJoin('users', 'users.id', 'payments.user_id')
-        .leftJoin('profiles', 'profiles.user_id', 'users.id')
-        .select(['payments.id', 'payments.invoice_number', 'payments.paid_at', 'payments.credits', 'payments.package_id', 'payments.method', 'payments.currency', 'payments.amount', 'payments.list_amount', 'payments.discount_code', 'users.email', 'profiles.name', 'profiles.country'])
+      const p = await invoiceRow(db)
         .where('payments.id', '=', paymentId)
         .where('payments.user_id', '=', userId)
         .where('payments.tenant_id', '=', tenant.id)
         .where('payments.status', '=', 'paid')
         .executeTakeFirst();
       if (!p || !p.invoice_number || !p.paid_at) throw notFound();
-      const c = tenant.company;
-      const vat = vatFor(c.vat_numbers, p.country);
-      const split = vat ? splitVat(p.amount, vat.rate) : { net: p.amount, vat: 0 };
-      const listAmount = p.list_amount ?? p.amount;
-      return {
-        payment_id: p.id,
-        invoice_number: p.invoice_number,
-        date: p.paid_at,
-        company: { name: c.name, address: c.address, city: c.city, country: c.country, kvk: c.kvk, tradenames: c.tradenames, vat_number: vat?.number ?? null },
-        customer: { name: p.name, email: p.email, country: p.country },
-        line: { credits: p.credits, package_id: p.package_id, method: p.method },
-        currency: p.currency,
-        list_amount: listAmount,
-        discount_code: p.discount_code,
-        discount: listAmount - p.amount,
-        gross: p.amount,
-        net: split.net,
-        vat: split.vat,
-        vat_rate: vat?.rate ?? null,
-        refundable_until: new Date(Date.parse(p.paid_at) + tenant.refund_days * 86_400_000).toISOString(),
-      };
+      return p.invoice ? (JSON.parse(p.invoice) as InvoiceView) : invoiceOf(tenant, { ...p, invoice_number: p.invoice_number, paid_at: p.paid_at });
     },
   };
 }

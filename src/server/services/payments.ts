@@ -176,7 +176,7 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
       if (reported.status !== 'paid' || Number(moved.numUpdatedRows) === 0) return null;
       const { balance, duplicate } = await grant(trx, { userId: payment.user_id, credits: payment.credits, reason: 'purchase', ref: providerId });
       if (duplicate) return null;
-      await assignInvoiceNumber(trx, payment.id, tenant.company.id, new Date(now).getUTCFullYear());
+      await assignInvoiceNumber(trx, payment.id, tenant, now);
       await trx.updateTable('users').set({ paid_user: 1 }).where('id', '=', payment.user_id).execute();
       return balance;
     });

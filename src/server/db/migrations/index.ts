@@ -14,6 +14,7 @@ import * as m20261125_0016 from './2026-11-25-0016-saved-cards.ts';
 import * as m20261125_0017 from './2026-11-25-0017-invoices.ts';
 import * as m20261125_0018 from './2026-11-25-0018-conversations-started.ts';
 import * as m20261125_0019 from './2026-11-25-0019-session-rows-notify.ts';
+import * as m20261126_0020 from './2026-11-26-0020-invoice-snapshot.ts';
 
 /**
  * Every migration of this folder, by file name without extension. Imported statically, not
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0017-invoices': m20261125_0017,
   '2026-11-25-0018-conversations-started': m20261125_0018,
   '2026-11-25-0019-session-rows-notify': m20261125_0019,
+  '2026-11-26-0020-invoice-snapshot': m20261126_0020,
 };
