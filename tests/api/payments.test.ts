@@ -161,6 +161,24 @@ describe.each(engines())('payments on %s', (engine) => {
     expect((await ledger(rt(), bob.userId)).credits).toBe(bob.startCredits + 3 * pack.credits);
   });
 
+  test('a repeat order clicked twice, or in two tabs at once, charges the saved card once', async () => {
+    const dirk = await buyer(rt());
+    const pack = brand(rt()).packages[0]!;
+    const { checkout_url } = (await dirk.client.post('/api/payment.php', { package_id: pack.id, method: 'visa' })).json();
+    await choose(rt(), new URL(checkout_url, 'http://x').searchParams.get('id')!, 'paid');
+    const answers = await Promise.all([0, 1, 2].map(() => dirk.client.post('/api/repeat-order.php', {})));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(new Set(answers.map((a) => a.json().payment.payment_id)).size).toBe(1);
+    const again = (await dirk.client.post('/api/repeat-order.php', {})).json();
+    expect(again.payment.payment_id).toBe(answers[0]!.json().payment.payment_id);
+    expect(again.next).toBe(answers[0]!.json().next);
+    expect(await ledger(rt(), dirk.userId)).toMatchObject({ credits: dirk.startCredits + 2 * pack.credits, sum: dirk.startCredits + 2 * pack.credits });
+    // A minute later it is a new order.
+    await rt().db.db.updateTable('payments').set({ created_at: new Date(Date.now() - 61_000).toISOString() } as never).where('user_id', '=', dirk.userId).execute();
+    expect((await dirk.client.post('/api/repeat-order.php', {})).json().payment.payment_id).not.toBe(again.payment.payment_id);
+    expect((await ledger(rt(), dirk.userId)).credits).toBe(dirk.startCredits + 3 * pack.credits);
+  });
+
   test('a card payment that was pending first saves the card once it is paid, once however often it is asked', async () => {
     const cleo = await buyer(rt());
     const pack = brand(rt()).packages[0]!;

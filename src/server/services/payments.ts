@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database, PaymentStatus } from '../db/schema.ts';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, PaymentStatus, PaymentsTable } from '../db/schema.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import type { EventBus } from '../bus.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -11,6 +11,13 @@ import type { DiscountMember, DiscountService } from './discounts.ts';
 import type { DirectDebitPayment } from './directdebit.ts';
 import { assignInvoiceNumber } from './invoices.ts';
 import { priceFor } from '../../lib/currencies.ts';
+import { engineOf } from '../db/engine.ts';
+
+/**
+ * A repeat order on the saved card within this many seconds of the same one answers that charge
+ * instead of charging the card again: a double click, or the button in two tabs (chosen).
+ */
+export const REPEAT_ORDER_ONCE_SECONDS = 60;
 
 /** Statuses a payment never leaves. */
 const FINAL: ReadonlySet<PaymentStatus> = new Set(['paid', 'failed', 'canceled', 'expired']);
@@ -76,7 +83,8 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
     order: { pack: Tenant['packages'][number]; amount: number; listAmount: number; currency: string; discountCode: string | null; method: string },
     origin: string,
     extra: { customerId?: string; mandateId?: string; sequenceType?: 'oneoff' | 'first' | 'recurring' },
-  ) {
+    once = false,
+  ): Promise<{ payment: Selectable<PaymentsTable>; checkoutUrl: string | null; again?: true }> {
     const { pack, amount, method } = order;
     const provider = deps.provider(tenant);
     // A card payment outside a mandate is a 'first' payment of the member's customer: the provider keeps the card for repeat orders.
@@ -87,6 +95,23 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
     if (holder && (holder.status === 'open' || holder.status === 'pending')) await settle(holder.provider_id).catch(() => undefined);
     // The row and its discount code's hold commit together: one code, one payment at a time.
     const row = await db.transaction().execute(async (trx) => {
+      if (once) {
+        // The member's row is the lock on PostgreSQL (SQLite runs one transaction at a time): the
+        // second of two requests at once sees the first one's payment.
+        if (engineOf(db) === 'postgres') await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+        const recent = await trx
+          .selectFrom('payments')
+          .selectAll()
+          .where('user_id', '=', userId)
+          .where('package_id', '=', pack.id)
+          .where('method', '=', method)
+          .where('checkout_url', '=', '')
+          .where('status', 'in', ['open', 'pending', 'paid'])
+          .where('created_at', '>', new Date(Date.now() - REPEAT_ORDER_ONCE_SECONDS * 1000).toISOString())
+          .orderBy('id', 'desc')
+          .executeTakeFirst();
+        if (recent) return { id: recent.id, recent };
+      }
       const inserted = await trx
         .insertInto('payments')
         .values({
@@ -107,8 +132,9 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
         .returning('id')
         .executeTakeFirstOrThrow();
       if (order.discountCode) await deps.discounts.reserve(trx, userId, order.discountCode, inserted.id);
-      return inserted;
+      return { id: inserted.id, recent: undefined };
     });
+    if (row.recent) return { payment: row.recent, checkoutUrl: null, again: true };
     let created: Awaited<ReturnType<PaymentProvider['create']>>;
     try {
       created = await provider.create({
@@ -239,8 +265,9 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
         const provider = deps.provider(tenant);
         const customerId = await customerOf(tenant, member.id, provider);
         const method = isCard(offer.method) ? offer.method : 'creditcard';
-        const opened = await open(tenant, member.id, { pack, amount: offer.amount, listAmount: offer.amount, currency: offer.currency, discountCode: null, method }, origin, { customerId, mandateId: offer.card.id, sequenceType: 'recurring' });
-        const payment = await settle(opened.payment.provider_id);
+        const opened = await open(tenant, member.id, { pack, amount: offer.amount, listAmount: offer.amount, currency: offer.currency, discountCode: null, method }, origin, { customerId, mandateId: offer.card.id, sequenceType: 'recurring' }, true);
+        // The charge a moment ago may still be on its way to the provider: then it is shown as it stands.
+        const payment = await settle(opened.payment.provider_id).catch((error) => (opened.again ? view(opened.payment) : Promise.reject(error)));
         return { next: `/credits/${pack.id}/${method}?payment=${payment.payment_id}`, payment };
       }
       if (offer.method === 'sdd') return { next: `/directdebit?package=${pack.id}`, payment: null };
