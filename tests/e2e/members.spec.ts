@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { Browser, Page } from '@playwright/test';
-import { test, expect, brandUrl, callApi, confirmEntryWarning } from '../support/e2e.ts';
+import { test, expect, brandUrl, callApi, confirmEntryWarning, withDatabase } from '../support/e2e.ts';
 import { linkIn, mailTo } from '../support/mail.ts';
 
 /** Browser tests of the members search (/members) and the member profile (/members/{id}, /likes/m/{id}). */
@@ -252,6 +252,30 @@ test('the next page shows the member at once from what the tab knows, before the
   await expect(page).toHaveURL(brandUrl('spetter', '/'));
   await expect(page.getByRole('banner').getByRole('link', { name: 'Inloggen' })).toBeVisible();
   await expect.poll(() => page.evaluate(() => sessionStorage.getItem('member'))).toBeNull();
+});
+
+test('a fictional profile says so in words on its card, on its profile and in the chat (DESIGN §10)', async ({ page }) => {
+  await signUp(page, { name: 'Tijn', gender: 'male' });
+  const fiction = await withDatabase((db) =>
+    db.selectFrom('profiles').select(['id', 'name', 'gender', 'country', 'birth_date']).where('tenant_id', '=', 'spetter').where('fictional', '=', 1).where('status', '=', 'active').where('listed', '=', 1).orderBy('id').executeTakeFirstOrThrow(),
+  );
+  const born = new Date(fiction.birth_date);
+  const today = new Date();
+  const age = today.getUTCFullYear() - born.getUTCFullYear() - (today < new Date(Date.UTC(today.getUTCFullYear(), born.getUTCMonth(), born.getUTCDate())) ? 1 : 0);
+  const warning = 'Dit profiel is fictief. Fysiek contact met dit profiel is niet mogelijk.';
+
+  await page.goto(brandUrl('spetter', `/members?gender=${fiction.gender}&country=${fiction.country}&min_age=${age}&max_age=${age}`));
+  await confirmEntryWarning(page);
+  await resultsShown(page, /gevonden/);
+  const card = page.locator(`a[href="/members/${fiction.id}"]`);
+  await expect(card.locator('[data-fictional]')).toBeVisible();
+  await expect(card.locator('[data-fictional]')).toContainText('Fictief profiel');
+
+  await card.click();
+  await expect(page).toHaveURL(new RegExp(`/members/${fiction.id}$`));
+  await expect(page.getByText(warning).first()).toBeVisible();
+  await page.goto(brandUrl('spetter', `/members/${fiction.id}/chat`));
+  await expect(page.getByRole('note').filter({ hasText: warning })).toBeVisible();
 });
 
 test('an unknown member id gives the 404 page', async ({ page }) => {

@@ -13,6 +13,8 @@ export interface Fictional {
   icon: string;
   /** settings.fictional_warning, or the catalogue's */
   warning: string;
+  /** settings.fictional_singular, or the catalogue's: the word on a card ("fictief profiel") */
+  label: string;
 }
 
 /** Where a member lives as one line: city and region, else the country's name. */
@@ -50,21 +52,23 @@ export default function ProfileCard({ locale, member, fictional, countryName, he
             {member.name.slice(0, 1).toUpperCase()}
           </span>
         )}
-        {tag && (
-          <span className={`absolute left-2 top-2 rounded-full px-2.5 py-1 text-xs font-bold shadow-sm ${tag.tone === 'new' ? 'bg-danger text-white' : 'bg-white text-primary'}`}>
-            {tag.tone === 'match' && <span aria-hidden="true" className="i-tabler-hearts mr-1 align-[-2px]" />}
-            {tag.text}
-          </span>
-        )}
-        {member.fictional && (
-          <span
-            role="img"
-            aria-label={fictional.warning}
-            title={fictional.warning}
-            className="absolute right-2 top-2 grid h-8 w-8 place-items-center rounded-full bg-white/90 text-base shadow-sm"
-          >
-            <Glyph icon={fictional.icon} className="text-gray-800" />
-          </span>
+        {(tag || member.fictional) && (
+          <div className="absolute left-2 right-2 top-2 flex flex-col items-start gap-1">
+            {tag && (
+              <span className={`rounded-full px-2.5 py-1 text-xs font-bold shadow-sm ${tag.tone === 'new' ? 'bg-danger text-white' : 'bg-white text-primary'}`}>
+                {tag.tone === 'match' && <span aria-hidden="true" className="i-tabler-hearts mr-1 align-[-2px]" />}
+                {tag.text}
+              </span>
+            )}
+            {/* Conspicuous, in words (DESIGN §10): an icon alone is too faint a disclosure. */}
+            {member.fictional && (
+              <span title={fictional.warning} className="inline-flex max-w-full items-center gap-1 rounded-full bg-warning px-2 py-0.5 text-[11px] font-bold text-gray-900 shadow-sm sm:text-xs" data-fictional>
+                <Glyph icon={fictional.icon} className="shrink-0" />
+                <span className="truncate">{fictional.label.charAt(0).toLocaleUpperCase(locale) + fictional.label.slice(1)}</span>
+                <span className="sr-only">: {fictional.warning}</span>
+              </span>
+            )}
+          </div>
         )}
         <div className="absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/75 to-transparent px-2.5 pb-2.5 pt-10 text-white sm:px-3">
           {/* A long name gives way; the age always shows. */}
