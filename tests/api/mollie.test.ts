@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { engines, hostFetch, TENANTS_DIR, type TestRuntime } from '../support/runtime.ts';
 import { activeMember, useRuntime } from '../support/accounts.ts';
 import { startMollieStandIn, type MollieStandIn } from '../support/mollie-stand-in.ts';
+import { spend } from '../../src/server/ledger.ts';
 
 const KEY_ENV = 'MOLLIE_KEY_SPETTER_TEST';
 let mollie: MollieStandIn;
@@ -116,6 +117,45 @@ describe.each(engines())('Mollie on %s', (engine) => {
     mollie.setStatus(sdd.id as string, 'paid');
     await webhook(rt(), sdd.id as string);
     expect((await credits(rt(), bob.userId)).credits).toBe(bob.startCredits + 300);
+  });
+
+  test('a refund or chargeback at Mollie takes the credits back in proportion, once, as far as they are left; a direct debit charged back blocks direct debit', async () => {
+    const ann = await buyer(rt());
+    const buy = async () => {
+      const { checkout_url } = (await ann.client.post('/api/payment.php', { package_id: 'starter', method: 'ideal' })).json();
+      const id = checkout_url.split('/').pop()!;
+      mollie.setStatus(id, 'paid');
+      await webhook(rt(), id);
+      return id;
+    };
+    const first = await buy();
+    expect((await credits(rt(), ann.userId)).credits).toBe(ann.startCredits + 50);
+    // Half refunded (7.50 of 14.99): 25 of the 50 credits go back, however often Mollie calls.
+    mollie.giveBack(first, { refunded: 750 });
+    await Promise.all(Array.from({ length: 5 }, () => webhook(rt(), first)));
+    expect((await credits(rt(), ann.userId)).credits).toBe(ann.startCredits + 50 - 25);
+    // The rest charged back by the bank after the member spent most credits: what is left goes.
+    await spend(rt().db.db, { userId: ann.userId, credits: ann.startCredits + 20, reason: 'message', ref: `m-${ann.userId}` });
+    mollie.giveBack(first, { chargedBack: 749 });
+    await webhook(rt(), first);
+    expect((await credits(rt(), ann.userId)).credits).toBe(0);
+    const ledger = await rt().db.db.selectFrom('credit_ledger').select(['delta', 'reason']).where('user_id', '=', ann.userId).orderBy('id').execute();
+    expect(ledger.filter((e) => e.reason === 'refund').map((e) => e.delta)).toEqual([-25, -5]);
+    expect(ledger.reduce((n, e) => n + e.delta, 0)).toBe(0);
+    expect((await ann.client.get('/api/directdebit.php')).json().blocked).toBe(false); // a card, not a direct debit
+
+    // A direct debit charged back: the credits go and direct debit is blocked for the member.
+    mollie.recurringStatus = 'paid';
+    const { order } = (await ann.client.post('/api/directdebit.php', { package_id: 'starter', holder: 'A. Smit', iban: 'NL91ABNA0417164300', street: 'Dam', house_number: '2', postcode: '1012 JS', city: 'Amsterdam', mobile: '+31612345679', consent: true })).json();
+    const dir = join(rt().outbox, 'sms');
+    const text = readFileSync(join(dir, readdirSync(dir).sort().at(-1)!), 'utf8');
+    expect((await ann.client.post('/api/directdebit.php?confirm=1', { order_id: order.id, code: /\b(\d{6})\b/.exec(text)![1] })).status).toBe(200);
+    expect((await credits(rt(), ann.userId)).credits).toBe(50);
+    const sdd = [...mollie.payments.keys()].at(-1)!;
+    mollie.giveBack(sdd, { chargedBack: 1499 });
+    await webhook(rt(), sdd);
+    expect((await credits(rt(), ann.userId)).credits).toBe(0);
+    expect((await ann.client.get('/api/directdebit.php')).json().blocked).toBe(true);
   });
 });
 

@@ -20,6 +20,8 @@ export interface MollieStandIn {
   mandates: Map<string, Record<string, unknown>>;
   /** Moves a payment as Mollie would (paid, failed, canceled, expired…). */
   setStatus(id: string, status: string): void;
+  /** Gives a paid payment back as Mollie reports it: refunded by the merchant or charged back by the bank (cents, totals so far). */
+  giveBack(id: string, amounts: { refunded?: number; chargedBack?: number }): void;
   /** Recurring payments start with this status (Mollie: pending for SEPA, paid for cards soon after). */
   recurringStatus: string;
   close(): Promise<void>;
@@ -146,6 +148,13 @@ export async function startMollieStandIn(): Promise<MollieStandIn> {
       const payment = payments.get(id);
       if (!payment) throw new Error(`stand-in: no payment ${id}`);
       payment.status = status;
+    },
+    giveBack(id, { refunded, chargedBack }) {
+      const payment = payments.get(id);
+      if (!payment) throw new Error(`stand-in: no payment ${id}`);
+      const amount = (cents: number) => ({ currency: (payment.amount as { currency: string }).currency, value: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}` });
+      if (refunded !== undefined) payment.amountRefunded = amount(refunded);
+      if (chargedBack !== undefined) payment.amountChargedBack = amount(chargedBack);
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

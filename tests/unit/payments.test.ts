@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { discountCents, formatCountdown, notApplicable, timeBonusLeft, MINIMUM_CHARGE, TIME_BONUS, type DiscountView } from '../../src/lib/discounts.ts';
 import { euroPrice, priceFor } from '../../src/lib/currencies.ts';
 import { splitVat, vatFor } from '../../src/lib/vat.ts';
-import { MOLLIE_METHODS, mollieAmount } from '../../src/server/payments/mollie.ts';
+import { MOLLIE_METHODS, centsOf, mollieAmount } from '../../src/server/payments/mollie.ts';
 import { PAYMENT_METHOD_IDS, methodsFor } from '../../src/lib/payment-methods.ts';
 import { maskMobile } from '../../src/lib/directdebit.ts';
 
@@ -99,6 +99,10 @@ describe('prices, VAT and providers', () => {
     expect(mollieAmount(100, 'CHF').value).toBe('1.00');
     expect(mollieAmount(123456789, 'EUR').value).toBe('1234567.89');
     expect(() => mollieAmount(12.5, 'EUR')).toThrow();
+    // And back, for what Mollie reports refunded or charged back.
+    for (const cents of [0, 5, 100, 1499, 123456789]) expect(centsOf(mollieAmount(cents, 'EUR'))).toBe(cents);
+    expect(centsOf(undefined)).toBe(0);
+    expect(centsOf({ value: '1.5' })).toBe(0);
     expect(Object.keys(MOLLIE_METHODS).sort()).toEqual([...PAYMENT_METHOD_IDS].sort());
     expect(MOLLIE_METHODS.sdd).toBe('directdebit');
     expect(MOLLIE_METHODS.sct).toBe('banktransfer');

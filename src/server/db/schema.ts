@@ -268,6 +268,8 @@ export interface PaymentsTable {
   invoice_number: string | null;
   /** The invoice as issued with its number (JSON of InvoiceView); null before it was kept. */
   invoice: string | null;
+  /** Cents given back since it was paid (refunds and chargebacks at the provider). */
+  reversed_amount: ColumnType<number, number | undefined, number>;
 }
 
 // --- discount codes --------------------------------------------------------------------

@@ -54,6 +54,12 @@ export function mollieAmount(cents: number, currency: string): { currency: strin
   return { currency, value: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}` };
 }
 
+/** Mollie's amount string ("12.34") as integer cents; 0 for none. */
+export function centsOf(amount: { value: string } | undefined | null): number {
+  const m = amount ? /^(\d+)\.(\d{2})$/.exec(amount.value) : null;
+  return m ? Number(m[1]) * 100 + Number(m[2]) : 0;
+}
+
 const isNotFound = (error: unknown) => (error as { statusCode?: number } | null)?.statusCode === 404;
 
 function mandateOf(m: MollieMandate): Mandate {
@@ -91,7 +97,7 @@ export function createMollieProvider(opts: { apiKey: string; apiEndpoint?: strin
     async get(id) {
       try {
         const payment = await client.payments.get(id);
-        return { id: payment.id, status: STATUSES[payment.status] ?? 'open' };
+        return { id: payment.id, status: STATUSES[payment.status] ?? 'open', refunded: centsOf(payment.amountRefunded), chargedBack: centsOf(payment.amountChargedBack) };
       } catch (error) {
         if (isNotFound(error)) return null;
         throw error;

@@ -24,7 +24,11 @@ export interface PaymentProvider {
     sequenceType?: 'oneoff' | 'first' | 'recurring';
     mandateId?: string;
   }): Promise<{ id: string; checkoutUrl: string | null }>;
-  get(id: string): Promise<{ id: string; status: PaymentStatus } | null>;
+  /**
+   * Where a payment stands, and cents of a paid payment given back since: `refunded` by the
+   * operator, `chargedBack` by the member's bank (0 or absent when none).
+   */
+  get(id: string): Promise<{ id: string; status: PaymentStatus; refunded?: number; chargedBack?: number } | null>;
   /** Makes the member's customer at the provider; answers its id. */
   createCustomer(input: { tenantId: string; name: string; email: string }): Promise<string>;
   /** A SEPA direct-debit mandate the member authorised on the site (SMS code); answers its id. */

@@ -3,7 +3,7 @@ import type { Database, PaymentStatus, PaymentsTable } from '../db/schema.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import type { EventBus } from '../bus.ts';
 import { AppError, notFound } from '../errors.ts';
-import { grant } from '../ledger.ts';
+import { grant, spend } from '../ledger.ts';
 import { publishToMember } from './events.ts';
 import type { Mandate, PaymentProvider } from '../payments/provider.ts';
 import { PAYMENT_METHODS, methodsFor } from '../../lib/payment-methods.ts';
@@ -179,6 +179,33 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
   }
 
   /**
+   * A paid payment given back since, in part or whole (refunded at the provider, or charged back
+   * by the member's bank, as a SEPA direct debit may be for 8 weeks): the bundle's credits go
+   * back in proportion, as far as the member still has them (credits spent on messages stay
+   * spent), once for each rise of the amount given back. A direct debit charged back also blocks
+   * the member's direct debit (SPEC §6).
+   */
+  async function reverse(payment: Selectable<PaymentsTable>, reversed: number, chargedBack: boolean): Promise<void> {
+    const locking = engineOf(db) === 'postgres';
+    const balance = await db.transaction().execute(async (trx) => {
+      const before = await trx.selectFrom('payments').select('reversed_amount').where('id', '=', payment.id).$if(locking, (q) => q.forUpdate()).executeTakeFirstOrThrow();
+      if (reversed <= before.reversed_amount) return null;
+      await trx.updateTable('payments').set({ reversed_amount: reversed, updated_at: new Date().toISOString() }).where('id', '=', payment.id).execute();
+      if (chargedBack && payment.method === 'sdd') await trx.updateTable('users').set({ directdebit_blocked: 1 }).where('id', '=', payment.user_id).execute();
+      const share = (cents: number) => Math.floor((payment.credits * Math.min(cents, payment.amount)) / payment.amount);
+      const owed = share(reversed) - share(before.reversed_amount);
+      const user = await trx.selectFrom('users').select('credits').where('id', '=', payment.user_id).$if(locking, (q) => q.forUpdate()).executeTakeFirstOrThrow();
+      const take = Math.min(owed, user.credits);
+      if (take <= 0) return null;
+      return (await spend(trx, { userId: payment.user_id, credits: take, reason: 'refund', ref: `reversal:${payment.provider_id}:${reversed}` })).balance;
+    });
+    if (balance !== null) {
+      await publishToMember(bus, payment.user_id, { type: 'credits', balance });
+      await publishToMember(bus, payment.user_id, { type: 'user' });
+    }
+  }
+
+  /**
    * Asks the provider where a payment stands and records it (the webhook, and the member's
    * return): paid grants the credits once and makes the member premium. Unknown ids are 404.
    */
@@ -190,7 +217,12 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
     // The provider that took the payment, even if the brand has moved to another since.
     const reported = await deps.provider(tenant, payment.provider as PaymentProvider['name']).get(providerId);
     if (!reported) throw notFound();
-    if (reported.status === payment.status || payment.status === 'paid') return view(payment);
+    if (payment.status === 'paid') {
+      const reversed = (reported.refunded ?? 0) + (reported.chargedBack ?? 0);
+      if (reversed > payment.reversed_amount) await reverse(payment, reversed, (reported.chargedBack ?? 0) > 0);
+      return view(payment);
+    }
+    if (reported.status === payment.status) return view(payment);
     const credited = await db.transaction().execute(async (trx) => {
       const now = new Date().toISOString();
       const moved = await trx
