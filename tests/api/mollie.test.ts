@@ -144,6 +144,14 @@ describe.each(engines())('Mollie on %s', (engine) => {
     expect(ledger.reduce((n, e) => n + e.delta, 0)).toBe(0);
     expect((await ann.client.get('/api/directdebit.php')).json().blocked).toBe(false); // a card, not a direct debit
 
+    // Refunded in full before the first webhook came through: credited and taken back at once.
+    const { checkout_url: late } = (await ann.client.post('/api/payment.php', { package_id: 'starter', method: 'ideal' })).json();
+    const lateId = late.split('/').pop()!;
+    mollie.setStatus(lateId, 'paid');
+    mollie.giveBack(lateId, { refunded: 1499 });
+    await Promise.all([webhook(rt(), lateId), webhook(rt(), lateId)]);
+    expect((await credits(rt(), ann.userId)).credits).toBe(0);
+
     // A direct debit charged back: the credits go and direct debit is blocked for the member.
     mollie.recurringStatus = 'paid';
     const { order } = (await ann.client.post('/api/directdebit.php', { package_id: 'starter', holder: 'A. Smit', iban: 'NL91ABNA0417164300', street: 'Dam', house_number: '2', postcode: '1012 JS', city: 'Amsterdam', mobile: '+31612345679', consent: true })).json();

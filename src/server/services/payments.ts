@@ -217,8 +217,8 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
     // The provider that took the payment, even if the brand has moved to another since.
     const reported = await deps.provider(tenant, payment.provider as PaymentProvider['name']).get(providerId);
     if (!reported) throw notFound();
+    const reversed = (reported.refunded ?? 0) + (reported.chargedBack ?? 0);
     if (payment.status === 'paid') {
-      const reversed = (reported.refunded ?? 0) + (reported.chargedBack ?? 0);
       if (reversed > payment.reversed_amount) await reverse(payment, reversed, (reported.chargedBack ?? 0) > 0);
       return view(payment);
     }
@@ -242,6 +242,8 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
       await publishToMember(bus, payment.user_id, { type: 'credits', balance: credited });
       await publishToMember(bus, payment.user_id, { type: 'user' });
     }
+    // Given back already when first seen paid (a late webhook): credited, then taken back.
+    if (reported.status === 'paid' && reversed > 0) await reverse({ ...payment, status: 'paid' }, reversed, (reported.chargedBack ?? 0) > 0);
     await publishToMember(bus, payment.user_id, { type: 'payment', payment_id: payment.id });
     const fresh = await db.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow();
     return view(fresh);
