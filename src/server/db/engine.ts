@@ -29,6 +29,15 @@ export function engineOf(db: Kysely<any>): Engine {
   throw new Error(`Unsupported database adapter ${adapter.constructor.name}`);
 }
 
+/**
+ * Makes the rest of a transaction wait for any other transaction of the same member that took
+ * this lock: the member's `users` row on PostgreSQL. SQLite needs none: it runs one write
+ * transaction at a time.
+ */
+export async function lockMember(trx: Kysely<any>, userId: number): Promise<void> {
+  if (engineOf(trx) === 'postgres') await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+}
+
 /** The current time as stored in every timestamp column. */
 export function nowIso(): string {
   return new Date().toISOString();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, TestCheckoutsTable } from '../db/schema.ts';
+import type { Database, PaymentStatus, TestCheckoutsTable } from '../db/schema.ts';
 import type { PaymentProvider } from './provider.ts';
 
 /** What the hosted checkout page shows. */
@@ -27,10 +27,14 @@ export function createTestProvider(deps: { db: Kysely<Database>; now?: () => Dat
   const { db } = deps;
   const now = () => deps.now?.() ?? new Date();
 
-  /** An open checkout past TEST_CHECKOUT_MINUTES becomes expired. */
-  async function expireIfOld(id: string): Promise<void> {
-    const cutoff = new Date(now().getTime() - TEST_CHECKOUT_MINUTES * 60_000).toISOString();
-    await db.updateTable('test_checkouts').set({ status: 'expired' }).where('id', '=', id).where('status', '=', 'open').where('created_at', '<=', cutoff).execute();
+  /** Checkouts opened before this are past TEST_CHECKOUT_MINUTES. */
+  const expiredBefore = () => new Date(now().getTime() - TEST_CHECKOUT_MINUTES * 60_000).toISOString();
+
+  /** A checkout as it stands now: an open one past TEST_CHECKOUT_MINUTES expires as it is read. */
+  async function current<T extends { id: string; status: PaymentStatus; created_at: string }>(row: T | undefined): Promise<T | undefined> {
+    if (!row || row.status !== 'open' || row.created_at > expiredBefore()) return row;
+    await db.updateTable('test_checkouts').set({ status: 'expired' }).where('id', '=', row.id).where('status', '=', 'open').execute();
+    return { ...row, status: 'expired' };
   }
 
   async function validMandate(customerId: string | undefined, mandateId: string | undefined): Promise<boolean> {
@@ -92,8 +96,7 @@ export function createTestProvider(deps: { db: Kysely<Database>; now?: () => Dat
       await db.updateTable('test_mandates').set({ status: 'invalid' }).where('id', '=', mandateId).where('customer_id', '=', customerId).execute();
     },
     async get(id) {
-      await expireIfOld(id);
-      const row = await db.selectFrom('test_checkouts').select(['id', 'status', 'settle_at', 'customer_id', 'sequence_type', 'method']).where('id', '=', id).executeTakeFirst();
+      const row = await current(await db.selectFrom('test_checkouts').select(['id', 'status', 'created_at', 'settle_at', 'customer_id', 'sequence_type', 'method']).where('id', '=', id).executeTakeFirst());
       if (!row) return null;
       if (row.status === 'pending' && row.settle_at && row.settle_at <= now().toISOString()) {
         const settled = await db.updateTable('test_checkouts').set({ status: 'paid' }).where('id', '=', id).where('status', '=', 'pending').executeTakeFirst();
@@ -104,13 +107,13 @@ export function createTestProvider(deps: { db: Kysely<Database>; now?: () => Dat
       return { id, status: row.status };
     },
     async decide(id, outcome) {
-      await expireIfOld(id);
       const settleAt = outcome === 'pending' ? new Date(now().getTime() + TEST_PENDING_SECONDS * 1000).toISOString() : null;
       const result = await db
         .updateTable('test_checkouts')
         .set({ status: outcome, settle_at: settleAt })
         .where('id', '=', id)
         .where('status', '=', 'open')
+        .where('created_at', '>', expiredBefore())
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return null;
       const row = await db.selectFrom('test_checkouts').select(['redirect_url', 'webhook_url', 'customer_id', 'sequence_type', 'method']).where('id', '=', id).executeTakeFirstOrThrow();
@@ -118,8 +121,7 @@ export function createTestProvider(deps: { db: Kysely<Database>; now?: () => Dat
       return { redirectUrl: row.redirect_url, webhookUrl: row.webhook_url, settleAt };
     },
     async checkout(id) {
-      await expireIfOld(id);
-      return (await db.selectFrom('test_checkouts').select(['id', 'tenant_id', 'amount', 'currency', 'description', 'method', 'status', 'redirect_url']).where('id', '=', id).executeTakeFirst()) ?? null;
+      return (await current(await db.selectFrom('test_checkouts').select(['id', 'tenant_id', 'amount', 'currency', 'description', 'method', 'status', 'redirect_url', 'created_at']).where('id', '=', id).executeTakeFirst())) ?? null;
     },
   };
   return provider;

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { electronicFormatIBAN, isSEPACountry, isValidIBAN } from 'ibantools';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import type { Database } from '../db/schema.ts';
-import { engineOf } from '../db/engine.ts';
+import { lockMember } from '../db/engine.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import type { Limits } from '../limits.ts';
 import type { SmsSender } from '../sms.ts';
@@ -186,11 +186,10 @@ export function createDirectDebitService(deps: {
         if (spent.tries_left === 0) await db.updateTable('directdebit_orders').set({ status: 'cancelled' }).where('id', '=', order.id).where('status', '=', 'awaiting_code').execute();
         throw new AppError('sms_code_invalid', 400, { field: 'code', extra: { tries_left: spent.tries_left } });
       }
-      // Confirmed and checked against the limit one order of the member at a time (the member's
-      // row is the lock on PostgreSQL; SQLite runs one transaction at a time), this order counted
-      // among the confirmed ones: orders placed side by side each passed the limit alone.
+      // Confirmed and checked against the limit one order of the member at a time, this order
+      // counted among the confirmed ones: orders placed side by side each passed the limit alone.
       const admitted = await db.transaction().execute(async (trx) => {
-        if (engineOf(db) === 'postgres') await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+        await lockMember(trx, userId);
         const taken = await trx.updateTable('directdebit_orders').set({ status: 'confirmed' }).where('id', '=', order.id).where('status', '=', 'awaiting_code').executeTakeFirst();
         if (Number(taken.numUpdatedRows) === 0) return 'gone';
         if ((await used(userId, trx)) > DIRECT_DEBIT_LIMIT.amount) {

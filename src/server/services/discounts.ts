@@ -59,6 +59,17 @@ export function createDiscountService(deps: { db: Kysely<Database>; now?: () => 
     return row !== undefined;
   }
 
+  /** The payment holding a code's key for the member now, if any. */
+  function holding(trx: Kysely<Database>, userId: number, key: string) {
+    return trx
+      .selectFrom('discount_code_uses as u')
+      .innerJoin('payments as p', 'p.id', 'u.payment_id')
+      .select(['u.payment_id', 'p.provider_id', 'p.status', 'p.created_at', 'p.method'])
+      .where('u.user_id', '=', userId)
+      .where('u.code', '=', key)
+      .executeTakeFirst();
+  }
+
   async function hasPurchased(userId: number): Promise<boolean> {
     return (await db.selectFrom('payments').select('id').where('user_id', '=', userId).where('status', '=', 'paid').limit(1).executeTakeFirst()) !== undefined;
   }
@@ -182,13 +193,7 @@ export function createDiscountService(deps: { db: Kysely<Database>; now?: () => 
 
     /** The payment that holds a code for the member now (its provider id and status), if any. */
     async holder(userId: number, code: string): Promise<{ provider_id: string; status: PaymentStatus } | undefined> {
-      return db
-        .selectFrom('discount_code_uses as u')
-        .innerJoin('payments as p', 'p.id', 'u.payment_id')
-        .select(['p.provider_id', 'p.status'])
-        .where('u.user_id', '=', userId)
-        .where('u.code', '=', reservationKey(code))
-        .executeTakeFirst();
+      return holding(db, userId, reservationKey(code));
     },
 
     /**
@@ -204,13 +209,7 @@ export function createDiscountService(deps: { db: Kysely<Database>; now?: () => 
       const key = reservationKey(code);
       const refused = () => new AppError('discount_used', 409, { field: 'code' });
       if (await usedBy(userId, code, trx)) throw refused();
-      const held = await trx
-        .selectFrom('discount_code_uses as u')
-        .innerJoin('payments as p', 'p.id', 'u.payment_id')
-        .select(['u.payment_id', 'p.status', 'p.created_at', 'p.method'])
-        .where('u.user_id', '=', userId)
-        .where('u.code', '=', key)
-        .executeTakeFirst();
+      const held = await holding(trx, userId, key);
       if (held) {
         const stale = held.created_at <= new Date(now().getTime() - DISCOUNT_RESERVATION_MINUTES * 60_000).toISOString();
         const free = held.status === 'failed' || held.status === 'canceled' || held.status === 'expired' || (held.status === 'open' && stale && held.method !== 'sct');

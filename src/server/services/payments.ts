@@ -11,7 +11,7 @@ import type { DiscountMember, DiscountService } from './discounts.ts';
 import type { DirectDebitPayment } from './directdebit.ts';
 import { assignInvoiceNumber } from './invoices.ts';
 import { priceFor } from '../../lib/currencies.ts';
-import { engineOf } from '../db/engine.ts';
+import { engineOf, lockMember } from '../db/engine.ts';
 
 /**
  * A repeat order on the saved card within this many seconds of the same one answers that charge
@@ -96,9 +96,8 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
     // The row and its discount code's hold commit together: one code, one payment at a time.
     const row = await db.transaction().execute(async (trx) => {
       if (once) {
-        // The member's row is the lock on PostgreSQL (SQLite runs one transaction at a time): the
-        // second of two requests at once sees the first one's payment.
-        if (engineOf(db) === 'postgres') await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+        // The second of two requests at once sees the first one's payment.
+        await lockMember(trx, userId);
         const recent = await trx
           .selectFrom('payments')
           .selectAll()
