@@ -17,6 +17,8 @@ export interface Limit {
   take(...keys: (string | number | null | undefined)[]): Promise<void>;
   /** Counts one attempt; true while within the limit (for callers that refuse in their own words). */
   tryTake(key: string | number): Promise<boolean>;
+  /** Gives one attempt back to a key (one counted before it was known to be harmless). */
+  giveBack(key: string | number): Promise<void>;
   /** Forgets a key's attempts (a successful login). */
   reset(key: string | number): Promise<void>;
 }
@@ -52,6 +54,9 @@ export function createLimits(store: { pool: pg.Pool } | null): Limits {
       },
       async tryTake(key) {
         return (await consume(String(key))) === null;
+      },
+      async giveBack(key) {
+        await limiter.reward(String(key));
       },
       async reset(key) {
         await limiter.delete(String(key));

@@ -106,9 +106,45 @@ export function createAccountService(deps: {
    * stolen session must not make guessing cheap, so wrong answers are limited per member.
    */
   async function checkOwnPassword(user: User, password: string, field: string, code: 'password_old_wrong' | 'password_wrong' = 'password_old_wrong'): Promise<void> {
-    if (await verifyPassword(password, user.password_hash)) return;
+    // Counted before the check (atomically in the limit's store), so that no more than the limit
+    // is ever checked, however many arrive at once; a right password gives its count back.
     await passwordChecks.take(user.id);
+    if (await verifyPassword(password, user.password_hash)) {
+      await passwordChecks.giveBack(user.id);
+      return;
+    }
     throw fail(code, 400, field);
+  }
+
+  const locked = (minutes: number) => new AppError('login_locked', 429, { params: { minutes }, extra: { retry_after: minutes * 60 } });
+
+  /**
+   * Counts a login's password check before it is made, in one conditional UPDATE of the member's
+   * row, so that no more than LOGIN_MAX_FAILURES are ever checked however many logins arrive at
+   * once on however many runtimes: both engines apply concurrent UPDATEs of one row one after the
+   * other, and PostgreSQL evaluates the WHERE and SET of a waiting one on the row as the first left
+   * it. `failed_logins` counts the wrong and in-flight checks since the last success; the check
+   * that reaches the limit locks the account for LOCK_MINUTES at once (a right password still
+   * unlocks it), and a lock that has run out starts the count again. Null: the account is locked.
+   */
+  async function reserveLoginCheck(userId: number): Promise<number | null> {
+    const now = Date.now();
+    const row = await db
+      .updateTable('users')
+      .set((eb) => ({
+        failed_logins: eb.case().when('locked_until', 'is', null).then(eb('failed_logins', '+', 1)).else(1).end(),
+        locked_until: eb
+          .case()
+          .when(eb.and([eb('locked_until', 'is', null), eb('failed_logins', '>=', LOGIN_MAX_FAILURES - 1)]))
+          .then(new Date(now + LOCK_MINUTES * 60_000).toISOString())
+          .else(null)
+          .end(),
+      }))
+      .where('id', '=', userId)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', new Date(now).toISOString())]))
+      .returning('failed_logins')
+      .executeTakeFirst();
+    return row ? row.failed_logins : null;
   }
 
   /**
@@ -295,27 +331,20 @@ export function createAccountService(deps: {
         await burnPasswordCheck(password);
         throw new AppError('login_failed', 401);
       }
-      const now = Date.now();
-      if (user.locked_until && Date.parse(user.locked_until) > now) {
-        const minutes = Math.ceil((Date.parse(user.locked_until) - now) / 60_000);
-        throw new AppError('login_locked', 429, { params: { minutes }, extra: { retry_after: minutes * 60 } });
+      const check = await reserveLoginCheck(user.id);
+      if (check === null) {
+        // Locked: refused without checking the password, the right one included.
+        const row = await db.selectFrom('users').select('locked_until').where('id', '=', user.id).executeTakeFirst();
+        const left = row?.locked_until ? Date.parse(row.locked_until) - Date.now() : LOCK_MINUTES * 60_000;
+        throw locked(Math.max(1, Math.ceil(left / 60_000)));
       }
       if (!(await verifyPassword(password, user.password_hash))) {
-        // Consecutive failures count; the fifth locks the account (the counter starts again after).
-        const counted = await db
-          .updateTable('users')
-          .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1) }))
-          .where('id', '=', user.id)
-          .returning('failed_logins')
-          .executeTakeFirstOrThrow();
-        if (counted.failed_logins >= LOGIN_MAX_FAILURES) {
-          await db.updateTable('users').set({ failed_logins: 0, locked_until: new Date(now + LOCK_MINUTES * 60_000).toISOString() }).where('id', '=', user.id).execute();
-          throw new AppError('login_locked', 429, { params: { minutes: LOCK_MINUTES }, extra: { retry_after: LOCK_MINUTES * 60 } });
-        }
+        // The check that reached the limit locked the account when it was reserved.
+        if (check >= LOGIN_MAX_FAILURES) throw locked(LOCK_MINUTES);
         throw new AppError('login_failed', 401);
       }
-      if (user.status === 'deletion_requested') throw new AppError('signup_deleted', 403);
       await db.updateTable('users').set({ failed_logins: 0, locked_until: null }).where('id', '=', user.id).execute();
+      if (user.status === 'deletion_requested') throw new AppError('signup_deleted', 403);
       const cookies = await sessions.create(user, req);
       return { user: await views.toSite(user), cookies };
     },
