@@ -247,7 +247,7 @@ export function createAccountService(deps: {
         throw error;
       }
       await sendActivation(tenant, user, req);
-      const cookies = await sessions.create(user, req);
+      const cookies = await sessions.create(user, req, ip);
       return { user: await views.toSite(user), cookies };
     },
 
@@ -316,7 +316,7 @@ export function createAccountService(deps: {
       }
       if (user.status === 'deletion_requested') throw new AppError('signup_deleted', 403);
       await db.updateTable('users').set({ failed_logins: 0, locked_until: null }).where('id', '=', user.id).execute();
-      const cookies = await sessions.create(user, req);
+      const cookies = await sessions.create(user, req, ip);
       return { user: await views.toSite(user), cookies };
     },
 
@@ -350,14 +350,14 @@ export function createAccountService(deps: {
     },
 
     /** Changes the password: the old one must be right; other sessions end, this one is rotated. */
-    async changePassword(userId: number, sessionId: string, oldPassword: string, password: string, req: IncomingMessage): Promise<string[]> {
+    async changePassword(userId: number, sessionId: string, oldPassword: string, password: string, req: IncomingMessage, ip: string): Promise<string[]> {
       const user = await requireUser(userId);
       await checkOwnPassword(user, oldPassword, 'old_password');
       await db.updateTable('users').set({ password_hash: await hashPassword(password) }).where('id', '=', userId).execute();
       await retireTokens(userId, 'reset');
       await sessions.revokeAll(userId);
       void sessionId;
-      return sessions.create(user, req);
+      return sessions.create(user, req, ip);
     },
 
     /** Starts an e-mail change: a confirmation link goes to the new address. */
@@ -427,7 +427,7 @@ export function createAccountService(deps: {
     },
 
     /** Undoes a deletion request within the window and logs the member in. */
-    async reactivate(tenant: Tenant, token: unknown, req: IncomingMessage): Promise<{ user: SiteUser; cookies: string[] }> {
+    async reactivate(tenant: Tenant, token: unknown, req: IncomingMessage, ip: string): Promise<{ user: SiteUser; cookies: string[] }> {
       const row = await consumeToken(tenant, 'reactivate', token);
       if (!row) throw new AppError('reactivate_failed', 400);
       const user = await requireUser(row.user_id);
@@ -439,7 +439,7 @@ export function createAccountService(deps: {
         await setProfileStatus(trx, user.id, status === 'active' ? 'active' : 'disabled');
       });
       const fresh = await requireUser(user.id);
-      return { user: await views.toSite(fresh), cookies: await sessions.create(fresh, req) };
+      return { user: await views.toSite(fresh), cookies: await sessions.create(fresh, req, ip) };
     },
 
     /**
