@@ -79,7 +79,7 @@ describe.each(engines())('behind a proxy on %s', (engine) => {
       const logout = await hostFetch(rt(), 'spetter', '/api/logout.php', { method: 'POST', headers: { origin, 'x-forwarded-proto': 'https' } });
       expect(logout.status).toBe(200);
       const settings = await hostFetch(rt(), 'spetter', '/api/settings.php', { headers: { 'x-forwarded-for': realAddress(), 'x-country-code': 'BE' } });
-      expect(settings.headers['set-cookie']?.join()).toMatch(/\bcountry=BE\b/);
+      expect(String(settings.headers['set-cookie'] ?? '')).toMatch(/\bcountry=BE\b/);
     });
 
     test('a payment started through a foreign Host returns to and is called back at the brand\'s domain', async () => {
@@ -149,7 +149,7 @@ describe.each(engines())('behind a proxy on %s', (engine) => {
     test('its country header and X-Forwarded-For are ignored: the address is the peer\'s', async () => {
       const settings = await hostFetch(rt(), 'spetter', '/api/settings.php', { headers: { 'x-forwarded-for': '194.109.6.66', 'x-country-code': 'BE', 'cf-ipcountry': 'BE' } });
       expect(settings.status).toBe(200);
-      expect(settings.headers['set-cookie']?.join() ?? '').not.toMatch(/\bcountry=/);
+      expect(String(settings.headers['set-cookie'] ?? '')).not.toMatch(/\bcountry=/);
       const client = behindProxies(rt(), () => '194.109.6.66');
       expect((await client.post('/api/signup.php', signupBody())).status).toBe(201);
       expect(await sessionAddresses(rt(), (await client.user()).id)).toEqual(['127.0.0.1']);
