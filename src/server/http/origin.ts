@@ -9,7 +9,7 @@ import type { Tenant } from '../../tenant/schema.ts';
  * (TRUST_PROXY, proxy.ts), else the connection's scheme and the Host header.
  */
 export function requestOrigin(request: FastifyRequest): string | null {
-  const scheme = request.protocol === 'https' ? 'https' : 'http';
+  const scheme = request.protocol?.toLowerCase() === 'https' ? 'https' : 'http';
   const host = request.host;
   if (!host) return null;
   try {
@@ -28,7 +28,7 @@ export function requestOrigin(request: FastifyRequest): string | null {
  * untrusted header says so.
  */
 export function brandOrigin(request: FastifyRequest, tenant: Pick<Tenant, 'id' | 'domain' | 'domains'>, production: boolean): string {
-  const scheme = production || request.protocol === 'https' ? 'https' : 'http';
+  const scheme = production || request.protocol?.toLowerCase() === 'https' ? 'https' : 'http';
   const host = request.host;
   const own = servesHost(tenant, host) && /^[a-z0-9.:[\]-]+$/i.test(host);
   return `${scheme}://${own ? host.toLowerCase() : tenant.domain}`;
