@@ -15,11 +15,12 @@ import { generateVapidKeys } from './keys.ts';
 import { createDiscountCode, findMember, moveCredits, type DiscountOptions } from './operator.ts';
 import { userInfo } from 'node:os';
 import { listTenantIds } from '../src/tenant/load.ts';
-import { createDb } from '../src/server/db/index.ts';
+import { createDb, createSchemaIfMissing } from '../src/server/db/index.ts';
 import { migrateToLatest, migrateDown } from '../src/server/db/migrate.ts';
 import { seedDemo } from '../src/server/db/seed.ts';
 import { seedDemoPhotos } from '../src/server/db/seed-photos.ts';
 import { configFromEnv } from '../src/server/config.ts';
+import { TrustProxyError } from '../src/server/http/proxy.ts';
 import { createNotificationService } from '../src/server/services/notifications.ts';
 import { loadAllTenants } from '../src/tenant/load.ts';
 import { NICHES } from '../src/lib/slugs.ts';
@@ -140,17 +141,19 @@ program
     await startServer({ port: opts.port ?? Number(process.env.PORT ?? 4321), host: '0.0.0.0', seed: true, watch: true });
   });
 
-/** The database the configuration names (DATABASE_URL, DATABASE_SCHEMA, else DATABASE_FILE). */
-function openDatabase() {
+/** The database the configuration names (DATABASE_URL, DATABASE_SCHEMA, made when missing, else DATABASE_FILE). */
+async function openDatabase() {
   const config = configFromEnv();
-  return createDb({ url: config.databaseUrl, schema: config.databaseSchema, file: config.databaseFile });
+  const handle = createDb({ url: config.databaseUrl, schema: config.databaseSchema, file: config.databaseFile });
+  await createSchemaIfMissing(handle.db, config.databaseSchema);
+  return handle;
 }
 
 const db = program.command('db').description('Database tasks (SQLite under data/, or DATABASE_URL).');
 db.command('migrate')
   .description('Run every pending migration.')
   .action(async () => {
-    const { db: kysely, engine, close } = openDatabase();
+    const { db: kysely, engine, close } = await openDatabase();
     const ran = await migrateToLatest(kysely);
     console.log(`sitegen: ${engine}: ${ran.length ? `ran ${ran.join(', ')}` : 'up to date'}`);
     await close();
@@ -158,7 +161,7 @@ db.command('migrate')
 db.command('down')
   .description('Undo the last migration.')
   .action(async () => {
-    const { db: kysely, engine, close } = openDatabase();
+    const { db: kysely, engine, close } = await openDatabase();
     const undone = await migrateDown(kysely);
     console.log(`sitegen: ${engine}: ${undone.length ? `undid ${undone.join(', ')}` : 'nothing to undo'}`);
     await close();
@@ -169,7 +172,7 @@ db.command('seed')
   .option('--no-photos', 'draw no portraits (a large population for measuring queries)')
   .action(async (opts: { members?: number; photos: boolean }) => {
     if (opts.members !== undefined && !(Number.isInteger(opts.members) && opts.members > 0)) program.error('sitegen: --members takes a whole number above 0');
-    const { db: kysely, engine, close } = openDatabase();
+    const { db: kysely, engine, close } = await openDatabase();
     await migrateToLatest(kysely);
     const { profiles } = await seedDemo(kysely, loadAllTenants(TENANTS_DIR), { perTenant: opts.members });
     const photos = opts.photos ? await seedDemoPhotos(kysely, configFromEnv().mediaDir) : 0;
@@ -190,7 +193,7 @@ mail
   .description('Switch off every e-mail to an address that bounced (reason bounce), or that reported spam (--spam: reason fbl).')
   .option('--spam', 'the address reported a mail as spam')
   .action(async (address: string, opts: { spam?: boolean }) => {
-    const { db: kysely, close } = openDatabase();
+    const { db: kysely, close } = await openDatabase();
     await migrateToLatest(kysely);
     const n = await createNotificationService({ db: kysely }).disableAddress(address, opts.spam ? 'fbl' : 'bounce');
     console.log(`sitegen: e-mail switched off for ${n} member${n === 1 ? '' : 's'} with ${address} (${opts.spam ? 'fbl' : 'bounce'})`);
@@ -211,7 +214,7 @@ discount
   .option('--expires <date>', 'last moment of validity, e.g. 2026-12-31T23:59:59Z')
   .option('--methods <list>', 'only for these payment methods, comma separated')
   .action(async (opts: DiscountOptions & { brand: string }) => {
-    const { db: kysely, close } = openDatabase();
+    const { db: kysely, close } = await openDatabase();
     await migrateToLatest(kysely);
     const problems = await createDiscountCode(kysely, opts.brand, opts);
     await close();
@@ -237,7 +240,7 @@ for (const [name, sign] of [['grant', 1], ['refund', -1]] as const) {
     .requiredOption('--reason <text>', 'why, shown to the member on /transactions')
     .option('--by <name>', 'who does it (default: the operating-system user)')
     .action(async (opts: { brand: string; member: string; credits: number; reason: string; by?: string }) => {
-      const { db: kysely, close } = openDatabase();
+      const { db: kysely, close } = await openDatabase();
       await migrateToLatest(kysely);
       const result = await moveCredits(kysely, opts.brand, opts.member, sign * opts.credits, opts.reason, opts.by ?? userInfo().username);
       await close();
@@ -257,7 +260,7 @@ for (const [name, blocked] of [['block', true], ['unblock', false]] as const) {
     .requiredOption('--brand <id>', 'brand id')
     .requiredOption('--member <id|email>', 'member id or e-mail address')
     .action(async (opts: { brand: string; member: string }) => {
-      const { db: kysely, close } = openDatabase();
+      const { db: kysely, close } = await openDatabase();
       await migrateToLatest(kysely);
       const member = await findMember(kysely, opts.brand, opts.member);
       if (typeof member !== 'string') await kysely.updateTable('users').set({ directdebit_blocked: blocked ? 1 : 0 }).where('id', '=', member.id).execute();
@@ -289,4 +292,11 @@ program
     console.log(`sitegen: ${created ? 'wrote' : 'kept'} ${join(DATA_DIR, 'vapid.json')}; public key ${publicKey}`);
   });
 
-await program.parseAsync(process.argv);
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  // A configuration the runtime cannot start with: its message names the variable and the mistake.
+  if (!(error instanceof TrustProxyError)) throw error;
+  console.error(`sitegen: ${error.message}`);
+  process.exit(1);
+}

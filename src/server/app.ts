@@ -1,7 +1,7 @@
 import pino from 'pino';
 import type { AppConfig } from './config.ts';
 import { sql, type Kysely } from 'kysely';
-import { createDb, type Database, type Db } from './db/index.ts';
+import { createDb, createSchemaIfMissing, type Database, type Db } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { TenantRegistry } from './registry.ts';
 import { createMemoryBus, createPostgresBus, type EventBus } from './bus.ts';
@@ -58,6 +58,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
   const db = config.databaseUrl
     ? createDb({ url: config.databaseUrl, schema: config.databaseSchema, log: line })
     : createDb({ file: config.databaseFile });
+  await createSchemaIfMissing(db.db, config.databaseSchema);
   const migrated = await migrateToLatest(db.db);
   if (migrated.length) log.info(`${db.engine}: ran ${migrated.length} migrations`);
 

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isPostgresUrl } from './db/engine.ts';
 import { repoRoot } from './paths.ts';
+import { parseTrustProxy, type TrustProxy } from './http/proxy.ts';
 import type { AbuseLimits } from './services/accounts.ts';
 
 /**
@@ -25,8 +26,11 @@ export interface AppConfig {
   smtpUrl?: string;
   /** The brand for hosts that match none (DEFAULT_TENANT). */
   defaultTenant?: string;
-  /** TRUST_PROXY=1: client address, scheme and country from the proxy's headers. */
-  trustProxy: boolean;
+  /**
+   * TRUST_PROXY: the proxies in front whose X-Forwarded-For, -Proto, -Host and country headers are
+   * believed: a hop count (1: one nginx) or their addresses/CIDRs; false (unset) for none.
+   */
+  trustProxy: TrustProxy;
   /** NODE_ENV=production: Secure __Host- cookies, HSTS, https mail links. */
   production: boolean;
   /** VAPID public key for web push, from data/vapid.json (`sitegen keys`). */
@@ -62,7 +66,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, root = repoR
     mediaDir: env.MEDIA_DIR ?? join(dataDir, 'media'),
     smtpUrl: env.SMTP_URL || undefined,
     defaultTenant: env.DEFAULT_TENANT || undefined,
-    trustProxy: env.TRUST_PROXY === '1',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     production: env.NODE_ENV === 'production',
     pushPublicKey: keys?.publicKey ?? null,
     vapid: keys ? { publicKey: keys.publicKey, privateKey: keys.privateKey, subject: env.VAPID_SUBJECT || 'mailto:webmaster@localhost' } : null,

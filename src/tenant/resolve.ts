@@ -24,10 +24,22 @@ export function resolveTenant<T extends Pick<Tenant, 'id' | 'domains'> & { defau
   const name = hostName(host).replace(/^www\./, '');
   const byDomain = tenants.find((t) => t.domains.includes(name));
   if (byDomain) return byDomain;
-  const firstLabel = name.split('.')[0];
-  if (name.endsWith('.localhost') || name.endsWith('.local') || name.endsWith('.test')) {
-    const byId = tenants.find((t) => t.id === firstLabel);
+  if (isLocalName(name)) {
+    const byId = tenants.find((t) => t.id === name.split('.')[0]);
     if (byId) return byId;
   }
   return defaultTenantOf(tenants, defaultId);
+}
+
+/** A local host name that names a brand by its id in the first label (`<id>.localhost`). */
+const isLocalName = (name: string) => name.endsWith('.localhost') || name.endsWith('.local') || name.endsWith('.test');
+
+/**
+ * Whether a host names this brand itself, by one of its domains (or www. of one) or as
+ * `<id>.localhost` (.local, .test): an address the brand is served at, not a host that only falls
+ * back to it as the default brand.
+ */
+export function servesHost(tenant: Pick<Tenant, 'id' | 'domains'>, host: string | null | undefined): boolean {
+  const name = hostName(host).replace(/^www\./, '');
+  return tenant.domains.includes(name) || (isLocalName(name) && name.split('.')[0] === tenant.id);
 }

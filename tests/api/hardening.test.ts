@@ -4,8 +4,11 @@
  * guessing with a stolen session, and long tracking values from ad links.
  */
 import { describe, expect, test } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
-import { engines, hostFetch } from '../support/runtime.ts';
+import pg from 'pg';
+import { adminQuery, engines, hostFetch } from '../support/runtime.ts';
+import { sitegen } from '../support/cli.ts';
 import { Client, PASSWORD, activeMember, signUp, signupBody, takeMail, useRuntime, userRow } from '../support/accounts.ts';
 
 describe.each(engines())('hardening on %s', (engine) => {
@@ -124,6 +127,29 @@ describe.each(engines())('hardening on %s', (engine) => {
     }
     expect((await signUp(rt(), 'spetter', { email: `o'brien+dating-${Date.now()}@example.co.uk` })).res.status).toBe(201);
   });
+
+  test("a payment's webhook posted to another brand's host is a 404 and changes nothing", async () => {
+    const { client } = await activeMember(rt(), 'spetter');
+    const started = await client.post('/api/payment.php', { package_id: 'starter', method: 'ideal' });
+    expect(started.status).toBe(200);
+    const paymentId = started.json().payment.payment_id as number;
+    const providerId = new URL(started.json().checkout_url, 'http://x').searchParams.get('id')!;
+    // The provider has it paid; its webhook comes to velvet's host.
+    await rt().services.testProvider.decide(providerId, 'paid');
+    const credits = (await client.user()).credits as number;
+    const webhook = (tenant: string) =>
+      hostFetch(rt(), tenant, '/api/payment-webhook.php', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `id=${providerId}` });
+    const elsewhere = await webhook('velvet');
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.json().error.code).toBe('not_found');
+    const status = async () => (await rt().db.db.selectFrom('payments').select('status').where('id', '=', paymentId).executeTakeFirstOrThrow()).status;
+    expect(await status()).toBe('open');
+    expect((await client.user()).credits).toBe(credits);
+    // On its own brand's host it settles.
+    expect((await webhook('spetter')).status).toBe(200);
+    expect(await status()).toBe('paid');
+    expect((await client.user()).credits).toBe(credits + 50);
+  });
 });
 
 describe('when the runtime itself fails', () => {
@@ -158,5 +184,30 @@ describe('when the runtime itself fails', () => {
     const r = await hostFetch(rt(), 'spetter', path);
     expect(r.status).toBe(404);
     expect(r.text).toContain('This page could not be found');
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('DATABASE_SCHEMA on PostgreSQL', () => {
+  test('sitegen db migrate makes a schema that does not exist yet and migrates it', async () => {
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    try {
+      const run = await sitegen(['db', 'migrate'], { DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA: schema });
+      expect(run.stderr).not.toMatch(/schema has been selected/);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^sitegen: postgres: ran /m);
+      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ n: string }>(`select count(*) as n from information_schema.tables where table_schema = $1 and table_name in ('users', 'payments', 'kysely_migration')`, [schema]);
+        expect(Number(rows[0]!.n)).toBe(3);
+      } finally {
+        await client.end();
+      }
+      const again = await sitegen(['db', 'migrate'], { DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA: schema });
+      expect(again.code).toBe(0);
+      expect(again.stdout).toContain('up to date');
+    } finally {
+      await adminQuery(`drop schema if exists ${schema} cascade`);
+    }
   });
 });

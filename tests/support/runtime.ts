@@ -73,8 +73,9 @@ export async function startTestRuntime(engine: EngineName = 'sqlite', opts: Test
     outboxDir: join(dir, 'outbox'),
     mediaDir: join(dir, 'media'),
     logLevel: 'silent',
-    // Test clients stand for browsers on addresses of their own (X-Forwarded-For), as behind a proxy.
-    trustProxy: true,
+    // Test clients stand for browsers on addresses of their own (X-Forwarded-For) behind one proxy,
+    // which the test's own connection stands for.
+    trustProxy: 1,
     jobs: opts.jobs ?? false,
     ...opts.config,
   };

@@ -2,7 +2,7 @@
  * The pure rules of SPEC in src/lib, each tested beside the SPEC wording it implements.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveTenant } from '../../src/tenant/resolve.ts';
+import { resolveTenant, servesHost } from '../../src/tenant/resolve.ts';
 import fc from 'fast-check';
 import { landingSlug, NICHES, type Niche } from '../../src/lib/slugs.ts';
 import { LOCALES, chooseLocale, visibleLocales, showLanguageDropdown, type Locale } from '../../src/lib/locales.ts';
@@ -531,6 +531,11 @@ describe('the brand of a host', () => {
     expect(resolveTenant(brands, 'unknown.example')?.id).toBe('spetter');
     expect(resolveTenant(brands, 'localhost', 'velvet')?.id).toBe('velvet');
     expect(resolveTenant(brands.map((b) => ({ ...b, default: false })), 'localhost')?.id).toBe('aaa');
+  });
+  it('a host is one the brand is served at only when it names the brand, not when it falls back to it', () => {
+    const spetter = brands[1]!;
+    for (const host of ['spetter.nl', 'www.spetter.nl', 'SPETTER.NL:443', 'spetter.localhost:4321']) expect(servesHost(spetter, host), host).toBe(true);
+    for (const host of ['localhost:4321', 'unknown.example', 'velvetnights.com', 'velvet.localhost', 'spetter.nl.evil.example', '', undefined]) expect(servesHost(spetter, host), String(host)).toBe(false);
   });
 });
 

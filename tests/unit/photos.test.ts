@@ -429,7 +429,7 @@ describe('/api/photos.php', () => {
     server.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null, undefined));
     registerApi(server, photoRoutes, {
       services: { photos } as unknown as Services,
-      trustProxy: false,
+      production: false,
       visit: async (request) => {
         request.sessionState = loggedIn
           ? ({ id: 's', user: { id: free.user.id, paid_user: false, profile: { id: free.profileId, name: 'x', country: 'NL', status: 'active', main_image: null } } } as unknown as Session)

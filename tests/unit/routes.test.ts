@@ -66,7 +66,7 @@ beforeAll(async () => {
     ],
     {
       services: {} as Services,
-      trustProxy: false,
+      production: false,
       visit: async (req, _reply, withSession = true) => {
         if (withSession) sessionLookups.push(req.url);
         req.sessionState = req.headers.cookie === 'session=ok' ? member : null;

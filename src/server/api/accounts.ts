@@ -190,7 +190,7 @@ export const accountRoutes = [
     messages: { old_password: 'password_old_wrong', password: 'password_too_short', password_repeat: 'password_mismatch' },
     handler: async (ctx) => {
       if (ctx.body.password !== ctx.body.password_repeat) throw new AppError('password_mismatch', 400, { field: 'password_repeat' });
-      const cookies = await ctx.services.accounts.changePassword(ctx.session.user.id, ctx.session.id, ctx.body.old_password, ctx.body.password, ctx.req);
+      const cookies = await ctx.services.accounts.changePassword(ctx.session.user.id, ctx.session.id, ctx.body.old_password, ctx.body.password, ctx.req, ctx.ip);
       cookies.forEach(ctx.setCookie);
       return json({ ok: true });
     },
@@ -235,7 +235,7 @@ export const accountRoutes = [
     body: TokenBody,
     messages: { token: 'reactivate_failed' },
     handler: async (ctx) => {
-      const { user, cookies } = await ctx.services.accounts.reactivate(ctx.tenant, ctx.body.token, ctx.req);
+      const { user, cookies } = await ctx.services.accounts.reactivate(ctx.tenant, ctx.body.token, ctx.req, ctx.ip);
       cookies.forEach(ctx.setCookie);
       return json({ user });
     },

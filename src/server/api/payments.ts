@@ -2,16 +2,10 @@ import { DirectDebitBody, DirectDebitConfirmBody } from '../../contract/directde
 import { DiscountQuery, PaymentQuery, TransactionsQuery, StartPaymentBody, TestCheckoutBody, TestCheckoutQuery, WebhookBody } from '../../contract/payments.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { notFound } from '../errors.ts';
-import { html, json, redirect, route, type RouteContext } from '../http/routes.ts';
+import { html, json, redirect, route } from '../http/routes.ts';
 import { request } from 'node:http';
 import type { SiteUser } from '../../contract/user.ts';
 import { TEST_PENDING_SECONDS } from '../payments/test-provider.ts';
-
-/** The address of the brand as the member's browser reached it (return and webhook URLs). */
-function originOf(ctx: RouteContext<unknown, unknown, 'member' | 'visitor' | 'outside'>): string {
-  const secure = ctx.header('x-forwarded-proto') === 'https' || (ctx.req.socket as { encrypted?: boolean }).encrypted === true;
-  return `${secure ? 'https' : 'http'}://${ctx.header('host') ?? ctx.tenant.domain}`;
-}
 
 /** The member as the checkout needs them: the payment country is the profile's. */
 const payer = (user: SiteUser) => ({ id: user.id, paid_user: user.paid_user, signup_date: user.signup_date, country: user.profile?.country ?? null });
@@ -43,7 +37,7 @@ export const paymentRoutes = [
     path: 'payment.php',
     who: 'member',
     body: StartPaymentBody,
-    handler: async (ctx) => json(await ctx.services.payments.start(ctx.tenant, payer(ctx.session.user), ctx.body, { origin: originOf(ctx), locale: ctx.locale })),
+    handler: async (ctx) => json(await ctx.services.payments.start(ctx.tenant, payer(ctx.session.user), ctx.body, { origin: ctx.origin, locale: ctx.locale })),
   }),
   route({
     // A discount code for the member (SPEC §3, §7): 404 "Code niet gevonden", 409 "Code reeds
@@ -74,7 +68,7 @@ export const paymentRoutes = [
     method: 'POST',
     path: 'repeat-order.php',
     who: 'member',
-    handler: async (ctx) => json(await ctx.services.payments.repeat(ctx.tenant, payer(ctx.session.user), originOf(ctx))),
+    handler: async (ctx) => json(await ctx.services.payments.repeat(ctx.tenant, payer(ctx.session.user), ctx.origin)),
   }),
   route({
     // Removes the saved card.
@@ -120,7 +114,7 @@ export const paymentRoutes = [
     who: 'member',
     body: DirectDebitConfirmBody,
     handler: async (ctx) => {
-      const payment = await ctx.services.directDebit.confirm(ctx.tenant, ctx.session.user.id, ctx.body, originOf(ctx));
+      const payment = await ctx.services.directDebit.confirm(ctx.tenant, ctx.session.user.id, ctx.body, ctx.origin);
       return json({ payment, result_url: `/credits/${payment.package_id}/sdd?payment=${payment.payment_id}` });
     },
   }),
@@ -142,7 +136,8 @@ export const paymentRoutes = [
     who: 'outside',
     body: WebhookBody,
     handler: async (ctx) => {
-      await ctx.services.payments.settle(ctx.body.id);
+      // A payment of another brand is unknown on this brand's host.
+      await ctx.services.payments.settle(ctx.body.id, ctx.tenant.id);
       return json({ ok: true });
     },
   }),

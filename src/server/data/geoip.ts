@@ -75,28 +75,12 @@ function header(headers: HeaderSource | null | undefined, name: string): string 
 }
 
 /**
- * The client's IP address. Behind a trusted proxy (trustProxy) the first address of
- * X-Forwarded-For wins; otherwise the socket's remote address. Normalised (see normaliseIp).
- */
-export function clientIp(
-  remoteAddress: string | null | undefined,
-  headers: HeaderSource | null | undefined,
-  trustProxy: boolean,
-): string | null {
-  if (trustProxy) {
-    const xff = header(headers, 'x-forwarded-for');
-    const first = xff ? normaliseIp(xff.split(',')[0]) : null;
-    if (first) return first;
-  }
-  return normaliseIp(remoteAddress);
-}
-
-/**
  * Country set by a trusted proxy or CDN in X-Country-Code or CF-IPCountry, upper case; null
- * when trustProxy is false, the header is absent or it holds no real country (CF's XX, T1).
+ * when the request did not come from a trusted proxy (fromProxy: its socket peer is one, see
+ * http/proxy.ts), the header is absent or it holds no real country (CF's XX, T1).
  */
-export function countryFromHeaders(headers: HeaderSource | null | undefined, trustProxy: boolean): string | null {
-  if (!trustProxy) return null;
+export function countryFromHeaders(headers: HeaderSource | null | undefined, fromProxy: boolean): string | null {
+  if (!fromProxy) return null;
   for (const name of ['x-country-code', 'cf-ipcountry']) {
     const v = header(headers, name)?.trim().toUpperCase();
     if (v && /^[A-Z]{2}$/.test(v) && v !== 'XX' && v !== 'T1') return v;

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Kysely, PostgresDialect, type Dialect } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Dialect } from 'kysely';
 import pg from 'pg';
-import { isPostgresUrl, type Engine } from './engine.ts';
+import { engineOf, isPostgresUrl, type Engine } from './engine.ts';
 import type { Database } from './schema.ts';
 import { createNodeSqliteDialect, openNodeSqlite, type NodeSqliteDatabase } from './sqlite-dialect.ts';
 import { writeOf, type Write } from './writes.ts';
@@ -161,6 +161,22 @@ function writeOfCached(text: string): Write | null {
     if (knownWrites.size < KNOWN_STATEMENTS) knownWrites.set(text, write);
   }
   return write;
+}
+
+/**
+ * PostgreSQL: makes the schema the connections work in (DATABASE_SCHEMA, their search_path) when it
+ * does not exist yet, so that a fresh schema name can be migrated (`sitegen db migrate`, start).
+ * Nothing on SQLite or without a schema. Another process making it at the same moment is no error.
+ */
+export async function createSchemaIfMissing(db: Kysely<Database>, schema: string | undefined): Promise<void> {
+  if (!schema || engineOf(db) !== 'postgres') return;
+  // Unquoted, as in the search_path of the connections, so PostgreSQL folds the name alike.
+  try {
+    await sql`create schema if not exists ${sql.raw(checkSchemaName(schema))}`.execute(db);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== '42P06' && code !== '23505') throw error;
+  }
 }
 
 function checkSchemaName(name: string): string {

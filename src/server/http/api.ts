@@ -5,7 +5,7 @@ import { hasMessage, message } from '../i18n.ts';
 import { readCookie } from '../../lib/cookies.ts';
 import { MIN_AGE } from '../../lib/account-rules.ts';
 import type { Services } from '../services/index.ts';
-import { sameOrigin } from './origin.ts';
+import { brandOrigin, sameOrigin } from './origin.ts';
 import type { AnyRoute, EventSink, Method, Result, RouteContext, Visitor } from './routes.ts';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
@@ -14,7 +14,8 @@ const HEARTBEAT_MS = 25_000;
 
 interface ApiDeps {
   services: Services;
-  trustProxy: boolean;
+  /** Production: the brand's links that leave the site are https (RouteContext.origin). */
+  production: boolean;
   visit(request: FastifyRequest, reply: FastifyReply, withSession?: boolean): Promise<Visitor>;
   sendErrorPage(request: FastifyRequest, reply: FastifyReply, status: 404): FastifyReply;
   wantsHtml(request: FastifyRequest): boolean;
@@ -84,7 +85,7 @@ export function registerApi(app: FastifyInstance, routes: AnyRoute[], deps: ApiD
           const route = candidates.find((r) => matches(r, params, request.body));
           if (!route) throw new AppError('method_not_allowed', 405, { key: 'error_method' });
           const visitor = await deps.visit(request, reply, route.who !== 'outside');
-          if (route.who !== 'outside' && (route.origin ?? STATE_CHANGING.has(method)) && !sameOrigin(request.raw, deps.trustProxy)) {
+          if (route.who !== 'outside' && (route.origin ?? STATE_CHANGING.has(method)) && !sameOrigin(request)) {
             throw new AppError('forbidden_origin', 403, { key: 'error_origin' });
           }
           const session = request.sessionState;
@@ -110,6 +111,9 @@ export function registerApi(app: FastifyInstance, routes: AnyRoute[], deps: ApiD
             locale: visitor.locale,
             country: visitor.country,
             ip: visitor.ip,
+            get origin() {
+              return brandOrigin(request, visitor.tenant, deps.production);
+            },
             services: deps.services,
             session,
             body,

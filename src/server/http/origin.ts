@@ -1,19 +1,16 @@
 import type { IncomingMessage } from 'node:http';
-import type { TLSSocket } from 'node:tls';
-
-function firstHeader(value: string | string[] | undefined): string | undefined {
-  const first = Array.isArray(value) ? value[0] : value;
-  return first?.split(',')[0]?.trim() || undefined;
-}
+import type { FastifyRequest } from 'fastify';
+import { servesHost } from '../../tenant/resolve.ts';
+import type { Tenant } from '../../tenant/schema.ts';
 
 /**
- * The origin (scheme, host and port) this request was sent to: the Host header with the
- * connection's scheme, or the proxy's (X-Forwarded-Proto) when the runtime trusts a proxy.
+ * The origin (scheme, host and port) this request was sent to: Fastify's request.protocol and
+ * request.host, which take X-Forwarded-Proto and X-Forwarded-Host only from a trusted proxy
+ * (TRUST_PROXY, proxy.ts), else the connection's scheme and the Host header.
  */
-export function requestOrigin(req: IncomingMessage, trustProxy: boolean): string | null {
-  const forwarded = trustProxy ? firstHeader(req.headers['x-forwarded-proto'])?.toLowerCase() : undefined;
-  const scheme = forwarded === 'https' || forwarded === 'http' ? forwarded : (req.socket as TLSSocket).encrypted ? 'https' : 'http';
-  const host = req.headers.host;
+export function requestOrigin(request: FastifyRequest): string | null {
+  const scheme = request.protocol?.toLowerCase() === 'https' ? 'https' : 'http';
+  const host = request.host;
   if (!host) return null;
   try {
     const url = new URL(`${scheme}://${host}`);
@@ -24,15 +21,30 @@ export function requestOrigin(req: IncomingMessage, trustProxy: boolean): string
 }
 
 /**
+ * The brand's own address for links that leave the site and come back (a payment provider's return
+ * and webhook addresses): the host this request reached when it is one the brand is served at (one
+ * of its domains or `<id>.localhost`, not a host that only falls back to it), else the brand's
+ * domain; https in production or when the connection or a trusted proxy says so, never because an
+ * untrusted header says so.
+ */
+export function brandOrigin(request: FastifyRequest, tenant: Pick<Tenant, 'id' | 'domain' | 'domains'>, production: boolean): string {
+  const scheme = production || request.protocol?.toLowerCase() === 'https' ? 'https' : 'http';
+  const host = request.host;
+  const own = servesHost(tenant, host) && /^[a-z0-9.:[\]-]+$/i.test(host);
+  return `${scheme}://${own ? host.toLowerCase() : tenant.domain}`;
+}
+
+/**
  * A state-changing call must come from the brand's own pages (DESIGN §7): a browser's Origin
  * must equal the request's own origin in scheme, host and port; without an Origin header,
  * Sec-Fetch-Site must say same-origin (or none: typed in the address bar). Calls with neither
  * come from programs that are not browsers, which cross-site forgery cannot use.
  */
-export function sameOrigin(req: IncomingMessage, trustProxy: boolean): boolean {
+export function sameOrigin(request: FastifyRequest): boolean {
+  const req = request.raw;
   const origin = req.headers.origin;
   if (origin !== undefined) {
-    const own = requestOrigin(req, trustProxy);
+    const own = requestOrigin(request);
     if (!own || origin === 'null') return false;
     try {
       return new URL(origin).origin === own;

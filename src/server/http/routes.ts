@@ -25,6 +25,8 @@ export interface RouteContext<Body, Query, W extends Who> {
   locale: Locale;
   country: string | null;
   ip: string;
+  /** The brand's own address for links that leave the site and come back (http/origin.ts brandOrigin). */
+  origin: string;
   services: Services;
   /** The logged-in member: always there on `member` routes, never looked up on `outside` ones. */
   session: W extends 'member' ? Session : Session | null;

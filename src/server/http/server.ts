@@ -13,7 +13,8 @@ import type { Tenant } from '../../tenant/schema.ts';
 import { chooseLocale, visibleLocales, LOCALE_COOKIE, type Locale } from '../../lib/locales.ts';
 import { readCookie, serializeCookie } from '../../lib/cookies.ts';
 import { TRACKING_KEYS } from '../../contract/enums.ts';
-import { clientIp, countryFromHeaders, countryOfIp } from '../data/geoip.ts';
+import { countryFromHeaders, countryOfIp, normaliseIp } from '../data/geoip.ts';
+import { fromTrustedProxy, proxyTrust, type TrustProxy } from './proxy.ts';
 import { ICON_CACHE, ICON_PATH, iconEtag, tablerSvg } from '../icons.ts';
 import { stickerSvg } from '../data/gifs.ts';
 import { brandIconSvg } from '../../lib/theme.ts';
@@ -56,8 +57,8 @@ export interface HttpOptions {
   routes: AnyRoute[];
   /** The tenant serving hosts that match none (the first tenant when not set). */
   defaultTenant?: string;
-  /** Trust X-Forwarded-For/-Proto and a country header from a proxy in front. */
-  trustProxy: boolean;
+  /** The proxies in front whose X-Forwarded-For/-Proto/-Host and country headers are believed (TRUST_PROXY). */
+  trustProxy: TrustProxy;
   /** Production: Secure cookies and HSTS. */
   production: boolean;
   /** pino options for the request log; false for none (tests). */
@@ -113,8 +114,12 @@ function prerenderedPage(registry: TenantRegistry, id: string, locale: string, p
  * Astro pages.
  */
 export async function createHttp(options: HttpOptions) {
-  const { registry, services, production, trustProxy } = options;
+  const { registry, services, production } = options;
+  const trust = proxyTrust(options.trustProxy);
   const app: FastifyInstance = Fastify({
+    // request.ip is the nearest address that is not a trusted proxy; request.protocol and
+    // request.host take X-Forwarded-Proto/-Host only from a trusted socket peer (proxy.ts).
+    trustProxy: trust,
     logger: options.logger === false ? false : { ...options.logger, redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'] },
     // One line a request from the onResponse hook below instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
@@ -202,8 +207,8 @@ export async function createHttp(options: HttpOptions) {
   function visitorOf(request: FastifyRequest): Visitor {
     if (request.visitorState) return request.visitorState;
     const tenant = request.tenant;
-    const ip = clientIp(request.raw.socket.remoteAddress, request.headers, trustProxy) ?? '';
-    const country = countryFromHeaders(request.headers, trustProxy) ?? countryOfIp(ip || undefined);
+    const ip = normaliseIp(request.ip) ?? '';
+    const country = countryFromHeaders(request.headers, fromTrustedProxy(trust, request.raw.socket.remoteAddress)) ?? countryOfIp(ip || undefined);
     request.visitorState = { tenant, locale: localeOf(request, tenant, country, null), locales: visibleLocales(tenant.locales.available, country), country, ip };
     return request.visitorState;
   }
@@ -302,7 +307,7 @@ export async function createHttp(options: HttpOptions) {
   });
 
   // ---- The API (declared routes) and the pages.
-  registerApi(app, options.routes, { services, trustProxy, visit, sendErrorPage, wantsHtml });
+  registerApi(app, options.routes, { services, production, visit, sendErrorPage, wantsHtml });
 
   /** What names nothing: the brand's 404 page, or for a program calling the API, its JSON. */
   function notFound(request: FastifyRequest, reply: FastifyReply) {

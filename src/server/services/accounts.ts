@@ -283,7 +283,7 @@ export function createAccountService(deps: {
         throw error;
       }
       await sendActivation(tenant, user, req);
-      const cookies = await sessions.create(user, req);
+      const cookies = await sessions.create(user, req, ip);
       return { user: await views.toSite(user), cookies };
     },
 
@@ -345,7 +345,7 @@ export function createAccountService(deps: {
       }
       await db.updateTable('users').set({ failed_logins: 0, locked_until: null }).where('id', '=', user.id).execute();
       if (user.status === 'deletion_requested') throw new AppError('signup_deleted', 403);
-      const cookies = await sessions.create(user, req);
+      const cookies = await sessions.create(user, req, ip);
       return { user: await views.toSite(user), cookies };
     },
 
@@ -379,14 +379,14 @@ export function createAccountService(deps: {
     },
 
     /** Changes the password: the old one must be right; other sessions end, this one is rotated. */
-    async changePassword(userId: number, sessionId: string, oldPassword: string, password: string, req: IncomingMessage): Promise<string[]> {
+    async changePassword(userId: number, sessionId: string, oldPassword: string, password: string, req: IncomingMessage, ip: string): Promise<string[]> {
       const user = await requireUser(userId);
       await checkOwnPassword(user, oldPassword, 'old_password');
       await db.updateTable('users').set({ password_hash: await hashPassword(password) }).where('id', '=', userId).execute();
       await retireTokens(userId, 'reset');
       await sessions.revokeAll(userId);
       void sessionId;
-      return sessions.create(user, req);
+      return sessions.create(user, req, ip);
     },
 
     /** Starts an e-mail change: a confirmation link goes to the new address. */
@@ -456,7 +456,7 @@ export function createAccountService(deps: {
     },
 
     /** Undoes a deletion request within the window and logs the member in. */
-    async reactivate(tenant: Tenant, token: unknown, req: IncomingMessage): Promise<{ user: SiteUser; cookies: string[] }> {
+    async reactivate(tenant: Tenant, token: unknown, req: IncomingMessage, ip: string): Promise<{ user: SiteUser; cookies: string[] }> {
       const row = await consumeToken(tenant, 'reactivate', token);
       if (!row) throw new AppError('reactivate_failed', 400);
       const user = await requireUser(row.user_id);
@@ -468,7 +468,7 @@ export function createAccountService(deps: {
         await setProfileStatus(trx, user.id, status === 'active' ? 'active' : 'disabled');
       });
       const fresh = await requireUser(user.id);
-      return { user: await views.toSite(fresh), cookies: await sessions.create(fresh, req) };
+      return { user: await views.toSite(fresh), cookies: await sessions.create(fresh, req, ip) };
     },
 
     /**

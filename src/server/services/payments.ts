@@ -206,11 +206,12 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
 
   /**
    * Asks the provider where a payment stands and records it (the webhook, and the member's
-   * return): paid grants the credits once and makes the member premium. Unknown ids are 404.
+   * return): paid grants the credits once and makes the member premium. Unknown ids are 404, and
+   * so is a payment of another brand than `brandId` (a webhook posted to another brand's host).
    */
-  async function settle(providerId: string): Promise<PaymentView> {
+  async function settle(providerId: string, brandId?: string): Promise<PaymentView> {
     const payment = await db.selectFrom('payments').selectAll().where('provider_id', '=', providerId).executeTakeFirst();
-    if (!payment) throw notFound();
+    if (!payment || (brandId !== undefined && payment.tenant_id !== brandId)) throw notFound();
     const tenant = deps.tenants().find((t) => t.id === payment.tenant_id);
     if (!tenant) throw notFound();
     // The provider that took the payment, even if the brand has moved to another since.

@@ -177,8 +177,8 @@ export function createSessionService(deps: { db: Kysely<Database>; views: UserVi
   return {
     cookieName,
 
-    /** Creates a session for a user and returns the Set-Cookie values. */
-    async create(user: { id: number; tenant_id: string }, req: IncomingMessage): Promise<string[]> {
+    /** Creates a session for a user and returns the Set-Cookie values; `ip` is the visitor's address (behind a proxy, the one it saw). */
+    async create(user: { id: number; tenant_id: string }, req: IncomingMessage, ip: string): Promise<string[]> {
       const token = newToken();
       const now = new Date();
       await db
@@ -190,7 +190,7 @@ export function createSessionService(deps: { db: Kysely<Database>; views: UserVi
           secret_hash: token.hash,
           expires_at: new Date(now.getTime() + SESSION_MS).toISOString(),
           last_used_at: now.toISOString(),
-          ip: req.socket.remoteAddress ?? null,
+          ip: ip || null,
           user_agent: (req.headers['user-agent'] ?? '').slice(0, 300) || null,
         })
         .execute();
