@@ -32,7 +32,7 @@ export const EYE_SHADES: Readonly<Record<EyeColor, string>> = {
 export const MALE_STYLES = ['crop', 'side-part', 'buzz', 'short-curls', 'receding'] as const;
 export const FEMALE_STYLES = ['long-straight', 'long-wavy', 'bob', 'bun', 'pixie', 'curls'] as const;
 /** How often each women's style is drawn (the pixie rarely). */
-const FEMALE_STYLE_WEIGHTS = [3, 3, 2, 1, 0.5, 1.5];
+const FEMALE_STYLE_WEIGHTS = [3, 3, 2, 1, 0.3, 1.5];
 export type HairStyle = (typeof MALE_STYLES)[number] | (typeof FEMALE_STYLES)[number];
 
 /** A deterministic pseudo-random sequence from a number (mulberry32). */

@@ -45,8 +45,8 @@ const MORE_PHOTOS_ONE_IN = 4;
 type DemoPerson = { id: number; tenant_id: string; gender: 'male' | 'female'; birth_date: string; hair_color: string | null; eye_color: string | null };
 
 /** How a demo person's portraits draw them: as old as the profile says, with its hair and eye colour. */
-export function portraitOptionsOf(profile: Omit<DemoPerson, 'id' | 'tenant_id' | 'gender'>, now: Date): PortraitOptions {
-  const stated = <T extends string>(keys: readonly T[], value: string | null): T | null => (keys.includes(value as T) ? (value as T) : null);
+export function portraitOptionsOf(profile: { birth_date: string; hair_color?: string | null; eye_color?: string | null }, now: Date): PortraitOptions {
+  const stated = <T extends string>(keys: readonly T[], value: string | null | undefined): T | null => (keys.includes(value as T) ? (value as T) : null);
   return {
     age: ageOn(profile.birth_date, now),
     hair: stated<HairColor>(PROFILE_FIELD_KEYS.hair_color, profile.hair_color),

@@ -109,7 +109,9 @@ export function sitemapEntries(tenant: Tenant, built: (path: string) => boolean 
       for (const page of pages) entries.push({ path: page.path, alternates });
     }
   }
-  return entries;
+  // Two locales of one language (en, en-US) share their slugs: each address once.
+  const seen = new Set<string>();
+  return entries.filter((e) => !seen.has(e.path) && Boolean(seen.add(e.path)));
 }
 
 const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
