@@ -46,7 +46,6 @@ export function manifestOf(tenant: Tenant) {
     start_url: START_URL,
     scope: '/',
     display: 'standalone',
-    orientation: 'portrait',
     theme_color: tenant.theme.primary,
     background_color: PAGE_BACKGROUND,
     categories: ['social', 'lifestyle'],
