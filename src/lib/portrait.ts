@@ -1,14 +1,39 @@
 /**
  * Illustrated portraits: the demo members' photos (src/server/db/seed-photos.ts) and the teaser
  * faces of the home page and landers. Drawn from a number, so the same number is the same face,
- * and no picture of a real person ships with the product. The face (shape, skin, eyes, brows,
- * nose, mouth, hair, beard, glasses, earrings, age) follows the number; the setting and the
- * clothes follow the variant, so one person has several photos that differ as photos do.
+ * and no picture of a real person ships with the product. The face (shape, skin, brows, nose,
+ * mouth, hair style, beard, glasses, earrings) follows the number; what a profile states (gender,
+ * age, hair colour, eye colour) is drawn as stated; the setting and the clothes follow the variant,
+ * so one person has several photos that differ as photos do.
  */
+import { PROFILE_FIELD_KEYS } from './profile-fields.ts';
+
+export type HairColor = (typeof PROFILE_FIELD_KEYS.hair_color)[number];
+export type EyeColor = (typeof PROFILE_FIELD_KEYS.eye_color)[number];
 
 const SKIN = ['#f8dcc4', '#f1c7a5', '#e3ae86', '#c98e64', '#a86f47', '#845334', '#5e3b25'];
-const HAIR = ['#1f1510', '#3b2616', '#5a3a22', '#8a5a2e', '#b9854a', '#dcbc7c', '#a0442a', '#2d2d33'];
-const EYES = ['#3a2a22', '#4d6b8a', '#3f6b4a', '#6b4a2a', '#2a2a2a'];
+/** Shades of each hair colour a profile can state (src/lib/profile-fields.ts). */
+export const HAIR_SHADES: Readonly<Record<HairColor, readonly string[]>> = {
+  blond: ['#e6c983', '#d9b36b', '#f0da9e', '#c9a45c'],
+  brown: ['#5a3a22', '#6e4527', '#8a5a2e', '#4a2f1c'],
+  black: ['#1f1510', '#15110f', '#2a2320'],
+  red: ['#a0442a', '#b5532e', '#8e3a22'],
+  grey: ['#9a9a9a', '#bdbdbd', '#d8d8d8'],
+};
+/** The iris of each eye colour a profile can state. */
+export const EYE_SHADES: Readonly<Record<EyeColor, string>> = {
+  blue: '#3f78b5',
+  green: '#3f7a4a',
+  brown: '#5b3a22',
+  grey: '#7d8893',
+  hazel: '#8d6a2c',
+};
+/** Hair styles: men's are short (bald only from 35), women's mostly long. */
+export const MALE_STYLES = ['crop', 'side-part', 'buzz', 'short-curls', 'receding'] as const;
+export const FEMALE_STYLES = ['long-straight', 'long-wavy', 'bob', 'bun', 'pixie', 'curls'] as const;
+/** How often each women's style is drawn (the pixie rarely). */
+const FEMALE_STYLE_WEIGHTS = [3, 3, 2, 1, 0.3, 1.5];
+export type HairStyle = (typeof MALE_STYLES)[number] | (typeof FEMALE_STYLES)[number];
 
 /** A deterministic pseudo-random sequence from a number (mulberry32). */
 function sequence(seed: number): () => number {
@@ -23,10 +48,61 @@ function sequence(seed: number): () => number {
 }
 
 export interface PortraitOptions {
-  /** Years: grey hair and lines from about 50. */
+  /** Years: lines from 45; grey hair from about 50 where no hair colour is stated. */
   age?: number;
+  /** The profile's hair colour; drawn from the number (and age) when not stated. */
+  hair?: HairColor | null;
+  /** The profile's eye colour; drawn from the number when not stated. */
+  eyes?: EyeColor | null;
   /** Another photo of the same person: another setting and other clothes. */
   variant?: number;
+}
+
+/** What a portrait shows of the person, decided before drawing (and what tests compare with a profile). */
+export interface PortraitFeatures {
+  age: number;
+  female: boolean;
+  hair: HairColor;
+  hairFill: string;
+  eyeFill: string;
+  style: HairStyle;
+  beard: number;
+  /** Lines around the eyes and mouth (from 45). */
+  lines: boolean;
+}
+
+/**
+ * The person in a portrait: gender, age and, where the profile states them, hair and eye colour
+ * exactly as stated. Everything else follows the number.
+ */
+export function portraitFeatures(id: number, gender: 'male' | 'female', options: PortraitOptions = {}): PortraitFeatures {
+  const rand = sequence(id * 7919 + 31);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
+  const female = gender === 'female';
+  const age = options.age ?? 25 + Math.floor(rand() * 30);
+  // Unstated: grey for many past 50, otherwise one of the colours as often as each other.
+  const drawnHair: HairColor = age >= 50 && rand() < (age - 40) / 35 ? 'grey' : pick(PROFILE_FIELD_KEYS.hair_color.filter((h) => h !== 'grey'));
+  const hair = options.hair ?? drawnHair;
+  const eyes = options.eyes ?? pick(PROFILE_FIELD_KEYS.eye_color);
+  let style: HairStyle;
+  if (female) {
+    let r = rand() * FEMALE_STYLE_WEIGHTS.reduce((a, b) => a + b, 0);
+    const index = FEMALE_STYLE_WEIGHTS.findIndex((w) => (r -= w) < 0);
+    style = FEMALE_STYLES[index < 0 ? 0 : index]!;
+  } else {
+    style = pick(MALE_STYLES);
+    if (style === 'receding' && age < 35) style = 'crop';
+  }
+  return {
+    age,
+    female,
+    hair,
+    hairFill: pick(HAIR_SHADES[hair]),
+    eyeFill: EYE_SHADES[eyes],
+    style,
+    beard: !female && rand() < 0.5 ? Math.floor(rand() * 3) : -1,
+    lines: age >= 45,
+  };
 }
 
 /** The setting behind the person: a sunset beach, a city at dusk, a room with a window, a park, a studio. */
@@ -61,20 +137,19 @@ function setting(rand: () => number): string {
 
 /** An illustrated head-and-shoulders portrait, 480×600 SVG. */
 export function portrait(id: number, gender: 'male' | 'female', options: PortraitOptions = {}): string {
+  const features = portraitFeatures(id, gender, options);
+  const { female, age, beard, style } = features;
+  const hair = features.hairFill;
+  const eye = features.eyeFill;
+  const grey = features.hair === 'grey';
   const rand = sequence(id * 7919);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
-  const age = options.age ?? 25 + Math.floor(rand() * 30);
-  const female = gender === 'female';
   const skin = pick(SKIN);
-  const grey = age >= 50 && rand() < (age - 40) / 35;
-  const hair = grey ? pick(['#9a9a9a', '#bdbdbd', '#d8d8d8']) : pick(HAIR);
-  const eye = pick(EYES);
   const faceRx = 66 + Math.floor(rand() * 16);
   const faceRy = 84 + Math.floor(rand() * 16);
-  const jaw = female ? 0 : Math.floor(rand() * 10);
-  const style = Math.floor(rand() * 6);
+  // A man's jaw is wider and squarer.
+  const jaw = female ? 0 : 8 + Math.floor(rand() * 10);
   const glasses = rand() < 0.22;
-  const beard = !female && rand() < 0.45 ? Math.floor(rand() * 3) : -1;
   const earrings = female && rand() < 0.5;
   const smile = rand();
   const browTilt = Math.floor(rand() * 6) - 2;
@@ -89,22 +164,26 @@ export function portrait(id: number, gender: 'male' | 'female', options: Portrai
   const cx = 241;
   const cy = 250;
   const top = cy - faceRy;
-  const hairBack = female
-    ? [
-        `<path d="M${cx - faceRx - 20} 250 C${cx - faceRx - 30} 130 ${cx - 40} 95 ${cx} 95 C${cx + 45} 95 ${cx + faceRx + 30} 130 ${cx + faceRx + 18} 250 L${cx + faceRx + 34} 440 C${cx + 60} 480 ${cx - 60} 480 ${cx - faceRx - 34} 440 Z" fill="${hair}"/>`, // long straight
-        `<path d="M${cx - faceRx - 22} 240 C${cx - faceRx - 40} 120 ${cx + faceRx + 40} 120 ${cx + faceRx + 22} 240 C${cx + faceRx + 50} 300 ${cx + faceRx + 10} 360 ${cx + faceRx + 30} 420 C${cx + 40} 470 ${cx - 40} 470 ${cx - faceRx - 30} 420 C${cx - faceRx - 10} 360 ${cx - faceRx - 50} 300 ${cx - faceRx - 22} 240 Z" fill="${hair}"/>`, // long wavy
-        `<path d="M${cx - faceRx - 14} 250 C${cx - faceRx - 20} 130 ${cx + faceRx + 20} 130 ${cx + faceRx + 14} 250 L${cx + faceRx + 14} 330 L${cx - faceRx - 14} 330 Z" fill="${hair}"/>`, // bob
-        `<circle cx="${cx}" cy="${top - 18}" r="40" fill="${hair}"/>`, // bun
-        '', // pixie
-        `<circle cx="${cx}" cy="${cy - 30}" r="${faceRx + 55}" fill="${hair}"/>`, // curls
-      ][style]!
-    : ['', '', '', `<circle cx="${cx}" cy="${cy - 25}" r="${faceRx + 30}" fill="${hair}"/>`, '', `<path d="M${cx - faceRx - 10} 240 C${cx - faceRx - 20} 140 ${cx + faceRx + 20} 140 ${cx + faceRx + 10} 240 L${cx + faceRx + 16} 360 L${cx - faceRx - 16} 360 Z" fill="${hair}"/>`][style]!;
-  const bald = !female && style === 4 && age > 35;
-  const hairTop = bald
-    ? `<path d="M${cx - faceRx + 2} 235 C${cx - faceRx} 215 ${cx - faceRx + 6} 205 ${cx - faceRx + 14} 200 L${cx - faceRx + 14} 250 Z M${cx + faceRx - 2} 235 C${cx + faceRx} 215 ${cx + faceRx - 6} 205 ${cx + faceRx - 14} 200 L${cx + faceRx - 14} 250 Z" fill="${hair}"/>`
-    : female && style === 4
-      ? `<path d="M${cx - faceRx - 4} 230 C${cx - faceRx} 140 ${cx + faceRx} 130 ${cx + faceRx + 6} 215 C${cx + 20} 170 ${cx - 30} 175 ${cx - faceRx - 4} 230 Z" fill="${hair}"/>`
-      : `<path d="M${cx - faceRx - 4} ${female ? 235 : 215} C${cx - faceRx} ${top + 10} ${cx - 30} ${top - 12} ${cx} ${top - 12} C${cx + 35} ${top - 12} ${cx + faceRx + 6} ${top + 14} ${cx + faceRx + 2} ${female ? 235 : 212} C${cx + faceRx - 20} ${top + 40 + (style % 3) * 8} ${cx + 10} ${top + 34} ${cx - 10} ${top + 40} C${cx - 40} ${top + 46} ${cx - faceRx + 10} ${top + 60} ${cx - faceRx - 4} ${female ? 235 : 215} Z" fill="${hair}"/>`;
+  // Behind the head: a woman's long hair, a bun or curls; a man's short curls only.
+  const hairBack = {
+    'long-straight': `<path d="M${cx - faceRx - 20} 250 C${cx - faceRx - 30} 130 ${cx - 40} 95 ${cx} 95 C${cx + 45} 95 ${cx + faceRx + 30} 130 ${cx + faceRx + 18} 250 L${cx + faceRx + 34} 440 C${cx + 60} 480 ${cx - 60} 480 ${cx - faceRx - 34} 440 Z" fill="${hair}"/>`,
+    'long-wavy': `<path d="M${cx - faceRx - 22} 240 C${cx - faceRx - 40} 120 ${cx + faceRx + 40} 120 ${cx + faceRx + 22} 240 C${cx + faceRx + 50} 300 ${cx + faceRx + 10} 360 ${cx + faceRx + 30} 420 C${cx + 40} 470 ${cx - 40} 470 ${cx - faceRx - 30} 420 C${cx - faceRx - 10} 360 ${cx - faceRx - 50} 300 ${cx - faceRx - 22} 240 Z" fill="${hair}"/>`,
+    bob: `<path d="M${cx - faceRx - 14} 250 C${cx - faceRx - 20} 130 ${cx + faceRx + 20} 130 ${cx + faceRx + 14} 250 L${cx + faceRx + 14} 330 L${cx - faceRx - 14} 330 Z" fill="${hair}"/>`,
+    bun: `<circle cx="${cx}" cy="${top - 18}" r="40" fill="${hair}"/>`,
+    curls: `<circle cx="${cx}" cy="${cy - 30}" r="${faceRx + 55}" fill="${hair}"/>`,
+    'short-curls': `<ellipse cx="${cx}" cy="${cy - 38}" rx="${faceRx + 12}" ry="${faceRy - 8}" fill="${hair}"/>`,
+  }[style as string] ?? '';
+  // On top of the head.
+  const crown = (side: number, line: number, lift: number) =>
+    `<path d="M${cx - faceRx - 4} ${side} C${cx - faceRx} ${top + 10 - lift} ${cx - 30} ${top - 12 - lift} ${cx} ${top - 12 - lift} C${cx + 35} ${top - 12 - lift} ${cx + faceRx + 6} ${top + 14 - lift} ${cx + faceRx + 2} ${side - 3} C${cx + faceRx - 20} ${top + line} ${cx + 10} ${top + line - 6} ${cx - 10} ${top + line} C${cx - 40} ${top + line + 6} ${cx - faceRx + 10} ${top + line + 20} ${cx - faceRx - 4} ${side} Z" fill="${hair}"/>`;
+  const hairTop = {
+    receding: `<path d="M${cx - faceRx + 2} 235 C${cx - faceRx} 215 ${cx - faceRx + 6} 205 ${cx - faceRx + 14} 200 L${cx - faceRx + 14} 250 Z M${cx + faceRx - 2} 235 C${cx + faceRx} 215 ${cx + faceRx - 6} 205 ${cx + faceRx - 14} 200 L${cx + faceRx - 14} 250 Z" fill="${hair}"/>`,
+    pixie: `<path d="M${cx - faceRx - 4} 230 C${cx - faceRx} 140 ${cx + faceRx} 130 ${cx + faceRx + 6} 215 C${cx + 20} 170 ${cx - 30} 175 ${cx - faceRx - 4} 230 Z" fill="${hair}"/>`,
+    crop: crown(205, 34, 0),
+    'side-part': `${crown(212, 40, 4)}<path d="M${cx - 28} ${top - 8} L${cx - 22} ${top + 30}" stroke="#000" stroke-opacity="0.25" stroke-width="3"/>`,
+    buzz: crown(200, 26, -6),
+    'short-curls': crown(205, 30, 6),
+  }[style as string] ?? crown(235, 40, 0);
   const beardPath = [
     `<path d="M${cx - faceRx + 8} 270 C${cx - faceRx + 12} 330 ${cx - 30} ${cy + faceRy + 14} ${cx} ${cy + faceRy + 14} C${cx + 30} ${cy + faceRy + 14} ${cx + faceRx - 12} 330 ${cx + faceRx - 8} 270 C${cx + 30} 300 ${cx - 30} 300 ${cx - faceRx + 8} 270 Z" fill="${hair}"/>`,
     `<path d="M${cx - faceRx + 10} 280 C${cx - 40} ${cy + faceRy + 6} ${cx + 40} ${cy + faceRy + 6} ${cx + faceRx - 10} 280" stroke="${hair}" stroke-width="14" fill="none" opacity="0.45" stroke-linecap="round"/>`,

@@ -27,5 +27,18 @@ export function themeVars(colors: ThemeColors): string {
  * also answers /favicon.ico with it for what asks there (pages of its own without a head link).
  */
 export function brandIconSvg(primary: string): string {
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="${primary}"/><path d="M16 25s-9-5.5-9-11.5A5 5 0 0 1 16 10a5 5 0 0 1 9 3.5C25 19.5 16 25 16 25z" fill="#fff"/></svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="${primary}"/>${HEART}</svg>`;
 }
+
+const HEART = '<path d="M16 25s-9-5.5-9-11.5A5 5 0 0 1 16 10a5 5 0 0 1 9 3.5C25 19.5 16 25 16 25z" fill="#fff"/>';
+
+/**
+ * The same icon for a launcher that cuts its own shape (a web app manifest's `maskable` icon):
+ * the colour to every edge and the heart within the middle 60%, inside the safe zone a mask keeps.
+ */
+export function brandMaskableIconSvg(primary: string): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" fill="${primary}"/><g transform="translate(16 17.5) scale(0.75) translate(-16 -17.5)">${HEART}</g></svg>`;
+}
+
+/** The page background of every layout (Base.astro's body), also an installed app's splash colour. */
+export const PAGE_BACKGROUND = '#f6f3f9';

@@ -5,21 +5,23 @@ import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import type { Database } from './schema.ts';
 import { THUMB_SIDE } from '../services/photos.ts';
-import { portrait } from '../../lib/portrait.ts';
+import { portrait, type EyeColor, type HairColor, type PortraitOptions } from '../../lib/portrait.ts';
+import { PROFILE_FIELD_KEYS } from '../../lib/profile-fields.ts';
 import { ageOn } from '../../lib/account-rules.ts';
 import { DEMO_PASSWORD_HASH } from './seed.ts';
 
 /**
  * Photos for every demo person (fictional profiles and demo members) that has none: illustrated
- * portraits drawn from the profile's id, gender and age, one in four with a few more photos, so a fresh install's search and profiles look like a site in
- * use without shipping pictures of real people. Idempotent; returns how many it added.
+ * portraits drawn from the profile's id and as its profile states the person (gender, age, hair
+ * and eye colour), one in four with a few more photos, so a fresh install's search and profiles
+ * look like a site in use without shipping pictures of real people. Idempotent; returns how many it added.
  */
 export async function seedDemoPhotos(db: Kysely<Database>, mediaDir: string): Promise<number> {
   const bare = await db
     .selectFrom('profiles')
     .leftJoin('photos', 'photos.profile_id', 'profiles.id')
     .leftJoin('users', 'users.id', 'profiles.user_id')
-    .select(['profiles.id', 'profiles.tenant_id', 'profiles.gender', 'profiles.birth_date'])
+    .select(['profiles.id', 'profiles.tenant_id', 'profiles.gender', 'profiles.birth_date', 'profiles.hair_color', 'profiles.eye_color'])
     .where((eb) => eb.or([eb('profiles.fictional', '=', 1), eb('users.password_hash', '=', DEMO_PASSWORD_HASH)]))
     .where('photos.id', 'is', null)
     .orderBy('profiles.id')
@@ -40,15 +42,28 @@ const DEMO_HEIGHT = 900;
 /** One demo person in this many has more than one photo (2 to 4: other settings, other clothes). */
 const MORE_PHOTOS_ONE_IN = 4;
 
-async function drawOne(db: Kysely<Database>, mediaDir: string, profile: { id: number; tenant_id: string; gender: 'male' | 'female'; birth_date: string }): Promise<void> {
-  const age = ageOn(profile.birth_date, new Date());
-  const count = profile.id % MORE_PHOTOS_ONE_IN === 0 ? 2 + (profile.id % 3) : 1;
-  for (let variant = 0; variant < count; variant++) await drawPhoto(db, mediaDir, profile, age, variant);
+type DemoPerson = { id: number; tenant_id: string; gender: 'male' | 'female'; birth_date: string; hair_color: string | null; eye_color: string | null };
+
+/** How a demo person's portraits draw them: as old as the profile says, with its hair and eye colour. */
+export function portraitOptionsOf(profile: { birth_date: string; hair_color?: string | null; eye_color?: string | null }, now: Date): PortraitOptions {
+  const stated = <T extends string>(keys: readonly T[], value: string | null | undefined): T | null => (keys.includes(value as T) ? (value as T) : null);
+  return {
+    age: ageOn(profile.birth_date, now),
+    hair: stated<HairColor>(PROFILE_FIELD_KEYS.hair_color, profile.hair_color),
+    eyes: stated<EyeColor>(PROFILE_FIELD_KEYS.eye_color, profile.eye_color),
+  };
 }
 
-async function drawPhoto(db: Kysely<Database>, mediaDir: string, profile: { id: number; tenant_id: string; gender: 'male' | 'female' }, age: number, variant: number): Promise<void> {
+async function drawOne(db: Kysely<Database>, mediaDir: string, profile: DemoPerson): Promise<void> {
+  const person = portraitOptionsOf(profile, new Date());
+  const count = profile.id % MORE_PHOTOS_ONE_IN === 0 ? 2 + (profile.id % 3) : 1;
+  for (let variant = 0; variant < count; variant++) await drawPhoto(db, mediaDir, profile, { ...person, variant });
+}
+
+async function drawPhoto(db: Kysely<Database>, mediaDir: string, profile: DemoPerson, options: PortraitOptions): Promise<void> {
+  const variant = options.variant ?? 0;
   // Rasterise the drawing once; the photo and its thumbnail come from the same pixels.
-  const raster = await sharp(Buffer.from(portrait(profile.id, profile.gender, { age, variant }))).resize(DEMO_WIDTH, DEMO_HEIGHT).png().toBuffer();
+  const raster = await sharp(Buffer.from(portrait(profile.id, profile.gender, options))).resize(DEMO_WIDTH, DEMO_HEIGHT).png().toBuffer();
   const name = randomBytes(16).toString('hex');
   const filename = `${profile.tenant_id}/${name}.webp`;
   const thumbFilename = `${profile.tenant_id}/${name}-t.webp`;

@@ -284,6 +284,7 @@ export async function createHttp(options: HttpOptions) {
   app.get('/favicon.ico', (request, reply) =>
     reply.header('cache-control', 'public, max-age=86400').type('image/svg+xml').send(brandIconSvg(request.tenant.theme.primary)),
   );
+  await app.register(import('./brand-files.ts'), { registry }); // manifest, app icons, robots.txt, sitemap.xml
   app.get('/gifs/*', async (request, reply) => {
     // The offline GIF library (src/server/data/gifs.ts): drawn once per process, never changed.
     const match = GIF_PATH.exec(request.url.split('?')[0]!);
