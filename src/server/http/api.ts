@@ -44,7 +44,9 @@ function isJsonRequest(request: FastifyRequest): boolean {
 
 /** The first problem of a refused body or query, as a 400 naming its field with that field's message. */
 function refusal(error: z.ZodError, messages: AnyRoute['messages']): AppError {
-  const issue = error.issues[0];
+  const first = error.issues[0];
+  // A union's own issue names no field; the first issue of its branches that names one does.
+  const issue = first?.code === 'invalid_union' && first.path.length === 0 ? (first.errors.flat().find((i) => i.path.length > 0) ?? first) : first;
   return fieldRefusal(issue?.path.length ? String(issue.path[0]) : undefined, messages);
 }
 
