@@ -22,8 +22,8 @@ interface Step {
 
 function pathOf(step: Step): (string | number)[] {
   const path: (string | number)[] = [];
-  for (let s: Step | null = step; s && s.key !== null; s = s.parent) path.unshift(s.key);
-  return path;
+  for (let s: Step | null = step; s && s.key !== null; s = s.parent) path.push(s.key);
+  return path.reverse();
 }
 
 /**
