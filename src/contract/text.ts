@@ -1,8 +1,8 @@
 /**
  * Text a person cannot type (issue 20): C0 control characters other than tab, line feed and
  * carriage return; DEL; the C1 controls U+0080-U+009F; and a UTF-16 surrogate without its other
- * half, which no encoding can store (PostgreSQL refuses NUL outright: error 22021, a 500 before
- * this rule). Every field of every body and query holding one is refused, by the router, before
+ * half, which UTF-8 cannot carry (a driver would store U+FFFD in its place). PostgreSQL refuses
+ * NUL outright (error 22021: a 500 before this rule). Every field of every body and query holding one is refused, by the router, before
  * the route's schema reads it; whether a one-line field also refuses a line break is that field's
  * schema's business.
  */
