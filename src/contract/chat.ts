@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id } from './profile.ts';
+import { BodyId, QueryAfterId, QueryId } from './ids.ts';
 import type { ProfileCardData } from './likes.ts';
 
 /**
@@ -27,17 +27,13 @@ export { TYPING_SEND_EVERY_MS, TYPING_SHOW_MS } from '../lib/typing.ts';
  * A key the page makes per message it sends: a send repeated with the same key (a retry after a
  * lost answer, a double click) stores and charges the message once.
  */
-/** Ids are 32-bit integers on both engines: a larger one names nothing (400, never a database error). */
-const MAX_ID = 2_147_483_647;
-const QueryId = z.coerce.number().int().positive().max(MAX_ID);
-
 const ClientId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
 
 /** POST /api/chat.php: a text, gift or GIF message, to a conversation or to a profile (a new conversation). */
 export const SendBody = z
   .object({
-    conversation_id: Id.optional(),
-    profile_id: Id.optional(),
+    conversation_id: BodyId.optional(),
+    profile_id: BodyId.optional(),
     kind: z.enum(['text', 'gift', 'gif']).default('text'),
     /** The text; its longest length is the brand's message_length (checked by the service). */
     text: z.string().max(20_000).refine((t) => !t.includes('\u0000')).optional(),
@@ -61,17 +57,17 @@ export const ChatQuery = z
     id: QueryId.optional(),
     profile_id: QueryId.optional(),
     /** Only messages after this id (catching up after a live event or a dropped stream). */
-    after: z.coerce.number().int().nonnegative().max(MAX_ID).optional(),
+    after: QueryAfterId.optional(),
     /** 0: do not mark as read (a hidden tab catching up). Opening marks the conversation read (SPEC §4). */
     read: z.enum(['0', '1']).default('1'),
   })
   .refine((q) => (q.id === undefined) !== (q.profile_id === undefined), { path: ['id'], message: 'id or profile_id' });
 
 /** DELETE /api/chat.php (SPEC §7: body conversation (id)). */
-export const DeleteChatBody = z.object({ conversation: z.object({ id: Id }) });
+export const DeleteChatBody = z.object({ conversation: z.object({ id: BodyId }) });
 
 /** POST /api/chat-typing.php */
-export const TypingBody = z.object({ conversation_id: Id });
+export const TypingBody = z.object({ conversation_id: BodyId });
 
 /** GET /api/gifs.php */
 export const GifQuery = z.object({ q: z.string().max(60).default('') });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BodyId } from './ids.ts';
 
 export { DIRECT_DEBIT_CODE, DIRECT_DEBIT_LIMIT, maskMobile, type DirectDebitAnswer, type DirectDebitDetails } from '../lib/directdebit.ts';
 
@@ -24,6 +25,6 @@ export const DirectDebitBody = z.object({
 
 /** POST /api/directdebit.php?confirm=1: the SMS code of an order. */
 export const DirectDebitConfirmBody = z.object({
-  order_id: z.number().int().positive().max(2 ** 31 - 1),
+  order_id: BodyId,
   code: z.string().trim().regex(/^\d{4,8}$/),
 });

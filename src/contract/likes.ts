@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { Id } from './profile.ts';
+import { BodyId } from './ids.ts';
 
 /** POST and DELETE /api/like.php, POST and DELETE /api/block.php: the profile concerned. */
-export const ProfileIdBody = z.object({ profile_id: Id });
+export const ProfileIdBody = z.object({ profile_id: BodyId });
 
 /** The tabs of the likes list (SPEC §2 likes-type). */
 export const LIKE_TABS = ['received', 'given', 'matches'] as const;
@@ -19,7 +19,7 @@ export const SWIPE_DECK_SIZE = 10;
 export const MATCH_FINDER_SIZE = 12;
 
 /** POST /api/swipe.php: a card of the swipe game answered. */
-export const SwipeBody = z.object({ profile_id: Id, action: z.enum(['like', 'pass']) });
+export const SwipeBody = z.object({ profile_id: BodyId, action: z.enum(['like', 'pass']) });
 
 /** Complaint reasons (chosen: what dating sites ask for; `service` for a complaint about the site itself). */
 export const COMPLAINT_REASONS = ['fake_profile', 'harassment', 'offensive', 'scam', 'underage', 'other', 'service'] as const;
@@ -30,7 +30,7 @@ export const COMPLAINT_MESSAGE_MAX = 2000;
 
 /** POST /api/complaint.php: about a member (profile_id) or, without one, about the service. */
 export const ComplaintBody = z.object({
-  profile_id: Id.optional(),
+  profile_id: BodyId.optional(),
   reason: z.enum(COMPLAINT_REASONS),
   subject: z.string().trim().min(1).max(COMPLAINT_SUBJECT_MAX),
   message: z.string().trim().min(COMPLAINT_MESSAGE_MIN).max(COMPLAINT_MESSAGE_MAX),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAYMENT_METHOD_IDS } from '../lib/payment-methods.ts';
+import { QueryId } from './ids.ts';
 
 /** The outcomes the test provider's checkout page offers (POST /api/test-checkout.php). */
 export const TEST_OUTCOMES = ['paid', 'failed', 'canceled', 'pending'] as const;
@@ -23,7 +24,7 @@ export const DiscountQuery = z.union([
 ]);
 
 /** GET /api/payment.php */
-export const PaymentQuery = z.object({ id: z.coerce.number().int().positive().max(2 ** 31 - 1) });
+export const PaymentQuery = z.object({ id: QueryId });
 
 /** POST /api/payment-webhook.php: the provider's form body. */
 export const WebhookBody = z.object({ id: z.string().min(1).max(100) });
@@ -34,6 +35,6 @@ export const TestCheckoutQuery = z.object({ id: z.string().regex(/^tst_[a-f0-9]{
 
 /** GET /api/transactions.php: a page of the ledger (`before` a ledger id), or one purchase's invoice (`id` a payment id). */
 export const TransactionsQuery = z.union([
-  z.object({ id: z.coerce.number().int().positive().max(2 ** 31 - 1) }).strict(),
-  z.object({ before: z.coerce.number().int().positive().max(2 ** 31 - 1).optional() }).strict(),
+  z.object({ id: QueryId }).strict(),
+  z.object({ before: QueryId.optional() }).strict(),
 ]);

@@ -2,11 +2,10 @@ import { z } from 'zod';
 import { ABOUT_MAX } from '../lib/account-rules.ts';
 import { PROFILE_FIELD_KEYS } from '../lib/profile-fields.ts';
 import { GENDERS, SEXUALITIES } from './enums.ts';
+import { BodyId, QueryId } from './ids.ts';
 
 const text = (max: number) => z.string().max(max);
 const option = (field: keyof typeof PROFILE_FIELD_KEYS) => z.enum(PROFILE_FIELD_KEYS[field]).nullable();
-/** A database id as it comes in a query or body. */
-export const Id = z.coerce.number().int().positive().max(2_147_483_647);
 
 /** PUT /api/profile.php: any subset of the profile's fields. */
 export const ProfileBody = z
@@ -33,8 +32,8 @@ export type ProfileChanges = z.output<typeof ProfileBody>;
 export const PROFILE_MESSAGES = { birth_date: 'birth_date_invalid', name: 'name_length' } as const;
 
 /** GET /api/member.php?id= */
-export const MemberQuery = z.object({ id: Id });
+export const MemberQuery = z.object({ id: QueryId });
 
 /** PUT /api/photos.php: make a photo the main one. DELETE: remove one. */
-export const SetMainPhotoBody = z.object({ id: Id, main: z.literal(true) });
-export const PhotoIdBody = z.object({ id: Id });
+export const SetMainPhotoBody = z.object({ id: BodyId, main: z.literal(true) });
+export const PhotoIdBody = z.object({ id: BodyId });

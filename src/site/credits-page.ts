@@ -3,6 +3,7 @@ import { methodsFor } from '../lib/payment-methods.ts';
 import { formatMoney } from '../lib/money.ts';
 import { euroPrice, priceFor } from '../lib/currencies.ts';
 import { TIME_BONUS, timeBonusLeft, type DiscountView } from '../lib/discounts.ts';
+import { hasForbiddenControl } from '../contract/text.ts';
 import type { PackageOption } from '../islands/credits/BuyCredits.tsx';
 
 /**
@@ -49,6 +50,8 @@ export async function activeDiscount(astro: Pick<AstroGlobal, 'locals' | 'url'>)
   const member = { id: user.id, paid_user: user.paid_user, signup_date: user.signup_date };
   const named = astro.url.searchParams.get('code')?.trim();
   if (named && named.length <= 40) {
+    // A code holding a character a person cannot type is no code (and PostgreSQL cannot even look for it).
+    if (hasForbiddenControl(named)) return { code: null, error: 'discount_not_found' };
     try {
       return { code: await services.discounts.lookup(tenant, member, named), error: null };
     } catch (error) {

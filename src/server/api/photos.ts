@@ -3,6 +3,7 @@ import busboy from 'busboy';
 import { AppError, badRequest, notFound } from '../errors.ts';
 import { MAX_PHOTO_BYTES, photoError, type PhotoUpload } from '../services/photos.ts';
 import { PhotoIdBody, SetMainPhotoBody } from '../../contract/profile.ts';
+import { hasForbiddenControl } from '../../contract/text.ts';
 import { json, route, type RouteContext } from '../http/routes.ts';
 
 /** Room for the multipart boundaries and part headers around a photo of the largest size. */
@@ -66,6 +67,10 @@ export function readPhoto(req: IncomingMessage, res: ServerResponse): Promise<Ph
       stream.on('end', () => {
         if (!stream.truncated) photo = { bytes: Buffer.concat(chunks), declaredType: info.mimeType };
       });
+    });
+    // The text parts of the form are text from outside like any body's fields (issue 20).
+    parser.on('field', (name, value) => {
+      if (hasForbiddenControl(name) || hasForbiddenControl(value)) fail(badRequest(name));
     });
     parser.on('close', () => {
       if (settled) return;

@@ -4,6 +4,7 @@ import { AppError, authRequired } from '../errors.ts';
 import { hasMessage, message } from '../i18n.ts';
 import { readCookie } from '../../lib/cookies.ts';
 import { MIN_AGE } from '../../lib/account-rules.ts';
+import { forbiddenTextPath } from '../../contract/text.ts';
 import type { Services } from '../services/index.ts';
 import { brandOrigin, sameOrigin } from './origin.ts';
 import type { AnyRoute, EventSink, Method, Result, RouteContext, Visitor } from './routes.ts';
@@ -44,8 +45,14 @@ function isJsonRequest(request: FastifyRequest): boolean {
 
 /** The first problem of a refused body or query, as a 400 naming its field with that field's message. */
 function refusal(error: z.ZodError, messages: AnyRoute['messages']): AppError {
-  const issue = error.issues[0];
-  const field = issue?.path.length ? String(issue.path[0]) : undefined;
+  const first = error.issues[0];
+  // A union's own issue names no field; the first issue of its branches that names one does.
+  const issue = first?.code === 'invalid_union' && first.path.length === 0 ? (first.errors.flat().find((i) => i.path.length > 0) ?? first) : first;
+  return fieldRefusal(issue?.path.length ? String(issue.path[0]) : undefined, messages);
+}
+
+/** A 400 naming a (top-level) field, with the message the route declares for it or the generic one. */
+function fieldRefusal(field: string | undefined, messages: AnyRoute['messages']): AppError {
   const code = field ? messages?.[field] : undefined;
   return new AppError(code ?? 'invalid_input', 400, { key: code ?? 'error_bad_request', field, params: { min_age: MIN_AGE } });
 }
@@ -90,6 +97,11 @@ export function registerApi(app: FastifyInstance, routes: AnyRoute[], deps: ApiD
           }
           const session = request.sessionState;
           if (route.who === 'member' && !session) throw authRequired();
+          // Text a person cannot type (NUL, other controls, lone surrogates) in any field of the body
+          // or the query string, also one a handler reads itself: refused before any schema (issue 20).
+          const queryInput = Object.fromEntries([...new Set(params.keys())].map((k) => [k, params.getAll(k).length > 1 ? params.getAll(k) : params.get(k)]));
+          const hostile = (route.body ? forbiddenTextPath(request.body) : null) ?? forbiddenTextPath(queryInput);
+          if (hostile) throw fieldRefusal(hostile.length ? String(hostile[0]) : undefined, route.messages);
           let body: unknown;
           if (route.body) {
             if (request.body === OTHER_BODY || (route.who !== 'outside' && !isJsonRequest(request))) throw new AppError('unsupported_media_type', 415, { key: 'error_bad_request' });
@@ -99,7 +111,7 @@ export function registerApi(app: FastifyInstance, routes: AnyRoute[], deps: ApiD
           }
           let query: unknown;
           if (route.query) {
-            const parsed = route.query.safeParse(Object.fromEntries([...new Set(params.keys())].map((k) => [k, params.getAll(k).length > 1 ? params.getAll(k) : params.get(k)])));
+            const parsed = route.query.safeParse(queryInput);
             if (!parsed.success) throw refusal(parsed.error, route.messages);
             query = parsed.data;
           }
