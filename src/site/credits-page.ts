@@ -38,9 +38,11 @@ export function creditsOptions(astro: Pick<AstroGlobal, 'locals'>, method?: 'sdd
     // The ribbon (where the brand shows one) states the saving of these prices, not a number of its own.
     discount: p.discount > 0 && base ? savingPercent({ credits: p.credits, list: price.list }, base) : 0,
   }));
-  // The first method is the one chosen at first: one that charges in the member's currency.
+  // The first method is the one chosen at first: outside the euro, not a SEPA one (direct debit
+  // charges euros), so the page opens on prices in the member's own currency.
   const offered = methodsFor(tenant, where).map((m) => ({ id: m.id, name: m.name }));
-  const methods = currencyOfCountry(where) === 'EUR' || method === 'sdd' ? offered : [...offered.filter((m) => m.id !== 'sdd'), ...offered.filter((m) => m.id === 'sdd')];
+  const sepa = (m: { id: string }) => m.id === 'sdd' || m.id === 'sct';
+  const methods = currencyOfCountry(where) === 'EUR' || method === 'sdd' ? offered : [...offered.filter((m) => !sepa(m)), ...offered.filter(sepa)];
   return { packages, methods, country: where };
 }
 

@@ -69,6 +69,12 @@ export default function BuyCredits({ locale, packages, methods, selected, method
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const [discount, setDiscount] = useState(initialDiscount);
+  // Back from the provider's checkout, the browser may show this page as it was left (busy): it can pay again.
+  useEffect(() => {
+    const shown = (event: PageTransitionEvent) => event.persisted && setBusy(false);
+    addEventListener('pageshow', shown);
+    return () => removeEventListener('pageshow', shown);
+  }, []);
   const chosen = packages.find((p) => p.id === pack)!;
   // The one rule the server prices by (bundlePrice): direct debit charges the euro price, every
   // other method the price of the member's country; the code comes off where it applies.
