@@ -213,7 +213,9 @@ describe.each(engines())('discount codes on %s', (engine) => {
     const cas = await buyer(rt());
     const transfer = await cas.client.post('/api/payment.php', { package_id: 'starter', method: 'sct', discount_code: 'TIMEBONUS25' });
     expect(transfer.status).toBe(200);
-    expect((await cas.client.post('/api/payment.php', { package_id: 'starter', method: 'ideal', discount_code: 'TIMEBONUS25' })).status).toBe(409);
+    const held = await cas.client.post('/api/payment.php', { package_id: 'starter', method: 'ideal', discount_code: 'TIMEBONUS25' });
+    expect(held.status).toBe(409);
+    expect(held.json().open_checkout_url).toBe(transfer.json().checkout_url);
     expect((await cas.client.get(`/api/payment.php?id=${transfer.json().payment.payment_id}`)).json().payment.status).toBe('open');
   });
 
@@ -263,7 +265,10 @@ describe.each(engines())('discount codes on %s', (engine) => {
     // the code over; if the old one is paid after all, that is the use, and no third checkout gets it.
     const cannotCancel = vi.spyOn(rt().services.testProvider, 'cancel').mockResolvedValue(false);
     try {
-      expect((await start()).status).toBe(409);
+      // Refused, with the way back to the open checkout.
+      const refused = await start();
+      expect(refused.status).toBe(409);
+      expect(refused.json().open_checkout_url).toBe(next.json().checkout_url);
       await age(next, 31);
       const third = await start();
       expect(third.status).toBe(200);

@@ -68,6 +68,8 @@ export default function BuyCredits({ locale, packages, methods, selected, method
   const [via, setVia] = useState(method && methods.some((x) => x.id === method) ? method : methods[0]!.id);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  // The member's open checkout holding the code, when its provider could not cancel it: go on there.
+  const [openCheckout, setOpenCheckout] = useState<string | null>(null);
   const [discount, setDiscount] = useState(initialDiscount);
   // Back from the provider's checkout, the browser may show this page as it was left (busy): it can pay again.
   useEffect(() => {
@@ -100,6 +102,8 @@ export default function BuyCredits({ locale, packages, methods, selected, method
       location.assign(checkout_url);
     } catch (e) {
       setError(e instanceof ApiError ? e.message : String(e));
+      const open = e instanceof ApiError ? (e.body as { open_checkout_url?: unknown } | null)?.open_checkout_url : undefined;
+      setOpenCheckout(typeof open === 'string' ? open : null);
       setBusy(false);
     }
   }
@@ -143,7 +147,14 @@ export default function BuyCredits({ locale, packages, methods, selected, method
       </fieldset>
       <DiscountCode locale={locale} discount={discount} onChange={setDiscount} initialError={discountError ?? ''} notApplicable={discount && why ? NOT_APPLICABLE_TEXT[why](discount, o) : ''} />
       {testMode && <p className="rounded-xl bg-info/15 px-4 py-2 text-sm text-gray-800">{m.credits_test_provider({}, o)}</p>}
-      {error && <p role="alert" className="text-danger">{error}</p>}
+      {error && (
+        <p role="alert" className="text-danger">
+          {error}
+          {openCheckout && (
+            <a href={openCheckout} className="ml-2 font-semibold underline" data-open-checkout>{m.credits_continue_checkout({}, o)}</a>
+          )}
+        </p>
+      )}
       <button type="button" className="btn-primary w-full py-3 text-lg sm:w-auto" onClick={pay} disabled={busy || !hydrated} data-pay>
         <span aria-hidden="true" className="i-tabler-lock" />
         {m.credits_pay({ amount: money(priced(chosen).amount, chosen) }, o)}

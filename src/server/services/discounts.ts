@@ -64,7 +64,7 @@ export function createDiscountService(deps: { db: Kysely<Database>; now?: () => 
     return trx
       .selectFrom('discount_code_uses as u')
       .innerJoin('payments as p', 'p.id', 'u.payment_id')
-      .select(['u.payment_id', 'p.provider_id', 'p.provider', 'p.status', 'p.created_at', 'p.method'])
+      .select(['u.payment_id', 'p.provider_id', 'p.provider', 'p.status', 'p.created_at', 'p.method', 'p.checkout_url'])
       .where('u.user_id', '=', userId)
       .where('u.code', '=', key)
       .executeTakeFirst();
@@ -191,8 +191,8 @@ export function createDiscountService(deps: { db: Kysely<Database>; now?: () => 
       return { code: view.code, discount: discountCents(view, order.amount, order.currency), view };
     },
 
-    /** The payment that holds a code for the member now (its provider, provider id, status and method), if any. */
-    async holder(userId: number, code: string): Promise<{ provider_id: string; provider: string; status: PaymentStatus; method: string } | undefined> {
+    /** The payment that holds a code for the member now (its provider, provider id, status, method and checkout), if any. */
+    async holder(userId: number, code: string): Promise<{ provider_id: string; provider: string; status: PaymentStatus; method: string; checkout_url: string } | undefined> {
       return holding(db, userId, reservationKey(code));
     },
 

@@ -136,6 +136,11 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
         .executeTakeFirstOrThrow();
       if (order.discountCode) await deps.discounts.reserve(trx, userId, order.discountCode, inserted.id);
       return { id: inserted.id, recent: undefined };
+    }).catch(async (error: unknown) => {
+      // Held by a checkout the provider could not cancel: the member may go on with that one.
+      const still = error instanceof AppError && error.code === 'discount_used' && order.discountCode ? await deps.discounts.holder(userId, order.discountCode) : undefined;
+      if (still?.status === 'open' && still.checkout_url) throw new AppError('discount_used', 409, { field: 'code', extra: { open_checkout_url: still.checkout_url } });
+      throw error;
     });
     if (row.recent) return { payment: row.recent, checkoutUrl: null, again: true };
     let created: Awaited<ReturnType<PaymentProvider['create']>>;
