@@ -10,7 +10,6 @@ import { PAYMENT_METHODS, methodsFor } from '../../lib/payment-methods.ts';
 import type { DiscountMember, DiscountService } from './discounts.ts';
 import type { DirectDebitPayment } from './directdebit.ts';
 import { assignInvoiceNumber } from './invoices.ts';
-import { priceFor } from '../../lib/currencies.ts';
 import { bundlePrice } from '../../lib/bundle-price.ts';
 import { engineOf, lockMember } from '../db/engine.ts';
 
@@ -311,8 +310,11 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
       const last = await db.selectFrom('payments').selectAll().where('user_id', '=', member.id).where('tenant_id', '=', tenant.id).where('status', '=', 'paid').orderBy('id', 'desc').executeTakeFirst();
       const pack = last && tenant.packages.find((p) => p.id === last.package_id);
       if (!last || !pack) return null;
-      const price = priceFor(pack, member.country);
-      return { package_id: pack.id, credits: pack.credits, amount: price.amount, currency: price.currency, method: last.method, paid_at: last.paid_at, card: await savedCard(tenant, member.id) };
+      const card = await savedCard(tenant, member.id);
+      // Priced for the method it is charged by (bundlePrice): the saved card, else the last one (direct debit in euros).
+      const charged = card ? (isCard(last.method) ? last.method : 'creditcard') : last.method;
+      const price = bundlePrice(pack, { country: member.country, method: charged }) ?? bundlePrice(pack, { country: member.country })!;
+      return { package_id: pack.id, credits: pack.credits, amount: price.list, currency: price.currency, method: last.method, paid_at: last.paid_at, card };
     },
 
     /**
