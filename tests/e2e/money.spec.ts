@@ -1,6 +1,8 @@
 import { test, expect, brandUrl, confirmEntryWarning, signUpMember, callApi } from '../support/e2e.ts';
 import { bundlePrice, savingPercent } from '../../src/lib/bundle-price.ts';
 import { TIME_BONUS } from '../../src/lib/discounts.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * Money on the screen (SPEC §2 credit packages, §3 payment country, §4 payment order): every price
@@ -8,13 +10,15 @@ import { TIME_BONUS } from '../../src/lib/discounts.ts';
  * checkout left unpaid does not lock the discount code.
  */
 
-const velvet = { taste: { credits: 40, price: 1299, currency: 'EUR', prices: { GBP: 1099, CHF: 1299 } }, evening: { credits: 120, price: 2999, currency: 'EUR', prices: { GBP: 2599, CHF: 2899 } }, weekend: { credits: 320, price: 6499, currency: 'EUR', prices: { GBP: 5499, CHF: 6299 } } };
+/** velvet's bundles as its tenant file sets them. */
+type Bundle = { id: string; credits: number; price: number; currency: string; prices?: Record<string, number> };
+const velvetFile = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'tenants', 'velvet', 'tenant.json'), 'utf8')) as { packages: Bundle[] };
+const bundles = Object.fromEntries(velvetFile.packages.map((p) => [p.id, p])) as Record<'taste' | 'evening' | 'weekend', Bundle>;
 
 test('a member in the United Kingdom sees pounds on velvet, each badge the saving of the prices beside it, and pays exactly what the button said', async ({ page }) => {
   await signUpMember(page, 'velvet', { name: 'Harriet', country: 'GB' });
-  // velvet's bundles (tenants/velvet/tenant.json), priced by the rule the page uses.
-  const bundles = velvet;
-  const list = (id: keyof typeof velvet) => ({ credits: bundles[id].credits, list: bundlePrice(bundles[id], { country: 'GB', method: 'visa' })!.list });
+  // The saving each badge must state, reckoned from the brand's prices by the rule the page uses.
+  const list = (id: keyof typeof bundles) => ({ credits: bundles[id].credits, list: bundlePrice(bundles[id], { country: 'GB', method: 'visa' })!.list });
   const code = { code: TIME_BONUS.code, percentage: TIME_BONUS.percentage, value: null, currency: null, minimum_order_value: 0, country: null, user_id: null, expires: null, status: 'active' as const, validity: null, expired: false, paymentmethods: null, kind: 'time_bonus' as const };
   const evening = bundlePrice(bundles.evening, { country: 'GB', method: 'visa' }, code)!;
   expect(evening).toMatchObject({ currency: 'GBP', list: 2599, amount: 1949 });
