@@ -138,6 +138,8 @@ test('without enough credits the message is refused with the way to credits; a f
   await bob.page.goto(brandUrl('spetter', `/members/${women[2]!.profileId}/chat`));
   const premium = bob.page.locator('[data-chat-notice="warning"]');
   await expect(premium).toContainText('Deze functie is alleen beschikbaar voor premium leden');
+  // …how many a free member starts, and what premium costs: the first purchase, the cheapest bundle.
+  await expect(premium).toContainText(/Als gratis lid start je 2 gesprekken\. Je eerste creditaankoop, vanaf €\s?14,99, maakt je premium lid\./);
   await expect(premium.getByRole('link', { name: 'Word premium' })).toHaveAttribute('href', '/premium');
   await expect(bob.page.getByRole('textbox', { name: 'Je bericht' })).toBeDisabled();
 });

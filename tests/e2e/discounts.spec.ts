@@ -97,7 +97,8 @@ test('a typed discount code: unknown is refused, a real one lowers the price; a 
   await expect(page.locator('[data-pay]')).toHaveText(/Betaal €\s?13,49/);
   await page.locator('[data-pay]').click();
   await page.getByRole('button', { name: 'Annuleren' }).click();
-  await expect(page.locator('[data-payment="canceled"]')).toContainText('Betaling mislukt');
+  // Headed as what happened: cancelled, not failed; SPEC's sentence beneath it.
+  await expect(page.locator('[data-payment="canceled"]').getByRole('heading')).toHaveText('Betaling geannuleerd');
   await expect(page.locator('[data-payment="canceled"]')).toContainText('De betaling is mislukt of geannuleeerd.');
   await page.getByRole('link', { name: 'Probeer een andere betaalmethode' }).click();
   await expect(page).toHaveURL(brandUrl('spetter', `/credits/starter?code=${code}`));

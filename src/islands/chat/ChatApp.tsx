@@ -30,6 +30,7 @@ interface Props {
   gifts: ChatContext['gifts'];
   fictional: Fictional;
   messageLength: number;
+  premiumFrom: string | null;
 }
 
 /** The key of a route's conversation: `chat:<id>`, `member:<profile id>`, or null for the list. */
@@ -39,7 +40,7 @@ function keyOf(page: ReturnType<typeof $chatRouter.get>): string | null {
   return null;
 }
 
-export default function ChatApp({ locale, chats, conversation, user, newLikes, gifts, fictional, messageLength }: Props) {
+export default function ChatApp({ locale, chats, conversation, user, newLikes, gifts, fictional, messageLength, premiumFrom }: Props) {
   const seeded = useRef(false);
   if (!seeded.current) {
     // The server's answer is the first state: no second request on load.
@@ -70,7 +71,7 @@ export default function ChatApp({ locale, chats, conversation, user, newLikes, g
     // Focus follows the view for keyboard and screen-reader users.
   }, [key]);
 
-  const ctx: ChatContext = { locale, gifts, fictional, messageLength };
+  const ctx: ChatContext = { locale, gifts, fictional, messageLength, premiumFrom };
   const showing = key !== null;
   return (
     <div className="flex min-h-0 flex-1 bg-gray-50">

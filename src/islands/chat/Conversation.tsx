@@ -13,6 +13,7 @@ import { useHydrated } from '../useHydrated.ts';
 import { creditsBadge } from '../../lib/badges.ts';
 import { GIFTS, isGiftId } from '../../lib/gifts.ts';
 import { formatMoney } from '../../lib/money.ts';
+import { FREE_CONVERSATIONS } from '../../lib/membership.ts';
 import type { ChatMessage } from '../../contract/chat.ts';
 import { $conversation, $offer, dropPending, retry, sendMessage, sendPhoto, typing } from '../../stores/chat.ts';
 import { $user } from '../../stores/user.ts';
@@ -27,6 +28,8 @@ export function Conversation({ ctx }: { ctx: ChatContext }) {
   const hydrated = useHydrated();
   const o = { locale: ctx.locale };
   const { answer, pending } = open;
+  // A free member's third conversation (SPEC §9): the refusal, how many a free member starts and what premium costs.
+  const premiumText = ctx.premiumFrom ? `${m.premium_only({}, o)}. ${m.chat_free_conversations({ count: FREE_CONVERSATIONS, price: ctx.premiumFrom }, o)}` : m.premium_only({}, o);
   const { profile, conversation } = answer;
   const messages = conversation?.messages ?? [];
   const [text, setText] = useState('');
@@ -179,7 +182,7 @@ export function Conversation({ ctx }: { ctx: ChatContext }) {
         {answer.reply_block === 'confirm_email' && <Notice tone="warning" text={m.chat_confirm_email({}, o)} />}
         {answer.reply_block === 'other_unconfirmed' && <Notice tone="info" text={m.chat_other_unconfirmed({ name: profile.name }, o)} />}
         {(answer.needs_premium || offer.kind === 'premium') && (
-          <Notice tone="warning" text={offer.kind === 'premium' ? offer.message : m.premium_only({}, o)} action={{ href: '/premium', label: m.nav_get_premium({}, o) }} />
+          <Notice tone="warning" text={premiumText} action={{ href: '/premium', label: m.nav_get_premium({}, o) }} />
         )}
         {offer.kind === 'credits' && <Notice tone="danger" text={offer.message} action={{ href: '/credits', label: m.chat_buy_credits({}, o) }} />}
         <form className="flex items-end gap-1" onSubmit={submit}>

@@ -9,6 +9,8 @@ export interface ChatContext {
   fictional: Fictional;
   /** The brand's message_length (SPEC §3), also enforced by the server. */
   messageLength: number;
+  /** What premium costs: the first purchase, from the cheapest bundle in the member's currency (formatted); null when the brand sells none. */
+  premiumFrom: string | null;
 }
 
 /** A time in a chat: the hour today, else the date and hour. */

@@ -8,22 +8,33 @@ import { useEffect, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
 import type { Locale } from '../../lib/locales.ts';
 import { formatMoney } from '../../lib/money.ts';
-import { discountCents, formatCountdown, notApplicable, type DiscountView, type NotApplicable } from '../../lib/discounts.ts';
+import { formatCountdown, type DiscountView, type NotApplicable } from '../../lib/discounts.ts';
+import { baseBundle, bundlePrice, savingPercent, type BundleTariff } from '../../lib/bundle-price.ts';
 import { api, ApiError } from '../../stores/api.ts';
 import { METHOD_LOGOS, type PaymentMethodId } from '../../lib/payment-methods.ts';
 import { useHydrated } from '../useHydrated.ts';
 
+/** A bundle as the credits pages show it (src/site/credits-page.ts creditsOptions), priced by bundlePrice. */
 export interface PackageOption {
   id: string;
   credits: number;
-  /** Cents of `currency` in the member's payment country. */
+  /** The brand's prices of the bundle, for pricing it again when the method or the code changes. */
+  tariff: BundleTariff;
+  /** Cents of `currency` in the member's payment country, before a discount code. */
   amount: number;
+  /** Cents of `currency` the member pays: `amount` less the discount code given, where it applies. */
+  toPay: number;
   /** Cents of EUR, what direct debit charges; null when the package has no euro price. */
   euroAmount: number | null;
   currency: string;
+  /** `amount`, formatted. */
   price: string;
+  /** `toPay`, formatted. */
+  payPrice: string;
+  /** Per credit of `toPay`, formatted. */
   perCredit: string;
   popular: boolean;
+  /** The saving the badge states (percent per credit against the base bundle), 0 for no badge. */
   discount: number;
 }
 
@@ -57,15 +68,24 @@ export default function BuyCredits({ locale, packages, methods, selected, method
   const [via, setVia] = useState(method && methods.some((x) => x.id === method) ? method : methods[0]!.id);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  // The member's open checkout holding the code, when its provider could not cancel it: go on there.
+  const [openCheckout, setOpenCheckout] = useState<string | null>(null);
   const [discount, setDiscount] = useState(initialDiscount);
+  // Back from the provider's checkout, the browser may show this page as it was left (busy): it can pay again.
+  useEffect(() => {
+    const shown = (event: PageTransitionEvent) => event.persisted && setBusy(false);
+    addEventListener('pageshow', shown);
+    return () => removeEventListener('pageshow', shown);
+  }, []);
   const chosen = packages.find((p) => p.id === pack)!;
-  // Direct debit charges the euro price; every other method the price of the member's country.
-  const priced = (p: PackageOption) => (via === 'sdd' && p.euroAmount !== null ? { amount: p.euroAmount, currency: 'EUR' } : { amount: p.amount, currency: p.currency });
-  const order = (p: PackageOption) => ({ ...priced(p), method: via, country });
-  const off = (p: PackageOption) => (discount && !notApplicable(discount, order(p)) ? discountCents(discount, priced(p).amount, priced(p).currency) : 0);
-  const why = discount ? notApplicable(discount, order(chosen)) : null;
-  const toPay = priced(chosen).amount - off(chosen);
-  const shown = (p: PackageOption) => (priced(p).currency === p.currency ? p.price : formatMoney(priced(p).amount, priced(p).currency, locale));
+  // The one rule the server prices by (bundlePrice): direct debit charges the euro price, every
+  // other method the price of the member's country; the code comes off where it applies.
+  const priced = (p: PackageOption) => bundlePrice(p.tariff, { country, method: via }, discount) ?? bundlePrice(p.tariff, { country }, discount)!;
+  const money = (cents: number, p: PackageOption) => formatMoney(cents, priced(p).currency, locale);
+  const why = priced(chosen).notApplicable;
+  const base = baseBundle(packages.map((p) => ({ credits: p.credits, list: priced(p).list })));
+  // The badge states the saving of the prices it stands beside.
+  const saving = (p: PackageOption) => (p.discount > 0 && base ? savingPercent({ credits: p.credits, list: priced(p).list }, base) : 0);
 
   async function pay() {
     setBusy(true);
@@ -82,6 +102,8 @@ export default function BuyCredits({ locale, packages, methods, selected, method
       location.assign(checkout_url);
     } catch (e) {
       setError(e instanceof ApiError ? e.message : String(e));
+      const open = e instanceof ApiError ? (e.body as { open_checkout_url?: unknown } | null)?.open_checkout_url : undefined;
+      setOpenCheckout(typeof open === 'string' ? open : null);
       setBusy(false);
     }
   }
@@ -94,18 +116,18 @@ export default function BuyCredits({ locale, packages, methods, selected, method
           {packages.map((p) => (
             <label key={p.id} className={`card relative block cursor-pointer p-5 transition-shadow hover:shadow-md has-[:checked]:ring-2 has-[:checked]:ring-primary has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-primary has-[:focus-visible]:outline-solid ${p.popular ? 'border-primary/50' : ''}`} data-package={p.id}>
               <input type="radio" name="package" value={p.id} checked={pack === p.id} onChange={() => setPack(p.id)} className="sr-only" />
-              {p.discount > 0 && <span className="absolute right-3 top-3 rounded-full bg-danger px-2.5 py-0.5 text-xs font-bold text-white">{m.pricing_discount({ percent: p.discount }, o)}</span>}
+              {saving(p) > 0 && <span className="absolute right-3 top-3 rounded-full bg-danger px-2.5 py-0.5 text-xs font-bold text-white" data-saving={saving(p)}>{m.pricing_discount({ percent: saving(p) }, o)}</span>}
               {p.popular && <span className="mb-1 inline-block rounded-full bg-primary px-2.5 py-0.5 text-xs font-bold text-white">{m.pricing_popular({}, o)}</span>}
               <span className="block text-2xl font-extrabold">{m.pricing_credits({ credits: p.credits }, o)}</span>
-              {off(p) > 0 ? (
+              {priced(p).amount < priced(p).list ? (
                 <span className="block text-lg">
-                  <s className="mr-2 text-gray-500" aria-label={m.credits_list_price({ amount: shown(p) }, o)}>{shown(p)}</s>
-                  <strong className="text-success" data-discounted>{formatMoney(priced(p).amount - off(p), priced(p).currency, locale)}</strong>
+                  <s className="mr-2 text-gray-500" aria-label={m.credits_list_price({ amount: money(priced(p).list, p) }, o)}>{money(priced(p).list, p)}</s>
+                  <strong className="text-success" data-discounted>{money(priced(p).amount, p)}</strong>
                 </span>
               ) : (
-                <span className="block text-lg text-gray-800">{shown(p)}</span>
+                <span className="block text-lg text-gray-800" data-price>{money(priced(p).list, p)}</span>
               )}
-              <span className="block text-xs text-gray-500">{m.credits_per_credit({ price: p.perCredit }, o)}</span>
+              <span className="block text-xs text-gray-500" data-per-credit>{m.credits_per_credit({ price: money(priced(p).perCredit, p) }, o)}</span>
             </label>
           ))}
         </div>
@@ -125,10 +147,17 @@ export default function BuyCredits({ locale, packages, methods, selected, method
       </fieldset>
       <DiscountCode locale={locale} discount={discount} onChange={setDiscount} initialError={discountError ?? ''} notApplicable={discount && why ? NOT_APPLICABLE_TEXT[why](discount, o) : ''} />
       {testMode && <p className="rounded-xl bg-info/15 px-4 py-2 text-sm text-gray-800">{m.credits_test_provider({}, o)}</p>}
-      {error && <p role="alert" className="text-danger">{error}</p>}
+      {error && (
+        <p role="alert" className="text-danger">
+          {error}
+          {openCheckout && (
+            <a href={openCheckout} className="ml-2 font-semibold underline" data-open-checkout>{m.credits_continue_checkout({}, o)}</a>
+          )}
+        </p>
+      )}
       <button type="button" className="btn-primary w-full py-3 text-lg sm:w-auto" onClick={pay} disabled={busy || !hydrated} data-pay>
         <span aria-hidden="true" className="i-tabler-lock" />
-        {m.credits_pay({ amount: formatMoney(toPay, priced(chosen).currency, locale) }, o)}
+        {m.credits_pay({ amount: money(priced(chosen).amount, chosen) }, o)}
       </button>
     </div>
   );

@@ -60,7 +60,7 @@ export default function PaymentResult({ locale, initial, credits }: { locale: Lo
     return (
       <div className="card p-6 text-center" role="alert" data-payment={payment.status}>
         <span aria-hidden="true" className="i-tabler-circle-x mb-2 inline-block text-6xl text-danger" />
-        <h2 className="text-2xl font-bold">{m.payment_failed({}, o)}</h2>
+        <h2 className="text-2xl font-bold">{payment.status === 'canceled' ? m.payment_cancelled({}, o) : m.payment_failed({}, o)}</h2>
         <p className="mt-2">{m.payment_failed_or_cancelled({}, o)}</p>
         <a href={`/credits/${payment.package_id}${payment.discount_code ? `?code=${encodeURIComponent(payment.discount_code)}` : ''}`} className="btn-primary mt-5">{m.payment_retry({}, o)}</a>
       </div>

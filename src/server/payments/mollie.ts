@@ -103,6 +103,18 @@ export function createMollieProvider(opts: { apiKey: string; apiEndpoint?: strin
         throw error;
       }
     },
+    async cancel(id) {
+      // Mollie cancels some methods' open payments only (`isCancelable`); the others run until they expire.
+      try {
+        const payment = await client.payments.get(id);
+        if (!payment.isCancelable) return false;
+        return STATUSES[(await client.payments.cancel(id)).status] === 'canceled';
+      } catch (error) {
+        const status = (error as { statusCode?: number } | null)?.statusCode;
+        if (status !== undefined && status >= 400 && status < 500) return false;
+        throw error;
+      }
+    },
     async createCustomer(input) {
       return (await client.customers.create({ name: input.name, email: input.email, metadata: { tenant: input.tenantId } })).id;
     },

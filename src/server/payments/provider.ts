@@ -29,6 +29,12 @@ export interface PaymentProvider {
    * operator, `chargedBack` by the member's bank (0 or absent when none).
    */
   get(id: string): Promise<{ id: string; status: PaymentStatus; refunded?: number; chargedBack?: number } | null>;
+  /**
+   * Cancels a payment nobody finished (its checkout can no longer be paid): true when it is
+   * cancelled now, false when the provider cannot cancel it (some methods at Mollie) or it has
+   * moved on (paid, pending, expired). `get` then says where it stands.
+   */
+  cancel(id: string): Promise<boolean>;
   /** Makes the member's customer at the provider; answers its id. */
   createCustomer(input: { tenantId: string; name: string; email: string }): Promise<string>;
   /** A SEPA direct-debit mandate the member authorised on the site (SMS code); answers its id. */

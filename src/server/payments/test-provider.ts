@@ -80,6 +80,11 @@ export function createTestProvider(deps: { db: Kysely<Database>; now?: () => Dat
         .execute();
       return { id, checkoutUrl: recurring ? null : `/api/test-checkout.php?id=${id}` };
     },
+    async cancel(id) {
+      // An open checkout can always be cancelled here, as some methods can be at Mollie.
+      const result = await db.updateTable('test_checkouts').set({ status: 'canceled' }).where('id', '=', id).where('status', '=', 'open').where('created_at', '>', expiredBefore()).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
     async createCustomer() {
       return `tcst_${randomBytes(8).toString('hex')}`;
     },

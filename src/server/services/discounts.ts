@@ -64,7 +64,7 @@ export function createDiscountService(deps: { db: Kysely<Database>; now?: () => 
     return trx
       .selectFrom('discount_code_uses as u')
       .innerJoin('payments as p', 'p.id', 'u.payment_id')
-      .select(['u.payment_id', 'p.provider_id', 'p.status', 'p.created_at', 'p.method'])
+      .select(['u.payment_id', 'p.provider_id', 'p.provider', 'p.status', 'p.created_at', 'p.method', 'p.checkout_url'])
       .where('u.user_id', '=', userId)
       .where('u.code', '=', key)
       .executeTakeFirst();
@@ -181,18 +181,18 @@ export function createDiscountService(deps: { db: Kysely<Database>; now?: () => 
      * The cents a code takes off an order at the checkout, or the refusal: a code that is unknown,
      * used, expired, or not for this order (minimum order value, country, method, currency).
      */
-    async quote(tenant: Tenant, member: DiscountMember, typed: string, order: { amount: number; currency: string; method: string; country: string | null; locale: string }): Promise<{ code: string; discount: number }> {
+    async quote(tenant: Tenant, member: DiscountMember, typed: string, order: { amount: number; currency: string; method: string; country: string | null; locale: string }): Promise<{ code: string; discount: number; view: DiscountView }> {
       const view = await usable(member, await find(tenant, member, typed));
       const reason = notApplicable(view, order);
       if (reason) {
         const params: Record<string, string> = reason === 'minimum' ? { amount: formatMoney(view.minimum_order_value, view.currency ?? order.currency, order.locale) } : {};
         throw new AppError('discount_not_applicable', 422, { field: 'code', key: NOT_APPLICABLE_KEY[reason], params });
       }
-      return { code: view.code, discount: discountCents(view, order.amount, order.currency) };
+      return { code: view.code, discount: discountCents(view, order.amount, order.currency), view };
     },
 
-    /** The payment that holds a code for the member now (its provider id and status), if any. */
-    async holder(userId: number, code: string): Promise<{ provider_id: string; status: PaymentStatus } | undefined> {
+    /** The payment that holds a code for the member now (its provider, provider id, status, method and checkout), if any. */
+    async holder(userId: number, code: string): Promise<{ provider_id: string; provider: string; status: PaymentStatus; method: string; checkout_url: string } | undefined> {
       return holding(db, userId, reservationKey(code));
     },
 

@@ -10,7 +10,7 @@ import { PAYMENT_METHODS, methodsFor } from '../../lib/payment-methods.ts';
 import type { DiscountMember, DiscountService } from './discounts.ts';
 import type { DirectDebitPayment } from './directdebit.ts';
 import { assignInvoiceNumber } from './invoices.ts';
-import { priceFor } from '../../lib/currencies.ts';
+import { bundlePrice } from '../../lib/bundle-price.ts';
 import { engineOf, lockMember } from '../db/engine.ts';
 
 /**
@@ -92,7 +92,10 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
     // The payment holding the code may have moved on at the provider (paid, or an abandoned
     // checkout expired): ask before the hold is judged. A provider that cannot answer leaves it as stored.
     const holder = order.discountCode ? await deps.discounts.holder(userId, order.discountCode) : undefined;
-    if (holder && (holder.status === 'open' || holder.status === 'pending')) await settle(holder.provider_id).catch(() => undefined);
+    if (holder && (holder.status === 'open' || holder.status === 'pending')) {
+      const seen = await settle(holder.provider_id).catch(() => undefined);
+      if (seen?.status === 'open' && holder.method !== 'sct') await takeOver(tenant, holder);
+    }
     // The row and its discount code's hold commit together: one code, one payment at a time.
     const row = await db.transaction().execute(async (trx) => {
       if (once) {
@@ -132,6 +135,11 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
         .executeTakeFirstOrThrow();
       if (order.discountCode) await deps.discounts.reserve(trx, userId, order.discountCode, inserted.id);
       return { id: inserted.id, recent: undefined };
+    }).catch(async (error: unknown) => {
+      // Held by a checkout the provider could not cancel: the member may go on with that one.
+      const still = error instanceof AppError && error.code === 'discount_used' && order.discountCode ? await deps.discounts.holder(userId, order.discountCode) : undefined;
+      if (still?.status === 'open' && still.checkout_url) throw new AppError('discount_used', 409, { field: 'code', extra: { open_checkout_url: still.checkout_url } });
+      throw error;
     });
     if (row.recent) return { payment: row.recent, checkoutUrl: null, again: true };
     let created: Awaited<ReturnType<PaymentProvider['create']>>;
@@ -156,6 +164,24 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
     }
     const payment = await db.updateTable('payments').set({ provider_id: created.id, checkout_url: created.checkoutUrl ?? '' }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
     return { payment, checkoutUrl: created.checkoutUrl };
+  }
+
+  /**
+   * A checkout the member left unpaid (back from the provider's page, another tab) while it holds
+   * the code of the payment being started: cancelled at its provider where the provider can, and
+   * recorded as the provider then reports it, so the new payment takes the hold over (reserve).
+   * Paid meanwhile, it is the code's use and the new payment is refused; a provider that cannot
+   * cancel it leaves it holding the code. A bank transfer is not taken over: its money may still come.
+   */
+  async function takeOver(tenant: Tenant, holder: { provider_id: string; provider: string }): Promise<void> {
+    const cancelled = await deps
+      .provider(tenant, holder.provider as PaymentProvider['name'])
+      .cancel(holder.provider_id)
+      .catch((error: Error) => {
+        deps.log?.(`payments: ${holder.provider_id} could not be cancelled: ${error.message}`);
+        return false;
+      });
+    if (cancelled) await settle(holder.provider_id).catch(() => undefined);
   }
 
   /** The member's customer at the brand's provider, made on first need. */
@@ -265,11 +291,14 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
       if (!pack) throw new AppError('invalid_input', 400, { field: 'package_id', key: 'error_bad_request' });
       // Direct debit is authorised through its own form and SMS code (/directdebit), never a checkout.
       if (input.method === 'sdd' || !methodsFor(tenant, member.country).some((m) => m.id === input.method)) throw new AppError('invalid_input', 400, { field: 'method', key: 'error_bad_request' });
-      const price = priceFor(pack, member.country);
+      // The price the credits page showed for this method (one rule: bundlePrice), less the code.
+      const order = { country: member.country, method: input.method };
+      const list = bundlePrice(pack, order)!;
       const discount = input.discount_code
-        ? await deps.discounts.quote(tenant, member, input.discount_code, { ...price, method: input.method, country: member.country, locale: context.locale })
+        ? await deps.discounts.quote(tenant, member, input.discount_code, { amount: list.list, currency: list.currency, method: input.method, country: member.country, locale: context.locale })
         : null;
-      const opened = await open(tenant, member.id, { pack, amount: price.amount - (discount?.discount ?? 0), listAmount: price.amount, currency: price.currency, discountCode: discount?.code ?? null, method: input.method }, context.origin, {});
+      const price = bundlePrice(pack, order, discount?.view)!;
+      const opened = await open(tenant, member.id, { pack, amount: price.amount, listAmount: price.list, currency: price.currency, discountCode: discount?.code ?? null, method: input.method }, context.origin, {});
       if (!opened.checkoutUrl) throw new Error(`payments: ${opened.payment.provider_id} has no checkout`);
       return { payment: view(opened.payment), checkout_url: opened.checkoutUrl };
     },
@@ -282,8 +311,11 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
       const last = await db.selectFrom('payments').selectAll().where('user_id', '=', member.id).where('tenant_id', '=', tenant.id).where('status', '=', 'paid').orderBy('id', 'desc').executeTakeFirst();
       const pack = last && tenant.packages.find((p) => p.id === last.package_id);
       if (!last || !pack) return null;
-      const price = priceFor(pack, member.country);
-      return { package_id: pack.id, credits: pack.credits, amount: price.amount, currency: price.currency, method: last.method, paid_at: last.paid_at, card: await savedCard(tenant, member.id) };
+      const card = await savedCard(tenant, member.id);
+      // Priced for the method it is charged by (bundlePrice): the saved card, else the last one (direct debit in euros).
+      const charged = card ? (isCard(last.method) ? last.method : 'creditcard') : last.method;
+      const price = bundlePrice(pack, { country: member.country, method: charged }) ?? bundlePrice(pack, { country: member.country })!;
+      return { package_id: pack.id, credits: pack.credits, amount: price.list, currency: price.currency, method: last.method, paid_at: last.paid_at, card };
     },
 
     /**
