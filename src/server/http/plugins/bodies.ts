@@ -1,12 +1,11 @@
 import fp from 'fastify-plugin';
 import fastifyFormbody from '@fastify/formbody';
 import { OTHER_BODY } from '../api.ts';
-import { uploadsPlugin } from './uploads.ts';
 
 /** Largest JSON body the API reads (uploads are multipart and have their own limit). */
 export const JSON_BODY_LIMIT = 64 * 1024;
 
-/** Bodies: JSON for the API, forms for outside callers, multipart left to the upload routes. */
+/** Bodies: JSON for the API, forms for outside callers, multipart left unread (the API's upload routes read it: uploads.ts). */
 export const bodiesPlugin = fp(
   async (app) => {
     app.removeContentTypeParser(['application/json', 'text/plain']);
@@ -31,8 +30,8 @@ export const bodiesPlugin = fp(
         done(error as Error, undefined);
       }
     });
+    app.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null, undefined));
     await app.register(fastifyFormbody, { bodyLimit: JSON_BODY_LIMIT });
-    await app.register(uploadsPlugin);
   },
   { name: 'bodies', fastify: '5.x' },
 );

@@ -9,10 +9,13 @@ const multipartRequests = new WeakMap<IncomingMessage, FastifyRequest>();
 /**
  * Multipart bodies (DESIGN §8: @fastify/multipart for uploads): the body is left unread until the
  * route that declares `upload: true` asks for its file (src/server/api/photos.ts `readPhoto`), so
- * nobody's upload is read before the route has checked who sends it.
+ * nobody's upload is read before the route has checked who sends it. Registered where the API's
+ * routes are, so its hooks stay off the static files and pages.
  */
 export const uploadsPlugin = fp(
   async (app) => {
+    // Outside the API a multipart body is left unread (bodies.ts); here @fastify/multipart reads it.
+    if (app.hasContentTypeParser('multipart/form-data')) app.removeContentTypeParser('multipart/form-data');
     await app.register(fastifyMultipart);
     app.addHook('preHandler', async (request) => {
       if (request.isMultipart()) multipartRequests.set(request.raw, request);
