@@ -16,7 +16,7 @@ declare global {
       user: SiteUser | null;
       /** Tracking parameters were present (a traffic source), for logged-out search. */
       trafficSource: boolean;
-      /** The runtime's services, for server-rendered pages that read data (DESIGN §2: locals carry them). */
+      /** The runtime's services, read by the page loaders of src/site (DESIGN §2: locals carry them); pages and components only read what the loaders give them. */
       services: Services;
       /** Unread messages and new likes of the member (title prefix, badges); zero for visitors. */
       counts?: { unread: number; newLikes: number };

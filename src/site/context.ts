@@ -25,4 +25,6 @@ export interface PageContext {
   shell: boolean;
   /** Unread messages and new likes of the member, for the title prefix (SPEC §2). */
   counts: { unread: number; newLikes: number };
+  /** The brand's VAPID public key for the push opt-in (SPEC §2), on a member's server-rendered page; else null. */
+  pushKey: string | null;
 }

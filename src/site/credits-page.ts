@@ -6,6 +6,7 @@ import { baseBundle, bundlePrice, savingPercent } from '../lib/bundle-price.ts';
 import { TIME_BONUS, timeBonusLeft, type DiscountView } from '../lib/discounts.ts';
 import { hasForbiddenControl } from '../contract/text.ts';
 import type { PackageOption } from '../islands/credits/BuyCredits.tsx';
+import { routeId } from '../lib/routes.ts';
 
 /**
  * What the credits pages show (SPEC §2 credit packages and payment methods): the brand's
@@ -83,4 +84,61 @@ export async function activeDiscount(astro: Pick<AstroGlobal, 'locals' | 'url'>)
     if (bonus) return { code: bonus, error: null };
   }
   return { code: await services.discounts.welcome(tenant, member).catch(() => null), error: null };
+}
+
+/** A refusal of the runtime's services is known by its status (they are not bundled with the page). */
+const unlessNotFound = <T>(promise: Promise<T>): Promise<T | null> =>
+  promise.catch((error: { status?: number } | null) => (error?.status === 404 ? null : Promise.reject(error)));
+
+/**
+ * The return from the checkout (`?payment=<id>` on credits-id-paymentmethod): the member's payment
+ * as the provider reports it now (the return may come before the webhook), and the member's
+ * credits after it when it is paid. null: the address names none; a Response: 404.
+ */
+export async function paymentReturn(astro: Pick<AstroGlobal, 'locals' | 'url'>, paymentId: number | null) {
+  const { services, user } = astro.locals;
+  if (paymentId === null || !user) return null;
+  const payment = await unlessNotFound(services.payments.refresh(user.id, paymentId));
+  if (!payment) return new Response(null, { status: 404 });
+  const credits = payment.status === 'paid' ? await services.transactions.balance(user.id) : user.credits;
+  return { payment, credits };
+}
+
+/** The member's last purchase to repeat in one step, and the saved card (credits-repeat-order). */
+export async function repeatOffer(astro: Pick<AstroGlobal, 'locals'>) {
+  const { services, tenant, user } = astro.locals;
+  return user ? services.payments.repeatOffer(tenant, { id: user.id, country: user.profile?.country ?? null }) : null;
+}
+
+/**
+ * What the direct-debit page shows besides the bundle: the code the address names if it is
+ * usable (none is applied otherwise) and the member's form (the block and the limit, SPEC §5).
+ */
+export async function directDebitPage(astro: Pick<AstroGlobal, 'locals' | 'url'>) {
+  const { services, tenant, user } = astro.locals;
+  if (!user) throw new Error('directDebitPage: a member page');
+  const named = astro.url.searchParams.get('code')?.trim();
+  const member = { id: user.id, paid_user: user.paid_user, signup_date: user.signup_date };
+  const [discount, form] = await Promise.all([
+    named && named.length <= 40 ? services.discounts.lookup(tenant, member, named).catch(() => null) : null,
+    services.directDebit.form(user.id),
+  ]);
+  return { discount, form };
+}
+
+/**
+ * The transactions page (transactions-id): with an id, the invoice of one of the member's
+ * purchases; else a page of the ledger before `?before=`. A Response: 404.
+ */
+export async function transactionsPage(astro: Pick<AstroGlobal, 'locals' | 'url'>, id: number | null | undefined) {
+  const { services, tenant, user } = astro.locals;
+  if (!user) return new Response(null, { status: 404 });
+  if (id !== undefined) {
+    const invoice = id === null ? null : await unlessNotFound(services.transactions.invoice(tenant, user.id, id));
+    return invoice ? { invoice, list: null } : new Response(null, { status: 404 });
+  }
+  const before = astro.url.searchParams.get('before');
+  const beforeId = before === null ? null : routeId(before);
+  if (before !== null && beforeId === null) return new Response(null, { status: 404 });
+  return { invoice: null, list: await services.transactions.list(user.id, beforeId) };
 }

@@ -4,7 +4,9 @@ import { ROUTES } from '../lib/routes.ts';
 
 /** The context of a server-rendered page, from what the runtime put in locals. */
 export function requestContext(astro: Pick<AstroGlobal, 'locals'>, routeName: string): PageContext {
-  const { tenant, locale, locales, country, user, counts } = astro.locals;
+  const { tenant, locale, locales, country, user, counts, services } = astro.locals;
   const layout = ROUTES.find((r) => r.name === routeName)?.layout ?? 'default';
-  return { tenant, locale, locales, country, user, routeName, layout, prerendered: false, shell: false, counts: counts ?? { unread: 0, newLikes: 0 } };
+  // A runtime without keys offers no push opt-in.
+  const pushKey = user ? (services?.pushPublicKey ?? null) : null;
+  return { tenant, locale, locales, country, user, routeName, layout, prerendered: false, shell: false, counts: counts ?? { unread: 0, newLikes: 0 }, pushKey };
 }

@@ -17,5 +17,6 @@ export function staticContext(locale: string, routeName: string, layout: LayoutN
     prerendered: true,
     shell,
     counts: { unread: 0, newLikes: 0 },
+    pushKey: null,
   };
 }

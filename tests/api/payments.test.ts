@@ -237,3 +237,27 @@ describe.each(engines())('payments on %s', (engine) => {
     );
   }, 120_000);
 });
+
+describe.each(engines())('payments on the runtime clock on %s', (engine) => {
+  // The runtime's clock (deps.now), 400 days behind the wall clock: what payments write follows it.
+  const SHIFT_MS = 400 * 86_400_000;
+  const rt = useRuntime(engine, () => ({ config: { now: () => new Date(Date.now() - SHIFT_MS) } }));
+
+  test("a payment's times, its invoice's year and the saved card's expiry follow the runtime's clock", async () => {
+    const bob = await buyer(rt());
+    const pack = brand(rt()).packages[0]!;
+    const before = new Date(Date.now() - SHIFT_MS).toISOString();
+    const { payment, checkout_url } = (await bob.client.post('/api/payment.php', { package_id: pack.id, method: 'visa' })).json();
+    const providerId = new URL(checkout_url, 'http://x').searchParams.get('id')!;
+    expect((await choose(rt(), providerId, 'paid')).status).toBe(303);
+    const after = new Date(Date.now() - SHIFT_MS).toISOString();
+    const row = await rt().db.db.selectFrom('payments').select(['status', 'created_at', 'updated_at', 'paid_at', 'invoice_number']).where('id', '=', payment.payment_id).executeTakeFirstOrThrow();
+    expect(row.status).toBe('paid');
+    for (const at of [row.created_at, row.updated_at, row.paid_at!]) {
+      expect(at >= before && at <= after, at).toBe(true);
+    }
+    expect(row.invoice_number).toMatch(new RegExp(`^${new Date(row.paid_at!).getUTCFullYear()}-`));
+    const card = await rt().db.db.selectFrom('test_mandates').innerJoin('payment_customers', 'payment_customers.customer_id', 'test_mandates.customer_id').select('label').where('payment_customers.user_id', '=', bob.userId).executeTakeFirstOrThrow();
+    expect(card.label).toContain(`12/${new Date(row.paid_at!).getFullYear() + 3}`);
+  });
+});

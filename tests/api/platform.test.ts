@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { request, type IncomingMessage } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { activeMember } from '../support/accounts.ts';
 import { engines, hostFetch, startTestRuntime, REPO, TENANTS_DIR, type HostResponse, type TestRuntime } from '../support/runtime.ts';
 
 const tenantFile = (id: string) => JSON.parse(readFileSync(join(TENANTS_DIR, id, 'tenant.json'), 'utf8'));
@@ -427,6 +429,41 @@ describe.each(engines())('platform API on %s', (engine) => {
       const plain = await hostFetch(rt, 'spetter', '/');
       expect(header(plain, 'content-encoding')).toBe('');
       expect(plain.text).toContain('Spetter');
+    });
+
+    test('a server-rendered page is compressed once, as the client asks; an event stream never is', async () => {
+      const { client } = await activeMember(rt, 'spetter');
+      const cookie = client.cookieHeader();
+      for (const [encoding, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+        const page = await hostFetch(rt, 'spetter', '/transactions', { headers: { cookie, 'accept-encoding': encoding } });
+        expect(page.status).toBe(200);
+        expect(header(page, 'content-encoding')).toBe(encoding);
+        expect(header(page, 'vary').toLowerCase()).toContain('accept-encoding');
+        expect(header(page, 'cache-control')).toBe('private, no-cache');
+        // One layer: the decoded body is the page itself.
+        const html = decode(page.body).toString();
+        expect(html).toMatch(/^<!DOCTYPE html>/i);
+        expect(html).toContain('</html>');
+      }
+      const plain = await hostFetch(rt, 'spetter', '/transactions', { headers: { cookie } });
+      expect(header(plain, 'content-encoding')).toBe('');
+      expect(plain.text).toMatch(/^<!DOCTYPE html>[\s\S]*<\/html>/i);
+
+      const stream = await new Promise<IncomingMessage>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: rt.port, path: '/api/events.php', headers: { host: `spetter.localhost:${rt.port}`, cookie, accept: 'text/event-stream', 'accept-encoding': 'br, gzip' } }, resolve);
+        req.on('error', reject);
+        req.end();
+      });
+      try {
+        expect(stream.statusCode).toBe(200);
+        expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
+        expect(stream.headers['content-encoding']).toBeUndefined();
+        // Unbuffered: the first line arrives while the stream stays open, as plain text.
+        const first = await new Promise<string>((resolve) => stream.once('data', (chunk: Buffer) => resolve(chunk.toString())));
+        expect(first).toContain(': open');
+      } finally {
+        stream.destroy();
+      }
     });
 
     test('a prerendered page has an ETag: the browser that has it gets 304 and no body; its variants differ by Accept-Encoding', async () => {

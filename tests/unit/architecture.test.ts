@@ -28,6 +28,18 @@ function reaches(file: string, folder: string): string[] {
   return imports(file).filter((spec) => spec.startsWith('.') && resolve(dirname(file), spec).startsWith(join(SRC, folder) + '/'));
 }
 
+/** A file's code without its comments. */
+function code(file: string): string {
+  return readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|(^|[^:])\/\/.*$/gm, '$1');
+}
+
+/** The runtime's services reached from a template: `services.db`, `services.x.y(…)`, `locals.services`. */
+const READS_AROUND_LOADERS = /\bservices\s*\??\.\s*(db\b|\w+\s*\??\.\s*\w+\s*\()|\blocals\s*\??\.\s*services\b/;
+/** An assignment into locals (a component writing for another to read). */
+const WRITES_LOCALS = /\blocals\s*(\.\s*\w+|\[[^\]]+\])\s*(=(?![=>])|\+=|-=|\?\?=|\|\|=)|Object\.assign\(\s*(Astro\.)?locals\b/;
+/** A service that branches on the engine itself. */
+const ASKS_ENGINE = /['"]postgres['"]|\bengineOf\b/;
+
 /** A URL a page file answers: [param] and [...rest] filled with a sample value. */
 function sampleUrl(file: string): string {
   const path = relative(join(SRC, 'pages'), file)
@@ -72,6 +84,28 @@ describe('architecture', () => {
   test('the contract does not depend on the server', () => {
     const offenders = files(join(SRC, 'contract'), /\.ts$/).filter((f) => reaches(f, 'server').length > 0);
     expect(offenders.map((f) => relative(ROOT, f))).toEqual([]);
+  });
+
+  test('pages, components and layouts read data through the page loaders of src/site, never the database or a service, and never write locals', () => {
+    const templates = [...files(join(SRC, 'pages'), /\.(astro|ts)$/), ...files(join(SRC, 'components'), /\.(astro|ts|tsx)$/), ...files(join(SRC, 'layouts'), /\.(astro|ts|tsx)$/)];
+    expect(templates.length).toBeGreaterThan(40);
+    const offenders = templates.filter((f) => READS_AROUND_LOADERS.test(code(f)) || WRITES_LOCALS.test(code(f)));
+    expect(offenders.map((f) => relative(ROOT, f))).toEqual([]);
+  });
+
+  test('services never ask which engine they run on: engine differences live in db/engine.ts', () => {
+    const services = files(join(SRC, 'server', 'services'), /\.ts$/);
+    expect(services.length).toBeGreaterThan(20);
+    const offenders = services.filter((f) => ASKS_ENGINE.test(code(f)));
+    expect(offenders.map((f) => relative(ROOT, f))).toEqual([]);
+  });
+
+  test('the checks see what they look for (a broken pattern would pass everything)', () => {
+    for (const line of ['const row = await services.db.selectFrom("users")', 'await Astro.locals.services.payments.refresh(1, 2)', 'const { services } = Astro.locals; await services.likes.list()']) expect(READS_AROUND_LOADERS.test(line), line).toBe(true);
+    for (const line of ['Astro.locals.counts = x;', 'locals.user = null', "Astro.locals['tenant'] = t", 'Object.assign(Astro.locals, { a: 1 })']) expect(WRITES_LOCALS.test(line), line).toBe(true);
+    for (const line of ['const { tenant, user } = Astro.locals;', 'if (locals.user === null) x()', 'await swipeDeck(Astro)']) expect(READS_AROUND_LOADERS.test(line) || WRITES_LOCALS.test(line), line).toBe(false);
+    expect(ASKS_ENGINE.test(code(join(SRC, 'server', 'db', 'engine.ts')))).toBe(true);
+    expect(ASKS_ENGINE.test("if (deps.engine === 'postgres') lock()")).toBe(true);
   });
 
   test('the checks see imports at all (a broken scanner would pass everything)', () => {

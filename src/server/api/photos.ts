@@ -1,13 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import busboy from 'busboy';
+import type { MultipartFile } from '@fastify/multipart';
 import { AppError, badRequest, notFound } from '../errors.ts';
 import { MAX_PHOTO_BYTES, photoError, type PhotoUpload } from '../services/photos.ts';
 import { PhotoIdBody, SetMainPhotoBody } from '../../contract/profile.ts';
 import { hasForbiddenControl } from '../../contract/text.ts';
 import { json, route, type RouteContext } from '../http/routes.ts';
+import { multipartOf } from '../http/plugins/uploads.ts';
 
 /** Room for the multipart boundaries and part headers around a photo of the largest size. */
 const MULTIPART_OVERHEAD = 64 * 1024;
+/** What a photo upload may carry besides the photo: one file, a few fields (the rest is ignored). */
+const UPLOAD_LIMITS = { fileSize: MAX_PHOTO_BYTES, files: 1, fields: 5 };
 
 const missingPhoto = () => new AppError('photo_missing', 400, { key: 'photo_missing', field: 'photo' });
 
@@ -19,71 +22,50 @@ function profileOf(ctx: RouteContext<unknown, unknown, 'member'>): number {
 }
 
 /**
- * Reads the `photo` part of a multipart upload into memory (at most 10 MiB, API.md). A larger
- * file is refused as soon as busboy truncates it, without reading the rest into memory.
+ * Reads the `photo` part of a multipart upload into memory (at most 10 MiB, API.md) through
+ * @fastify/multipart (src/server/http/plugins/uploads.ts). A larger file is refused as soon as it
+ * passes the limit, without reading the rest into memory; a body cut off or malformed is a 400.
  */
-export function readPhoto(req: IncomingMessage, res: ServerResponse): Promise<PhotoUpload> {
+export async function readPhoto(req: IncomingMessage, res: ServerResponse): Promise<PhotoUpload> {
   const type = req.headers['content-type'] ?? '';
-  if (!/^multipart\/form-data\b/i.test(type)) {
-    return Promise.reject(new AppError('unsupported_media_type', 415, { key: 'error_bad_request' }));
+  const request = multipartOf(req);
+  if (!/^multipart\/form-data\b/i.test(type) || !request) {
+    throw new AppError('unsupported_media_type', 415, { key: 'error_bad_request' });
   }
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > MAX_PHOTO_BYTES + MULTIPART_OVERHEAD) {
     // The body is not read; closing the connection afterwards spares reading it at all.
     res.setHeader('Connection', 'close');
-    return Promise.reject(photoError.tooLarge());
+    throw photoError.tooLarge();
   }
-  let parser: busboy.Busboy;
+  const { FilesLimitError, FieldsLimitError, PartsLimitError, RequestFileTooLargeError } = request.server.multipartErrors;
+  let photo: PhotoUpload | null = null;
+  let hostileField: string | null = null;
   try {
-    parser = busboy({ headers: req.headers, limits: { fileSize: MAX_PHOTO_BYTES, files: 1, fields: 5 } });
-  } catch {
-    // multipart/form-data without a usable boundary.
-    return Promise.reject(badRequest('photo'));
-  }
-
-  return new Promise<PhotoUpload>((resolve, reject) => {
-    let settled = false;
-    let started = false;
-    let photo: PhotoUpload | null = null;
-    const fail = (error: unknown) => {
-      if (settled) return;
-      settled = true;
-      req.unpipe(parser);
-      res.setHeader('Connection', 'close');
-      reject(error);
-    };
-
-    parser.on('file', (name, stream, info) => {
-      if (name !== 'photo' || started || settled) {
-        stream.resume();
-        return;
+    // Only the first file counts, and only when it is the `photo` part.
+    for await (const part of request.parts({ limits: UPLOAD_LIMITS })) {
+      if (part.type !== 'file') {
+        // The text parts of the form are text from outside like any body's fields (issue 20).
+        if (hostileField === null && (hasForbiddenControl(part.fieldname) || (typeof part.value === 'string' && hasForbiddenControl(part.value)))) hostileField = part.fieldname;
+        continue;
       }
-      started = true;
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('limit', () => fail(photoError.tooLarge()));
-      // A body cut off mid-file errors the stream: a refusal, never an uncaught error.
-      stream.on('error', () => fail(badRequest('photo')));
-      stream.on('end', () => {
-        if (!stream.truncated) photo = { bytes: Buffer.concat(chunks), declaredType: info.mimeType };
-      });
-    });
-    // The text parts of the form are text from outside like any body's fields (issue 20).
-    parser.on('field', (name, value) => {
-      if (hasForbiddenControl(name) || hasForbiddenControl(value)) fail(badRequest(name));
-    });
-    parser.on('close', () => {
-      if (settled) return;
-      settled = true;
-      // A form posted with an empty file input sends a part of zero bytes.
-      if (!photo || photo.bytes.length === 0) reject(missingPhoto());
-      else resolve(photo);
-    });
-    parser.on('error', () => fail(badRequest('photo')));
-    req.on('error', (err) => fail(err));
-    req.on('aborted', () => fail(badRequest('photo')));
-    req.pipe(parser);
-  });
+      if (part.fieldname !== 'photo') {
+        part.file.resume();
+        continue;
+      }
+      photo = { bytes: await (part as MultipartFile).toBuffer(), declaredType: part.mimetype };
+    }
+  } catch (error) {
+    // What is not read of the body is not read at all.
+    res.setHeader('Connection', 'close');
+    if (error instanceof RequestFileTooLargeError) throw photoError.tooLarge();
+    // More files or fields than an upload carries: the rest is ignored.
+    if (!(error instanceof FilesLimitError || error instanceof FieldsLimitError || error instanceof PartsLimitError)) throw badRequest('photo');
+  }
+  if (hostileField !== null) throw badRequest(hostileField);
+  // A form posted with an empty file input sends a part of zero bytes.
+  if (!photo || photo.bytes.length === 0) throw missingPhoto();
+  return photo;
 }
 
 /** The member's own photos (API.md "Profile, photos, settings"). */

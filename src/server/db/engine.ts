@@ -1,4 +1,4 @@
-import { PostgresAdapter, SqliteAdapter, sql, type ColumnDefinitionBuilder, type Kysely, type RawBuilder } from 'kysely';
+import { PostgresAdapter, SqliteAdapter, sql, type ColumnDefinitionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 
 /**
  * Every difference between SQLite and PostgreSQL the code must know about lives here
@@ -11,7 +11,11 @@ import { PostgresAdapter, SqliteAdapter, sql, type ColumnDefinitionBuilder, type
  * - ids are 32-bit integers, which both drivers return as JS numbers;
  * - every insert that needs the new id uses `.returning('id')` (`insertId` exists only on SQLite);
  * - `like` is case-sensitive on PostgreSQL and not on SQLite: store e-mails lower-cased and
- *   compare with `=`.
+ *   compare with `=`;
+ * - row locks: PostgreSQL transactions run side by side and lock rows (`lockMember`,
+ *   `lockProfiles`, `lockingRows`); SQLite runs one write transaction at a time and needs none.
+ * Services never ask which engine they run on: they call a named helper of this module.
+ * Migrations may branch on `engineOf(db)` themselves: they are schema, not services.
  */
 
 export type Engine = 'sqlite' | 'postgres';
@@ -36,6 +40,27 @@ export function engineOf(db: Kysely<any>): Engine {
  */
 export async function lockMember(trx: Kysely<any>, userId: number): Promise<void> {
   if (engineOf(trx) === 'postgres') await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+}
+
+/**
+ * Makes the rest of a transaction wait for any other transaction that took the same profiles'
+ * rows (PostgreSQL; SQLite needs none), locked in id order so two callers never deadlock.
+ * True when it locked: what the transaction read before may have changed and is read again.
+ */
+export async function lockProfiles(trx: Kysely<any>, profileIds: number[]): Promise<boolean> {
+  if (engineOf(trx) !== 'postgres') return false;
+  await trx.selectFrom('profiles').select('id').where('id', 'in', profileIds).orderBy('id').forUpdate().execute();
+  return true;
+}
+
+/**
+ * A select that keeps the rows it reads locked until the transaction ends: `for update` on
+ * PostgreSQL, nothing on SQLite (one write transaction at a time). Use as
+ * `trx.selectFrom(…)….$call(lockingRows(trx))`.
+ */
+export function lockingRows(trx: Kysely<any>): <QB extends SelectQueryBuilder<any, any, any>>(qb: QB) => QB {
+  const locks = engineOf(trx) === 'postgres';
+  return (qb) => (locks ? (qb.forUpdate() as typeof qb) : qb);
 }
 
 /** The current time as stored in every timestamp column. */

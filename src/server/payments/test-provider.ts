@@ -9,7 +9,7 @@ export type TestCheckout = Pick<Selectable<TestCheckoutsTable>, 'id' | 'tenant_i
 import type { TestOutcome } from '../../contract/payments.ts';
 
 /** The card a paid 'first' card payment saves: the brand of the method chosen, a test number. */
-const TEST_CARD_LABEL = (method: string) => `${CARD_NAMES[method] ?? 'Card'} •••• 4242, 12/${new Date().getFullYear() + 3}`;
+const TEST_CARD_LABEL = (method: string, today: Date) => `${CARD_NAMES[method] ?? 'Card'} •••• 4242, 12/${today.getFullYear() + 3}`;
 const CARD_NAMES: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', maestro: 'Maestro', creditcard: 'Visa', cartebancaire: 'Carte Bancaire' };
 
 /** "Pending, then paid after N seconds": N (chosen). */
@@ -46,7 +46,7 @@ export function createTestProvider(deps: { db: Kysely<Database>; now?: () => Dat
   /** A 'first' card payment, once paid, leaves the card saved as the provider's mandate (simulated: a test card). */
   async function saveCard(row: { customer_id: string | null; sequence_type: string | null; method: string }): Promise<void> {
     if (row.sequence_type !== 'first' || !row.customer_id) return;
-    await db.insertInto('test_mandates').values({ id: `tmdt_${randomBytes(8).toString('hex')}`, customer_id: row.customer_id, method: 'creditcard', label: TEST_CARD_LABEL(row.method) }).execute();
+    await db.insertInto('test_mandates').values({ id: `tmdt_${randomBytes(8).toString('hex')}`, customer_id: row.customer_id, method: 'creditcard', label: TEST_CARD_LABEL(row.method, now()) }).execute();
   }
 
   const provider: PaymentProvider & {

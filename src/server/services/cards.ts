@@ -9,10 +9,9 @@ import { mainImages } from './main-image.ts';
 export const CARD_COLUMNS = ['profiles.id', 'profiles.name', 'profiles.birth_date', 'profiles.city', 'profiles.region', 'profiles.country', 'profiles.fictional'] as const;
 export type CardRow = Pick<Profile, 'id' | 'name' | 'birth_date' | 'city' | 'region' | 'country' | 'fictional'>;
 
-/** Profile cards of rows, their main images read in one query. */
-export async function profileCards<R extends CardRow>(db: Kysely<Database>, rows: R[]): Promise<Array<{ row: R; card: ProfileCardData }>> {
+/** Profile cards of rows, their main images read in one query; ages as of `today` (the service's clock). */
+export async function profileCards<R extends CardRow>(db: Kysely<Database>, rows: R[], today: Date = new Date()): Promise<Array<{ row: R; card: ProfileCardData }>> {
   const images = await mainImages(db, [...new Set(rows.map((r) => r.id))]);
-  const today = new Date();
   return rows.map((row) => ({
     row,
     card: {

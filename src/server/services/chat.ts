@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, Engine } from '../db/index.ts';
+import type { Database } from '../db/index.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import type { EventBus } from '../bus.ts';
 import type { SpendReason } from '../../contract/credits.ts';
@@ -18,7 +18,7 @@ import {
 import { FREE_CONVERSATIONS } from '../../lib/membership.ts';
 import { giftCatalogue } from '../../lib/gifts.ts';
 import { AppError, notFound } from '../errors.ts';
-import { nowIso } from '../db/engine.ts';
+import { lockProfiles, nowIso } from '../db/engine.ts';
 import { spend } from '../ledger.ts';
 import { publishToMember } from './events.ts';
 import { visibleTarget, type Liker } from './likes.ts';
@@ -52,7 +52,6 @@ type MessageRow = Pick<Database['messages'], 'conversation_id' | 'sender_profile
 
 export interface ChatServiceDeps {
   db: Kysely<Database>;
-  engine: Engine;
   bus: EventBus;
   gifs: GifProvider;
   mediaDir: string;
@@ -142,8 +141,7 @@ export function createChatService(deps: ChatServiceDeps) {
       // Both profiles' rows are the lock that serializes sends between the two (PostgreSQL; SQLite
       // runs one write transaction at a time): two tabs starting the same conversation, the two
       // members starting it at once, a free member's count of conversations.
-      if (deps.engine === 'postgres') {
-        await trx.selectFrom('profiles').select('id').where('id', 'in', [me.profileId, otherId]).orderBy('id').forUpdate().execute();
+      if (await lockProfiles(trx, [me.profileId, otherId])) {
         mine = await side(trx, me.profileId, target);
         // A block (which deletes the conversation) may have come in before the lock.
         if (!mine && target.conversationId !== undefined) throw notFound();

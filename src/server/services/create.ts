@@ -92,7 +92,7 @@ export function createServices(deps: ServiceDeps): Services {
   const gifs = deps.gifs ?? localGifs();
   const testProvider = createTestProvider({ db, now: deps.now });
   const discounts = createDiscountService({ db, now: deps.now });
-  const payments = createPaymentService({ db, bus, provider: paymentProviders(testProvider, deps), tenants: deps.tenants, discounts, log: deps.log });
+  const payments = createPaymentService({ db, bus, provider: paymentProviders(testProvider, deps), tenants: deps.tenants, discounts, log: deps.log, now: deps.now });
   const notifier = createNotifier({ db, mail, notifications, tenants: deps.tenants, vapid: deps.vapid ?? null, pushAgent: deps.pushAgent, production: deps.production, log: deps.log, now: deps.now });
   const onLike = (userId: number, likerProfileId: number) => void notifier.likeArrived(userId, likerProfileId).catch((error: Error) => deps.log?.(`like mail: ${error.message}`));
   return {
@@ -113,7 +113,7 @@ export function createServices(deps: ServiceDeps): Services {
     swipes: createSwipeService({ db, bus, now: deps.now, onLike }),
     safety: createSafetyService({ db, mail, limits, bus }),
     gifs,
-    chat: createChatService({ db, engine: deps.engine, bus, gifs, mediaDir: deps.mediaDir, onMessage: (m) => notifier.afterMessage(m.id) }),
+    chat: createChatService({ db, bus, gifs, mediaDir: deps.mediaDir, onMessage: (m) => notifier.afterMessage(m.id) }),
     notifier,
     mailWebhookSecret: deps.mailWebhookSecret,
     testProvider,

@@ -108,6 +108,13 @@ export interface InvoiceView {
 export function createTransactionService(deps: { db: Kysely<Database> }) {
   const { db } = deps;
   return {
+    /** The member's credits now (the balance the ledger adds up to). */
+    async balance(userId: number): Promise<number> {
+      const user = await db.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirst();
+      if (!user) throw notFound();
+      return user.credits;
+    },
+
     /** The member's ledger, newest first, TRANSACTIONS_PAGE at a time before ledger id `before`. */
     async list(userId: number, before: number | null): Promise<{ transactions: TransactionView[]; next: number | null }> {
       const rows = await db

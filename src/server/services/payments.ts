@@ -11,7 +11,7 @@ import type { DiscountMember, DiscountService } from './discounts.ts';
 import type { DirectDebitPayment } from './directdebit.ts';
 import { assignInvoiceNumber } from './invoices.ts';
 import { bundlePrice } from '../../lib/bundle-price.ts';
-import { engineOf, lockMember } from '../db/engine.ts';
+import { lockMember, lockingRows } from '../db/engine.ts';
 
 /**
  * A repeat order on the saved card within this many seconds of the same one answers that charge
@@ -62,8 +62,10 @@ export interface PaymentView {
  * duplicate, or the member's return racing the webhook never credits twice. The first completed
  * purchase makes the member premium (SPEC §4 membership).
  */
-export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus; provider: (tenant: Tenant, name?: PaymentProvider['name']) => PaymentProvider; tenants: () => Tenant[]; discounts: DiscountService; log?: (line: string) => void }) {
+export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus; provider: (tenant: Tenant, name?: PaymentProvider['name']) => PaymentProvider; tenants: () => Tenant[]; discounts: DiscountService; log?: (line: string) => void; now?: () => Date }) {
   const { db, bus } = deps;
+  /** The one clock of payments, as of discounts and direct debit (tests move it). */
+  const now = () => deps.now?.() ?? new Date();
   const view = (p: { id: number; package_id: string; credits: number; amount: number; list_amount: number | null; discount_code: string | null; currency: string; method: string; status: PaymentStatus }): PaymentView => ({
     payment_id: p.id,
     package_id: p.package_id,
@@ -109,7 +111,7 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
           .where('method', '=', method)
           .where('checkout_url', '=', '')
           .where('status', 'in', ['open', 'pending', 'paid'])
-          .where('created_at', '>', new Date(Date.now() - REPEAT_ORDER_ONCE_SECONDS * 1000).toISOString())
+          .where('created_at', '>', new Date(now().getTime() - REPEAT_ORDER_ONCE_SECONDS * 1000).toISOString())
           .orderBy('id', 'desc')
           .executeTakeFirst();
         if (recent) return { id: recent.id, recent };
@@ -130,6 +132,8 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
           provider: provider.name,
           provider_id: `pending-${crypto.randomUUID()}`,
           checkout_url: '',
+          created_at: now().toISOString(),
+          updated_at: now().toISOString(),
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -157,7 +161,7 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
     } catch (error) {
       // The provider refused (a method or currency it does not take) or could not be reached:
       // the payment is failed, so it holds no code and counts toward no limit.
-      await db.updateTable('payments').set({ status: 'failed', updated_at: new Date().toISOString() }).where('id', '=', row.id).execute();
+      await db.updateTable('payments').set({ status: 'failed', updated_at: now().toISOString() }).where('id', '=', row.id).execute();
       const status = (error as { statusCode?: number }).statusCode;
       if (status !== undefined && status >= 400 && status < 500) throw new AppError('invalid_input', 400, { field: 'method', key: 'payment_failed' });
       throw error;
@@ -211,15 +215,14 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
    * the member's direct debit (SPEC §6).
    */
   async function reverse(payment: Selectable<PaymentsTable>, reversed: number, chargedBack: boolean): Promise<void> {
-    const locking = engineOf(db) === 'postgres';
     const balance = await db.transaction().execute(async (trx) => {
-      const before = await trx.selectFrom('payments').select('reversed_amount').where('id', '=', payment.id).$if(locking, (q) => q.forUpdate()).executeTakeFirstOrThrow();
+      const before = await trx.selectFrom('payments').select('reversed_amount').where('id', '=', payment.id).$call(lockingRows(trx)).executeTakeFirstOrThrow();
       if (reversed <= before.reversed_amount) return null;
-      await trx.updateTable('payments').set({ reversed_amount: reversed, updated_at: new Date().toISOString() }).where('id', '=', payment.id).execute();
+      await trx.updateTable('payments').set({ reversed_amount: reversed, updated_at: now().toISOString() }).where('id', '=', payment.id).execute();
       if (chargedBack && payment.method === 'sdd') await trx.updateTable('users').set({ directdebit_blocked: 1 }).where('id', '=', payment.user_id).execute();
       const share = (cents: number) => Math.floor((payment.credits * Math.min(cents, payment.amount)) / payment.amount);
       const owed = share(reversed) - share(before.reversed_amount);
-      const user = await trx.selectFrom('users').select('credits').where('id', '=', payment.user_id).$if(locking, (q) => q.forUpdate()).executeTakeFirstOrThrow();
+      const user = await trx.selectFrom('users').select('credits').where('id', '=', payment.user_id).$call(lockingRows(trx)).executeTakeFirstOrThrow();
       const take = Math.min(owed, user.credits);
       if (take <= 0) return null;
       return (await spend(trx, { userId: payment.user_id, credits: take, reason: 'refund', ref: `reversal:${payment.provider_id}:${reversed}` })).balance;
@@ -250,17 +253,17 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
     }
     if (reported.status === payment.status) return view(payment);
     const credited = await db.transaction().execute(async (trx) => {
-      const now = new Date().toISOString();
+      const at = now().toISOString();
       const moved = await trx
         .updateTable('payments')
-        .set({ status: reported.status, updated_at: now, ...(reported.status === 'paid' ? { paid_at: now } : {}) })
+        .set({ status: reported.status, updated_at: at, ...(reported.status === 'paid' ? { paid_at: at } : {}) })
         .where('id', '=', payment.id)
         .where('status', '!=', 'paid')
         .executeTakeFirst();
       if (reported.status !== 'paid' || Number(moved.numUpdatedRows) === 0) return null;
       const { balance, duplicate } = await grant(trx, { userId: payment.user_id, credits: payment.credits, reason: 'purchase', ref: providerId });
       if (duplicate) return null;
-      await assignInvoiceNumber(trx, payment.id, tenant, now);
+      await assignInvoiceNumber(trx, payment.id, tenant, at);
       await trx.updateTable('users').set({ paid_user: 1 }).where('id', '=', payment.user_id).execute();
       return balance;
     });
@@ -360,7 +363,7 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
       if (!pack) throw notFound();
       const provider = deps.provider(tenant);
       const customerId = await customerOf(tenant, order.userId, provider);
-      const mandate = await provider.createMandate(customerId, { method: 'directdebit', consumerName: order.holder, consumerAccount: order.iban, signatureDate: new Date().toISOString().slice(0, 10) });
+      const mandate = await provider.createMandate(customerId, { method: 'directdebit', consumerName: order.holder, consumerAccount: order.iban, signatureDate: now().toISOString().slice(0, 10) });
       const opened = await open(tenant, order.userId, { pack, amount: order.amount, listAmount: order.listAmount, currency: order.currency, discountCode: order.discountCode, method: 'sdd' }, order.origin, { customerId, mandateId: mandate.id, sequenceType: 'recurring' });
       return settle(opened.payment.provider_id);
     },

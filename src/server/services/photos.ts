@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import { fileTypeFromBuffer } from 'file-type';
 import { mainImage as readMainImage, mediaUrl, type MainImage } from './main-image.ts';
-import { engineOf, type Engine } from '../db/engine.ts';
+import { lockingRows } from '../db/engine.ts';
 import type { Database, Photo, PhotoStatus } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
 import { FREE_PHOTOS, PREMIUM_PHOTOS } from '../../lib/membership.ts';
@@ -97,7 +97,6 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
   const { db } = opts;
   const { mediaDir } = opts;
   const initialStatus: PhotoStatus = opts.initialStatus ?? 'active';
-  const engine: Engine = engineOf(db);
 
   const view = (p: Photo): PhotoView => ({
     id: p.id,
@@ -158,7 +157,7 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
           .selectFrom('users')
           .select(['id', 'paid_user'])
           .where('id', '=', user.id)
-          .$if(engine === 'postgres', (qb) => qb.forUpdate())
+          .$call(lockingRows(trx))
           .executeTakeFirst();
         if (!locked) throw notFound();
         const stats = await trx

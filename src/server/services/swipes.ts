@@ -6,7 +6,7 @@ import type { EventBus } from '../bus.ts';
 import { MATCH_FINDER_SIZE, SWIPE_DECK_SIZE, SWIPE_LIKES_PER_DAY, type MatchReason, type MatchSuggestion, type SwipeCard, type SwipeState } from '../../contract/likes.ts';
 import { GENDERS } from '../../contract/enums.ts';
 import { AppError, notFound } from '../errors.ts';
-import { engineOf, nowIso } from '../db/engine.ts';
+import { lockProfiles, nowIso } from '../db/engine.ts';
 import { ageOn } from '../../lib/account-rules.ts';
 import { brandDay } from '../../lib/brand-day.ts';
 import { wantedGenders, yearsBefore } from './search.ts';
@@ -83,7 +83,7 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
         offset: 0,
         limit: SWIPE_DECK_SIZE,
       });
-      const cards = await profileCards(db, rows);
+      const cards = await profileCards(db, rows, now());
       return { ...(await state(tenant, liker)), profiles: cards.map(({ row, card }) => ({ ...card, about: row.about, interests: parseInterests(row.interests) })) };
     },
 
@@ -96,7 +96,7 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
     async swipe(tenant: Tenant, liker: Liker, profileId: number, action: 'like' | 'pass'): Promise<SwipeState & { match: boolean }> {
       const other = await visibleTarget(db, tenant, liker, profileId);
       const result = await db.transaction().execute(async (trx) => {
-        if (engineOf(db) === 'postgres') await trx.selectFrom('profiles').select('id').where('id', '=', liker.profileId).forUpdate().execute();
+        await lockProfiles(trx, [liker.profileId]);
         const before = await state(tenant, liker, trx);
         if (action === 'like' && before.likes_left === 0) {
           const wait = (Date.parse(before.next_at!) - now().getTime()) / 1000;
@@ -158,7 +158,7 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
       });
       // Best first; among equals the nearest, most recently seen (the pool's order).
       const best = weighed.sort((a, b) => b.score - a.score || a.order - b.order).slice(0, limit);
-      const cards = await profileCards(db, best.map((b) => b.row));
+      const cards = await profileCards(db, best.map((b) => b.row), now());
       return cards.map(({ card }, i) => ({ ...card, reasons: best[i]!.reasons }));
     },
   };

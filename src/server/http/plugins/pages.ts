@@ -1,0 +1,122 @@
+import { join, posix } from 'node:path';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Tenant } from '../../../tenant/schema.ts';
+import { LOCALE_COOKIE, type Locale } from '../../../lib/locales.ts';
+import { readCookie } from '../../../lib/cookies.ts';
+import { TRACKING_KEYS } from '../../../contract/enums.ts';
+import type { TenantRegistry } from '../../registry.ts';
+import type { Services } from '../../services/index.ts';
+import { createPageCache } from '../page-cache.ts';
+import { SHELL_FOLDER, shellFile, shellOf } from '../member-shells.ts';
+import { PageAnswer } from '../page-answer.ts';
+
+/** The path of a prerendered page in a locale, relative to the client folder, or undefined. */
+function prerenderedPage(registry: TenantRegistry, id: string, locale: string, pathname: string): string | undefined {
+  // One slash between segments: /%2Fshells/… must not reach the shells below by the back door.
+  const clean = pathname.replace(/\/{2,}/g, '/').replace(/\/+$/, '');
+  // The member shells are answered at the routes' own addresses, to members only (member-shells.ts).
+  if (clean.split('/').some((segment) => segment.startsWith('.')) || clean.startsWith('/l/') || clean.split('/')[1] === SHELL_FOLDER) return undefined;
+  const relative = posix.join('l', locale, clean, 'index.html');
+  return registry.hasPage(id, relative) ? relative : undefined;
+}
+
+/**
+ * The brand's pages (DESIGN §8): prerendered pages and member shells from memory with the
+ * build's brotli and gzip copies, the rest from the brand's Astro handler, whose answer Fastify
+ * sends (and compresses) like any other.
+ */
+export const pagesPlugin: FastifyPluginAsync<{ registry: TenantRegistry; services: Services }> = async (app, { registry, services }) => {
+  const pages = createPageCache();
+
+  /**
+   * Whether a member's saved language could choose the page's language: only on a brand of several
+   * languages and without a language cookie (which wins, SPEC §1). Otherwise a prerendered page is
+   * the same for members and visitors, and no session is looked up for it.
+   */
+  function languageNeedsSession(request: FastifyRequest): boolean {
+    return request.tenant.locales.available.length > 1 && !readCookie(request.headers.cookie, LOCALE_COOKIE);
+  }
+
+  /** The counts a member's page shows at once: unread messages and new likes. */
+  async function memberCounts(tenant: Tenant, member: { userId: number; profileId: number }) {
+    const [unread, newLikes] = await Promise.all([services.chat.unreadCount(member), services.likes.newCount(tenant, member)]);
+    return { unread, newLikes };
+  }
+
+  async function page(request: FastifyRequest, reply: FastifyReply) {
+    if (request.url.startsWith('/api/')) return app.notFound(request, reply);
+    const visitor = await app.visit(request, reply, request.method === 'POST' || languageNeedsSession(request));
+    const { tenant } = visitor;
+    const url = new URL(request.url, 'http://localhost');
+    if (!registry.isBuilt(tenant.id)) {
+      return reply.code(503).type('text/plain; charset=utf-8').send(`The brand "${tenant.id}" is not built yet: run \`npx sitegen build ${tenant.id}\`.\n`);
+    }
+    if (request.method !== 'POST') {
+      let pathname: string;
+      try {
+        pathname = decodeURIComponent(url.pathname);
+      } catch {
+        return app.sendErrorPage(request, reply, 404); // malformed %-encoding names no page
+      }
+      // The error pages are answers with their own status, not pages to open at /404 or /error
+      // (however the path is written: /404//, //error/).
+      if (/^\/(404|error)$/.test(pathname.replace(/\/+/g, '/').replace(/(.)\/$/, '$1'))) return app.sendErrorPage(request, reply, 404);
+      const prerendered = prerenderedPage(registry, tenant.id, visitor.locale, pathname);
+      if (prerendered) return pages.send(request, reply, pages.get(join(registry.clientDir(tenant.id), prerendered), registry.buildStamp(tenant.id)!));
+      // A page a member opens most: the brand's member shell in the member's language (member-shells.ts).
+      const shell = shellOf(pathname);
+      if (shell) {
+        const member = await app.visit(request, reply);
+        const user = request.sessionState?.user;
+        const file = shellFile(member.locale, shell.route);
+        if (user && registry.hasPage(tenant.id, file)) {
+          if (shell.profileId !== undefined) {
+            const viewer = { userId: user.id, profileId: user.profile?.id ?? null };
+            if (shell.profileId === null || !(await services.profiles.canOpen(tenant, shell.profileId, viewer))) return app.sendErrorPage(request, reply, 404);
+          }
+          return pages.send(request, reply, pages.get(join(registry.clientDir(tenant.id), file), registry.buildStamp(tenant.id)!), { private: true });
+        }
+      }
+    }
+    const handler = await registry.handler(tenant.id);
+    if (!handler) return app.sendErrorPage(request, reply, 404);
+    // A server-rendered page needs the member (whose saved language may choose another locale).
+    const member = await app.visit(request, reply);
+    const session = request.sessionState;
+    const locals: App.Locals = {
+      tenant,
+      locale: member.locale,
+      locales: member.locales,
+      country: member.country,
+      user: session?.user ?? null,
+      trafficSource: TRACKING_KEYS.some((p) => url.searchParams.has(p)),
+      saveLanguage: session ? async (locale: Locale) => void (await services.accounts.saveSettings(session.user.id, { language: locale })) : undefined,
+      services,
+      // The title prefix, the messages badge and the likes badge (SPEC §2).
+      counts: session?.user.profile ? await memberCounts(tenant, { userId: session.user.id, profileId: session.user.profile.id }) : undefined,
+    };
+    // The Astro handler writes its answer into a stream that the reply sends: its status and
+    // headers (which win over those set so far, as on a Node response) once known, then the body.
+    const answer = new PageAnswer(request.raw);
+    let unmatched = false;
+    const rendered = handler(request.raw, answer as never, () => void ((unmatched = true), answer.end()), locals);
+    try {
+      await Promise.race([answer.head, rendered]);
+    } catch (error) {
+      request.log.error({ err: error, path: url.pathname }, 'page failed');
+      return app.sendErrorPage(request, reply, 500);
+    }
+    rendered.catch((error: unknown) => {
+      request.log.error({ err: error, path: url.pathname }, 'page failed');
+      answer.destroy(error as Error);
+    });
+    if (unmatched) return app.sendErrorPage(request, reply, 404);
+    // A handler that returned without a word: an empty answer rather than one that never ends.
+    if (!answer.headersSent) answer.end();
+    reply.code(answer.statusCode).header('cache-control', 'private, no-cache');
+    for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined) reply.header(name, value);
+    return reply.send(answer.empty ? undefined : answer);
+  }
+  app.route({ method: ['GET', 'HEAD', 'POST'], url: '/', handler: page });
+  app.route({ method: ['GET', 'HEAD', 'POST'], url: '/*', handler: page });
+};

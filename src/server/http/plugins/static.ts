@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync } from 'fastify';
+import { ICON_CACHE, ICON_PATH, iconEtag, tablerSvg } from '../../icons.ts';
+import { stickerSvg } from '../../data/gifs.ts';
+import { brandIconSvg } from '../../../lib/theme.ts';
+import { MEDIA_PATH } from '../../media.ts';
+import type { TenantRegistry } from '../../registry.ts';
+import type { Services } from '../../services/index.ts';
+
+/** The push service worker, read once. */
+const SERVICE_WORKER = readFileSync(join(import.meta.dirname, '..', '..', 'static', 'sw.js'));
+
+/** A sticker of the offline GIF library. */
+const GIF_PATH = /^\/gifs\/([a-z0-9-]{1,40})\.svg$/;
+/** Hashed build assets never change under their name: a year, immutable. */
+const ASSET_MAX_AGE_MS = 365 * 86_400_000;
+/** Brand files (logo, lander images) may change with the next build. */
+const BRAND_MAX_AGE_MS = 3_600_000;
+
+/**
+ * Static files, before any session look-up (DESIGN §8): icons, the service worker, the favicon,
+ * the GIF library, a brand's hashed assets and brand files, and members' photos.
+ */
+export const staticPlugin: FastifyPluginAsync<{ registry: TenantRegistry; services: Services }> = async (app, { registry, services }) => {
+  // Builds carry brotli and gzip copies of their text files (cli/precompress.ts), sent as they are.
+  await app.register(fastifyStatic, { root: registry.distDir, serve: false, etag: true, lastModified: true, cacheControl: false, dotfiles: 'deny', preCompressed: true });
+
+  app.get('/icons/tabler/*', async (request, reply) => {
+    const match = ICON_PATH.exec(request.url.split('?')[0]!);
+    const svg = match ? tablerSvg(match[1]!) : undefined;
+    if (!svg) return app.sendErrorPage(request, reply, 404);
+    const etag = iconEtag();
+    reply.header('cache-control', ICON_CACHE).header('etag', etag).type('image/svg+xml');
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    return reply.send(svg);
+  });
+  app.get('/sw.js', (_request, reply) =>
+    // The push service worker (src/server/static/sw.js), for the whole site; browsers check it for updates.
+    reply.header('cache-control', 'no-cache').header('service-worker-allowed', '/').type('text/javascript; charset=utf-8').send(SERVICE_WORKER),
+  );
+  app.get('/favicon.ico', (request, reply) =>
+    reply.header('cache-control', 'public, max-age=86400').type('image/svg+xml').send(brandIconSvg(request.tenant.theme.primary)),
+  );
+  app.get('/gifs/*', async (request, reply) => {
+    // The offline GIF library (src/server/data/gifs.ts): drawn once per process, never changed.
+    const match = GIF_PATH.exec(request.url.split('?')[0]!);
+    const svg = match ? stickerSvg(match[1]!) : undefined;
+    if (!svg) return app.sendErrorPage(request, reply, 404);
+    return reply.header('cache-control', ICON_CACHE).type('image/svg+xml').send(svg);
+  });
+  app.get('/_assets/*', (request, reply) => {
+    const rest = (request.params as { '*': string })['*'];
+    return reply.sendFile(`${request.tenant.id}/client/_assets/${rest}`, { maxAge: ASSET_MAX_AGE_MS, immutable: true, cacheControl: true });
+  });
+  app.get('/brand/*', (request, reply) => {
+    const rest = (request.params as { '*': string })['*'];
+    return reply.sendFile(`${request.tenant.id}/client/brand/${rest}`, { maxAge: BRAND_MAX_AGE_MS, cacheControl: true });
+  });
+  app.get('/media/*', (request, reply) => {
+    // Photo names are random and never reused: browsers and CDNs may keep them for a year.
+    const match = MEDIA_PATH.exec(request.url.split('?')[0]!);
+    if (!match) return app.sendErrorPage(request, reply, 404);
+    return reply.sendFile(`${match[1]}/${match[2]}`, services.mediaDir, { maxAge: ASSET_MAX_AGE_MS, immutable: true, cacheControl: true });
+  });
+};
