@@ -4,13 +4,12 @@
  * a conversation can be removed (asked first).
  */
 import { useState } from 'react';
-import { useStore } from '@nanostores/react';
 import { m } from '../../paraglide/messages.js';
 import { Glyph } from '../Glyph.tsx';
 import { ConfirmDialog } from '../profile/ConfirmDialog.tsx';
 import { countBadge } from '../../lib/badges.ts';
-import type { ChatItem } from '../../contract/chat.ts';
-import { $chats, removeChat } from '../../stores/chat.ts';
+import type { ChatItem, ChatsAnswer } from '../../contract/chat.ts';
+import { removeChat } from '../../stores/chat.ts';
 import { useHydrated } from '../useHydrated.ts';
 import { chatTime, type ChatContext } from './context.ts';
 import { Avatar } from './Avatar.tsx';
@@ -23,8 +22,7 @@ function preview(item: ChatItem, locale: ChatContext['locale']): string {
   return last.mine ? m.chat_preview_mine({ text: what }, o) : what;
 }
 
-export function ChatList({ ctx, activeId }: { ctx: ChatContext; activeId: number | null }) {
-  const chats = useStore($chats);
+export function ChatList({ ctx, chats, activeId }: { ctx: ChatContext; chats: ChatsAnswer | null; activeId: number | null }) {
   const hydrated = useHydrated();
   const [removing, setRemoving] = useState<ChatItem | null>(null);
   const o = { locale: ctx.locale };
@@ -61,7 +59,8 @@ export function ChatList({ ctx, activeId }: { ctx: ChatContext; activeId: number
                           <Glyph icon={ctx.fictional.icon} />
                         </span>
                       )}
-                      {item.last_message && <span className="ml-auto shrink-0 text-xs text-gray-500">{chatTime(item.last_message.created_at, ctx.locale)}</span>}
+                      {/* In the browser's time zone, which the server does not know: shown once hydrated. */}
+                      {item.last_message && <span className="ml-auto shrink-0 text-xs text-gray-500">{hydrated ? chatTime(item.last_message.created_at, ctx.locale) : ''}</span>}
                     </span>
                     <span className={`block truncate text-sm ${unread ? 'font-semibold text-gray-900' : 'text-gray-600'}`}>{preview(item, ctx.locale)}</span>
                   </span>
