@@ -52,13 +52,16 @@ export function ChatList({ ctx, chats, activeId }: { ctx: ChatContext; chats: Ch
                 <a href={`/chats/${item.conversation.id}`} aria-current={active ? 'page' : undefined} className="flex items-center gap-3 px-3 py-3 pr-12 text-inherit no-underline">
                   <Avatar profile={item.profile} size="h-12 w-12" />
                   <span className="min-w-0 flex-1">
+                    {/* The fictional marker in words, in the warning colour, as on the cards (DESIGN §10). */}
+                    {item.profile.fictional && (
+                      <span title={ctx.fictional.warning} className="mb-0.5 inline-flex max-w-full items-center gap-1 rounded-full bg-warning px-2 py-0.5 text-[11px] font-bold text-gray-900" data-fictional>
+                        <Glyph icon={ctx.fictional.icon} className="shrink-0" />
+                        <span className="truncate">{ctx.fictional.label.charAt(0).toLocaleUpperCase(ctx.locale) + ctx.fictional.label.slice(1)}</span>
+                        <span className="sr-only">: {ctx.fictional.warning}</span>
+                      </span>
+                    )}
                     <span className="flex items-baseline gap-2">
                       <span className={`truncate ${unread ? 'font-bold' : 'font-semibold'}`}>{item.profile.name}</span>
-                      {item.profile.fictional && (
-                        <span role="img" aria-label={ctx.fictional.warning} title={ctx.fictional.warning} className="shrink-0 text-sm text-gray-600">
-                          <Glyph icon={ctx.fictional.icon} />
-                        </span>
-                      )}
                       {/* In the browser's time zone, which the server does not know: shown once hydrated. */}
                       {item.last_message && <span className="ml-auto shrink-0 text-xs text-gray-500">{hydrated ? chatTime(item.last_message.created_at, ctx.locale) : ''}</span>}
                     </span>
