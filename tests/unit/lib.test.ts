@@ -582,3 +582,28 @@ describe('the business register a company number is in (footer)', () => {
     }
   });
 });
+
+describe('Belgian place names in the member language', () => {
+  it('shows provinces and cities the data sets name in French by their Dutch names on a Dutch page', async () => {
+    const { placeName, placeLine } = await import('../../src/lib/place-names.ts');
+    expect(placeName('BE', 'Brabant wallon', 'nl')).toBe('Waals-Brabant');
+    expect(placeLine({ country: 'BE', city: 'Arlon', region: 'Luxembourg' }, 'nl')).toBe('Aarlen, Luxemburg');
+    expect(placeLine({ country: 'BE', city: 'Liège', region: 'Liège' }, 'nl')).toBe('Luik');
+    expect(placeLine({ country: 'BE', city: 'Mons', region: 'Hainaut' }, 'nl')).toBe('Bergen, Henegouwen');
+    expect(placeName('BE', 'Namur', 'nl')).toBe('Namen');
+    expect(placeName('BE', 'Brussel / Bruxelles', 'nl')).toBe('Brussel');
+    // And the other way round on a French page; English and German have their own.
+    expect(placeLine({ country: 'BE', city: 'Gent', region: 'Oost-Vlaanderen' }, 'fr')).toBe('Gand, Flandre-Orientale');
+    expect(placeName('BE', 'Antwerpen', 'en')).toBe('Antwerp');
+    expect(placeName('BE', 'Liège', 'de')).toBe('Lüttich');
+  });
+
+  it('leaves other countries and names it does not know as stored', async () => {
+    const { placeName, placeLine } = await import('../../src/lib/place-names.ts');
+    expect(placeName('NL', 'Limburg', 'fr')).toBe('Limburg');
+    expect(placeName('FR', 'Luxembourg', 'nl')).toBe('Luxembourg');
+    expect(placeName('BE', 'Charleroi', 'nl')).toBe('Charleroi');
+    expect(placeLine({ country: 'NL', city: 'Almere', region: 'Flevoland' }, 'de')).toBe('Almere, Flevoland');
+    expect(placeLine({ country: 'BE', city: null, region: null }, 'nl')).toBe('');
+  });
+});

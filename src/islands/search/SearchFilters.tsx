@@ -6,6 +6,7 @@
 import { useEffect, useId } from 'react';
 import { useStore } from '@nanostores/react';
 import { m } from '../../paraglide/messages.js';
+import { placeName } from '../../lib/place-names.ts';
 import type { Locale } from '../../lib/locales.ts';
 import { $regions, loadRegions } from '../../stores/profile.ts';
 import { EMPTY_FILTERS, SEARCH_GENDER_CHOICES, SEARCH_MAX_AGE, SEARCH_MIN_AGE, type SearchFilters as Filters } from '../../stores/search.ts';
@@ -144,7 +145,7 @@ export default function SearchFilters({ locale, value, onChange, onSubmit, count
             <option value="">{m.search_region_all({}, o)}</option>
             {regionCountry.regions.map((r) => (
               <option key={r.code} value={r.code}>
-                {r.name}
+                {placeName(regionCountry.code, r.name, locale)}
               </option>
             ))}
           </select>
