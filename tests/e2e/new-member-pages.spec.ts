@@ -124,3 +124,23 @@ test('a Belgian member shows with Dutch place names on spetter', async ({ browse
   await expect(page.getByRole('main')).toContainText('Aarlen, Luxemburg');
   await expect(page.getByRole('main')).not.toContainText('Arlon');
 });
+
+test("the server draws each member's own chat list, never the one of the member before", async ({ browser }) => {
+  const conversationOf = async (page: Page) => {
+    const profiles = (await callApi(page, 'spetter', 'GET', '/api/members.php')).json.profiles as { id: number }[];
+    const sent = await callApi(page, 'spetter', 'POST', '/api/chat.php', { profile_id: profiles[0]!.id, text: 'Hallo daar', client_id: `eigen-${Date.now()}-${counter}` });
+    expect(sent.status, JSON.stringify(sent.json)).toBe(200);
+    return sent.json.conversation_id as number;
+  };
+  const first = await member(browser, 'spetter', {});
+  const firstChat = await conversationOf(first.page);
+  const firstHtml = await (await first.page.request.get(brandUrl('spetter', '/chats'))).text();
+  expect(firstHtml).toContain(`data-chat="${firstChat}"`);
+
+  const second = await member(browser, 'spetter', {});
+  const secondChat = await conversationOf(second.page);
+  // The page as the server sends it, before any script runs.
+  const html = await (await second.page.request.get(brandUrl('spetter', '/chats'))).text();
+  expect(html).toContain(`data-chat="${secondChat}"`);
+  expect(html).not.toContain(`data-chat="${firstChat}"`);
+});
