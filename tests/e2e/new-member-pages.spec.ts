@@ -132,15 +132,17 @@ test("the server draws each member's own chat list, never the one of the member 
     expect(sent.status, JSON.stringify(sent.json)).toBe(200);
     return sent.json.conversation_id as number;
   };
+  // The page as the server sends it, before any script runs (fetched from the brand's own page:
+  // Node cannot resolve <brand>.localhost, Chromium can).
+  const serverHtml = (page: Page) => page.evaluate(async () => (await fetch('/chats')).text());
   const first = await member(browser, 'spetter', {});
   const firstChat = await conversationOf(first.page);
-  const firstHtml = await (await first.page.request.get(brandUrl('spetter', '/chats'))).text();
+  const firstHtml = await serverHtml(first.page);
   expect(firstHtml).toContain(`data-chat="${firstChat}"`);
 
   const second = await member(browser, 'spetter', {});
   const secondChat = await conversationOf(second.page);
-  // The page as the server sends it, before any script runs.
-  const html = await (await second.page.request.get(brandUrl('spetter', '/chats'))).text();
+  const html = await serverHtml(second.page);
   expect(html).toContain(`data-chat="${secondChat}"`);
   expect(html).not.toContain(`data-chat="${firstChat}"`);
 });
