@@ -39,8 +39,10 @@ test('the account-deleted page opens without the age warning over it', async ({ 
   await expect(page.getByRole('dialog', { name: say('nl', 'entry_title') })).toBeVisible();
 });
 
-test("on a phone velvet's header offers its languages; choosing one shows the page in it", async ({ page }) => {
+test("on a phone velvet's header offers its languages; choosing one shows the page in it", async ({ page, context }) => {
   await page.setViewportSize({ width: 375, height: 740 });
+  // A Swiss visitor may read all three of velvet's languages (SPEC §1).
+  await context.addCookies([{ name: 'country', value: 'CH', url: brandUrl('velvet', '/') }]);
   await page.goto(brandUrl('velvet', '/pricing'));
   await confirmEntryWarning(page);
   const header = page.getByRole('banner');
@@ -53,12 +55,18 @@ test("on a phone velvet's header offers its languages; choosing one shows the pa
   const box = await header.boundingBox();
   expect(box!.height).toBeLessThanOrEqual(72);
   await summary.click();
-  await expect(menu.getByRole('link', { name: 'Deutsch' })).toBeVisible();
+  await expect(menu.getByRole('link')).toHaveText(['English', 'Deutsch', 'français']);
   await page.screenshot({ path: `${SCREENSHOTS}/velvet-header-375-languages.png` });
   await menu.getByRole('link', { name: 'Deutsch' }).click();
   await expect(page).toHaveURL(brandUrl('velvet', '/pricing'));
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
   await expect(page.getByRole('banner').getByLabel(`${say('de', 'nav_language')}: Deutsch`)).toBeVisible();
+
+  // On a prerendered page an Austrian visitor is offered the languages of Austria only.
+  await context.addCookies([{ name: 'country', value: 'AT', url: brandUrl('velvet', '/') }, { name: 'locale', value: 'en', url: brandUrl('velvet', '/') }]);
+  await page.goto(brandUrl('velvet', '/pages/faq'));
+  await page.getByRole('banner').getByLabel(`${say('en', 'nav_language')}: English`).click();
+  await expect(page.getByRole('banner').locator('details.lang-menu-compact').getByRole('link')).toHaveText(['English', 'Deutsch']);
 });
 
 test('the chat list marks a fictional profile in words, in the warning colour, with the warning for screen readers', async ({ browser }) => {
