@@ -5,6 +5,10 @@
 
 export const GENDERS = ['male', 'female'] as const; // SPEC §3
 export type Gender = (typeof GENDERS)[number];
+/** The search's "everyone" choice: both genders, whatever the searcher's profile looks for. */
+export const SEARCH_GENDER_ALL = 'all';
+/** The search's gender filter: one gender or everyone; absent is the genders the searcher's profile looks for. */
+export const SEARCH_GENDER_CHOICES = [SEARCH_GENDER_ALL, ...GENDERS] as const;
 
 export const SEXUALITIES = ['hetero', 'gay', 'lesbian', 'bi'] as const; // SPEC §3
 export type Sexuality = (typeof SEXUALITIES)[number];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GENDERS, MAX_PAGE, SEARCH_MAX_AGE, SEARCH_MIN_AGE } from './enums.ts';
+import { SEARCH_GENDER_CHOICES, MAX_PAGE, SEARCH_MAX_AGE, SEARCH_MIN_AGE } from './enums.ts';
 
 /** A whole number in a range, from a query string ("abc", "1.5", "-3" are refused). */
 const whole = (min: number, max: number) => z.string().max(6).regex(/^\d+$/).transform(Number).pipe(z.number().int().min(min).max(max));
@@ -19,7 +19,7 @@ export const SearchParams = z.preprocess(
     return out;
   },
   z.object({
-    gender: z.enum(GENDERS).optional(),
+    gender: z.enum(SEARCH_GENDER_CHOICES).optional(),
     country: z
       .string()
       .regex(/^[A-Za-z]{2}$/)

@@ -9,6 +9,7 @@
  */
 import { useEffect, useState } from 'react';
 import { m } from '../paraglide/messages.js';
+import { placeLine } from '../lib/place-names.ts';
 import type { Locale } from '../lib/locales.ts';
 import { countryName } from '../lib/names.ts';
 import { matchRoute, routeId } from '../lib/routes.ts';
@@ -84,7 +85,7 @@ export default function MemberProfileIsland({ locale, member: given, labels, fic
   const mainIndex = Math.max(0, photos.findIndex((p) => p.url === mainUrl));
   const locked = photos.filter((p) => p.locked).length;
   const photoCount = profile.photo_count ?? photos.length;
-  const place = [labels.city ? profile.city : null, labels.region ? profile.region : null, nameOf(profile.country)].filter(Boolean).join(', ');
+  const place = [placeLine({ country: profile.country, city: labels.city ? profile.city : null, region: labels.region ? profile.region : null }, locale), nameOf(profile.country)].filter(Boolean).join(', ');
   const details = profile.photo_count !== undefined;
   const facts = details
     ? labels.facts.flatMap((f) => {

@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { m } from '../paraglide/messages.js';
+import { placeName } from '../lib/place-names.ts';
 import type { Locale } from '../lib/locales.ts';
 import { $regions, loadRegions, locate, type Geocode, type RegionCountry } from '../stores/profile.ts';
 import { inputClass, labelClass, FieldError, describedBy } from './signup/form.tsx';
@@ -170,7 +171,7 @@ export default function RegionPicker({ locale, value, onChange, errors = {}, id 
             </option>
             {country.regions.map((r) => (
               <option key={r.code} value={r.code}>
-                {r.name}
+                {placeName(country.code, r.name, locale)}
               </option>
             ))}
           </select>

@@ -82,3 +82,12 @@ export function methodsFor(brand: { payment_methods: readonly string[]; country_
   // A brand whose methods are all for other countries still offers them rather than nothing.
   return here.length ? [...local, ...here.filter((m) => !local.includes(m))] : offered;
 }
+
+/**
+ * The methods a brand accepts: those its checkout offers in any of its countries (methodsFor for
+ * each), in the order of PAYMENT_METHODS. The footer lists these, never a method no checkout offers.
+ */
+export function acceptedMethods(brand: Parameters<typeof methodsFor>[0] & { countries: readonly string[] }): (typeof PAYMENT_METHODS)[number][] {
+  const ids = new Set(brand.countries.flatMap((country) => methodsFor(brand, country).map((m) => m.id)));
+  return PAYMENT_METHODS.filter((m) => ids.has(m.id));
+}

@@ -2,8 +2,11 @@
 
 export type LayoutName = 'default' | 'chat' | 'lander' | 'empty';
 
-/** Routes where the entry (age) warning never shows. */
-export const ENTRY_WARNING_HIDDEN_ROUTES = ['complete-signup', 'reset-password', 'reset-password-do'] as const;
+/**
+ * Routes where the entry (age) warning never shows: SPEC §2's three, and account-deleted, where
+ * the one who lands is the member who just deleted the account (of age, confirmed at signup).
+ */
+export const ENTRY_WARNING_HIDDEN_ROUTES = ['complete-signup', 'reset-password', 'reset-password-do', 'account-deleted'] as const;
 /** In the chat, lander and empty layouts the entry warning shows only for these countries (SPEC §9). */
 export const ENTRY_WARNING_BARE_LAYOUT_COUNTRIES = ['NL', 'DE'] as const;
 
@@ -22,7 +25,8 @@ export interface EntryWarningContext {
 }
 
 /**
- * The entry warning shows on every page except complete-signup and the password reset pages;
+ * The entry warning shows on every page except complete-signup, the password reset pages and
+ * the account-deleted goodbye;
  * in the chat, lander and empty layouts only for NL and DE; once for logged-out visitors and
  * never in installed-app mode (SPEC §2).
  */

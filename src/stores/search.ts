@@ -1,6 +1,6 @@
 import { atom } from 'nanostores';
 import { api, ApiError } from './api.ts';
-import { GENDERS, MAX_PAGE, SEARCH_MAX_AGE, SEARCH_MIN_AGE } from '../contract/enums.ts';
+import { GENDERS, MAX_PAGE, SEARCH_GENDER_CHOICES, SEARCH_MAX_AGE, SEARCH_MIN_AGE } from '../contract/enums.ts';
 
 /**
  * The members search (SPEC §2 route members, §3 "Search state"): the filters (gender, country,
@@ -11,12 +11,16 @@ import { GENDERS, MAX_PAGE, SEARCH_MAX_AGE, SEARCH_MIN_AGE } from '../contract/e
 
 export type SearchGender = (typeof GENDERS)[number];
 export const SEARCH_GENDERS: readonly SearchGender[] = GENDERS;
+/** The gender filter's choices: everyone (both genders), or one. */
+export type SearchGenderChoice = (typeof SEARCH_GENDER_CHOICES)[number];
+export { SEARCH_GENDER_CHOICES };
 /** Ages the search offers, as GET /api/members.php accepts them (members are 18+, SPEC §5). */
 export { SEARCH_MAX_AGE, SEARCH_MIN_AGE };
 
 /** The filters as GET /api/members.php takes them; '' and null mean "any". */
 export interface SearchFilters {
-  gender: SearchGender | '';
+  /** '' is no choice made: the genders the member's profile looks for (both for a visitor). */
+  gender: SearchGenderChoice | '';
   country: string;
   /** A region code of the chosen country (GET /api/regions.php), SPEC's countryregion. */
   region: string;
@@ -91,7 +95,7 @@ export function paramsFromQuery(query: string | URLSearchParams): SearchParams {
   const country = (q.get('country') ?? '').toUpperCase();
   const page = Number(q.get('page'));
   return {
-    gender: SEARCH_GENDERS.includes(gender as SearchGender) ? (gender as SearchGender) : '',
+    gender: SEARCH_GENDER_CHOICES.includes(gender as SearchGenderChoice) ? (gender as SearchGenderChoice) : '',
     country: /^[A-Z]{2}$/.test(country) ? country : '',
     region: /^[\w-]{1,20}$/.test(q.get('region') ?? '') && /^[A-Z]{2}$/.test(country) ? (q.get('region') as string) : '',
     min_age: age(q.get('min_age')),

@@ -73,6 +73,8 @@ const CompanySchema = z
     kvk: z.string().min(1).describe('Chamber of commerce number.'),
     city: z.string().min(1).describe('Postcode and city.'),
     country: z.string().min(1).describe('Country name as printed.'),
+    /** The company's country as an ISO 3166-1 code: names the business register its number is in. */
+    country_code: z.string().regex(/^[A-Z]{2}$/).optional().describe("The company's country as an ISO 3166-1 code (AA); names the business register of its number."),
     tradenames: z.array(z.string().min(1)).default([]).describe('Trade names the company operates under.'),
     vat_numbers: z.array(z.string().min(1)).default([]).describe('VAT numbers.'),
     support_phone: z.string().optional().describe('Support phone; the brand support_phone when not set.'),

@@ -154,6 +154,25 @@ describe.each(engines())('member search API on %s', (engine) => {
       }
     });
 
+    test('"everyone" (gender=all) finds both genders for a hetero woman, not what "man" finds', async () => {
+      await insertProfiles(rt(), 'spetter', 2, { gender: 'male' });
+      await insertProfiles(rt(), 'spetter', 2, { gender: 'female' });
+      const anna = await activeMember(rt(), 'spetter', { gender: 'female', sexuality: 'hetero' });
+      const exclude = await ownProfileId(anna.client);
+      const everyone = await allPages(anna.client, 'gender=all');
+      const men = await allPages(anna.client, 'gender=male');
+      expect([...new Set(everyone.cards.map((c) => c.gender))].sort()).toEqual(['female', 'male']);
+      expect(everyone.total).toBe((await expectedIds(rt(), 'spetter', { genders: ['female', 'male'], exclude })).length);
+      expect(everyone.cards.map((c) => c.id).sort((a, b) => a - b)).toEqual((await expectedIds(rt(), 'spetter', { exclude })).sort((a, b) => a - b));
+      expect(everyone.total).toBeGreaterThan(men.total);
+      // No choice at all is still the genders her profile looks for.
+      expect((await allPages(anna.client, '')).total).toBe(men.total);
+      // Another word is refused as before.
+      const refused = await anna.client.get('/api/members.php?gender=both');
+      expect(refused.status).toBe(400);
+      expect(apiError(refused).message).toBeTruthy();
+    });
+
     test('cards carry the documented fields and the main image as mainImage() answers it, for every card', async () => {
       const [a, b] = await insertProfiles(rt(), 'spetter', 2, { last_seen_at: new Date(Date.now() + 60_000).toISOString() });
       // Two main photos on one profile: the first wins, as in mainImage().

@@ -135,6 +135,32 @@ test('a member searches with filters, the URL keeps them, and a card opens the p
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${name}, 41 jaar`);
 });
 
+test('"Iedereen" in the gender filter finds men and women for a woman looking for men, more than "Man" finds', async ({ page }) => {
+  await signUp(page, { name: 'Ilse', gender: 'female' });
+  await page.goto(brandUrl('spetter', '/members'));
+  await confirmEntryWarning(page);
+  const filters = page.getByRole('search', { name: 'Filters' });
+  const count = async () => Number(/(\d+)/.exec((await page.getByRole('status').filter({ hasText: /gevonden/ }).innerText()) ?? '')?.[1]);
+
+  await filters.getByText('Man', { exact: true }).click();
+  await filters.getByRole('button', { name: 'Zoeken' }).click();
+  await expect(page).toHaveURL(/\/members\?gender=male$/);
+  await resultsShown(page, /gevonden/);
+  const men = await count();
+
+  await filters.getByText('Iedereen', { exact: true }).click();
+  await filters.getByRole('button', { name: 'Zoeken' }).click();
+  await expect(page).toHaveURL(/\/members\?gender=all$/);
+  await resultsShown(page, /gevonden/);
+  await expect(filters.getByRole('radio', { name: 'Iedereen' })).toBeChecked();
+  const everyone = await count();
+  expect(everyone).toBeGreaterThan(men);
+  const both = (await callApi(page, 'spetter', 'GET', '/api/members.php?gender=all')).json;
+  expect(everyone).toBe(both.total);
+  const women = (await callApi(page, 'spetter', 'GET', '/api/members.php?gender=female')).json.total as number;
+  expect(everyone).toBe(men + women);
+});
+
 test('a page past the last of the search shows the last page, and says so', async ({ page }) => {
   await signUp(page, { name: 'Joris', gender: 'male' });
   const { total, pages, per_page: perPage } = (await callApi(page, 'spetter', 'GET', '/api/members.php')).json;

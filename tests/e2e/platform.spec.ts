@@ -202,7 +202,7 @@ test('on a prerendered page the language menu offers the languages of the visito
   await expect(page.getByRole('combobox', { name: say('de', 'nav_language'), exact: true }).locator('option')).toHaveCount(3);
 });
 
-test('on a phone the language menu sits in the footer, where the top bar has no room', async ({ page }) => {
+test('on a phone the language select sits in the footer (the top bar has the compact menu)', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto(brandUrl('velvet', '/pricing'));
   await confirmEntryWarning(page);

@@ -166,3 +166,47 @@ describe('Paraglide', () => {
     }
   });
 });
+
+// One register per language (issue 21): French says "vous" (as the pages and landers always did),
+// German "du" (as its pages do; "ihr" is two members together). Icebreakers are what one member
+// writes to another, in their own informal voice, and stay "tu".
+describe('one form of address per language', () => {
+  const markdown = (suffix: string) => [
+    ...readdirSync(join(ROOT, 'content', 'pages')).filter((f) => f.endsWith(suffix)).map((f) => join(ROOT, 'content', 'pages', f)),
+    ...['_defaults', 'spetter', 'velvet'].flatMap((dir) => {
+      const folder = join(ROOT, 'tenants', dir, 'landers');
+      return existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith(suffix)).map((f) => join(folder, f)) : [];
+    }),
+  ];
+  const texts = (locale: string) => [
+    ...Object.entries(catalogue(locale)).filter(([key]) => !key.startsWith('icebreaker_')).map(([key, text]) => [`locales/${locale}.json ${key}`, text] as const),
+    ...markdown(`.${locale}.md`).map((file) => [file.slice(ROOT.length + 1), readFileSync(file, 'utf8')] as const),
+  ];
+
+  test('French speaks to the visitor as "vous", never "tu", in the catalogue, the pages and the landers', () => {
+    // Words, not parts of words: "côte", "êtes" and "{text}" hold no "te".
+    const tu = /(?<![\p{L}{])(tu|toi|ton|ta|tes|te|t['’]|choisis|clique|écris|décris|inscris|connecte|contacte|crée|essaie|réessaie|envoie|ajoute|répète|vérifie)(?![\p{L}}])/iu;
+    expect(texts('fr').filter(([, text]) => tu.test(text)).map(([where]) => where)).toEqual([]);
+  });
+
+  test('German speaks to the visitor as "du", never "Sie", in the catalogue, the pages and the landers', () => {
+    // Mid-sentence "Sie", or a formal "Ihnen"/"Ihre…" anywhere; "Ihr mögt euch" (you two) is "du".
+    const sie = /(?<=\p{Ll}[ ,]+)(Sie|Ihr)(?!\p{L})|(?<!\p{L})(Ihnen|Ihre[mnrs]?)(?!\p{L})/u;
+    expect(texts('de').filter(([, text]) => sie.test(text)).map(([where]) => where)).toEqual([]);
+  });
+});
+
+describe('lander texts', () => {
+  test('a lander with a text of its own has it in every language a demo brand offers (the French alonetonight lander is not the generic one)', async () => {
+    const { readLanders, pickLander } = await import('../../src/tenant/landers.ts');
+    const { shared } = readLanders(join(ROOT, 'tenants'), 'velvet');
+    const named = [...new Set(shared.map((v) => v.lander).filter((name) => name !== '*'))];
+    expect(named).toContain('alonetonight');
+    for (const lander of named) {
+      for (const locale of ['nl', 'en', 'de', 'fr']) {
+        expect(pickLander([], shared, lander, locale, 1)?.lander, `${lander} ${locale}`).toBe(lander);
+      }
+    }
+    expect(pickLander([], shared, 'alonetonight', 'fr', 1)?.headline).toBe('Pas seul(e) ce soir ?');
+  });
+});

@@ -2,10 +2,13 @@
  * The pure rules of SPEC in src/lib, each tested beside the SPEC wording it implements.
  */
 import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { resolveTenant, servesHost } from '../../src/tenant/resolve.ts';
 import fc from 'fast-check';
 import { landingSlug, NICHES, type Niche } from '../../src/lib/slugs.ts';
 import { LOCALES, chooseLocale, visibleLocales, showLanguageDropdown, type Locale } from '../../src/lib/locales.ts';
+import { registryKey } from '../../src/lib/company-registry.ts';
 import { showEntryWarning, visibleBanners, type EntryWarningContext, type BannerContext, type BannerUser } from '../../src/lib/visibility.ts';
 import { brandedTitle, countBadge, creditsBadge, titleWithCount } from '../../src/lib/badges.ts';
 import { refreshPeriodSeconds, refreshSchedule } from '../../src/lib/refresh.ts';
@@ -184,7 +187,7 @@ describe('entry (age) warning (SPEC §2)', () => {
     expect(showEntryWarning({ ...visitor, routeName: 'pricing' })).toBe(true);
   });
 
-  it.each(['complete-signup', 'reset-password', 'reset-password-do'])('never shows on %s', (routeName) => {
+  it.each(['complete-signup', 'reset-password', 'reset-password-do', 'account-deleted'])('never shows on %s', (routeName) => {
     expect(showEntryWarning({ ...visitor, routeName, country: 'NL' })).toBe(false);
   });
 
@@ -556,5 +559,56 @@ describe('brandDay: the swipe game day, midnight to midnight in the brand time z
     expect(brandDay(new Date('2026-12-31T20:00:00Z'), z).end).toEqual(new Date('2026-12-31T23:00:00Z'));
     expect(brandDay(new Date('2026-01-31T05:00:00Z'), 'America/New_York')).toEqual({ start: new Date('2026-01-31T05:00:00Z'), end: new Date('2026-02-01T05:00:00Z') });
     expect(brandDay(new Date('2026-01-31T04:59:00Z'), 'America/New_York').start).toEqual(new Date('2026-01-30T05:00:00Z'));
+  });
+});
+
+describe('the business register a company number is in (footer)', () => {
+  it('is named for the company country: KvK only for a Dutch company, the CRO for an Irish one', () => {
+    expect(registryKey('NL')).toBe('registry_nl');
+    expect(registryKey('IE')).toBe('registry_ie');
+    expect(registryKey('BE')).toBe('registry_be');
+    expect(registryKey('DE')).toBe('registry_de');
+    expect(registryKey('GB')).toBe('registry_gb');
+    expect(registryKey('FR')).toBe('registry_fr');
+    expect(registryKey('ie')).toBe('registry_ie');
+  });
+
+  it('is the neutral company number for a country without a register of its own, or none given', () => {
+    for (const code of ['US', 'PL', '', null, undefined, 'toString']) expect(registryKey(code)).toBe('registry_other');
+  });
+
+  it('each register has its message in every catalogue, with the number in it', () => {
+    const keys = [...new Set(['NL', 'BE', 'DE', 'AT', 'CH', 'GB', 'IE', 'FR', 'US'].map(registryKey))];
+    for (const file of readdirSync(join(import.meta.dirname, '../../locales'))) {
+      const catalogue = JSON.parse(readFileSync(join(import.meta.dirname, '../../locales', file), 'utf8')) as Record<string, string>;
+      for (const key of keys) expect(catalogue[key], `${file} ${key}`).toContain('{number}');
+      expect(catalogue.registry_ie, file).toMatch(/CRO/);
+      expect(catalogue.registry_ie, file).not.toMatch(/KvK/);
+    }
+  });
+});
+
+describe('Belgian place names in the member language', () => {
+  it('shows provinces and cities the data sets name in French by their Dutch names on a Dutch page', async () => {
+    const { placeName, placeLine } = await import('../../src/lib/place-names.ts');
+    expect(placeName('BE', 'Brabant wallon', 'nl')).toBe('Waals-Brabant');
+    expect(placeLine({ country: 'BE', city: 'Arlon', region: 'Luxembourg' }, 'nl')).toBe('Aarlen, Luxemburg');
+    expect(placeLine({ country: 'BE', city: 'Liège', region: 'Liège' }, 'nl')).toBe('Luik');
+    expect(placeLine({ country: 'BE', city: 'Mons', region: 'Hainaut' }, 'nl')).toBe('Bergen, Henegouwen');
+    expect(placeName('BE', 'Namur', 'nl')).toBe('Namen');
+    expect(placeName('BE', 'Brussel / Bruxelles', 'nl')).toBe('Brussel');
+    // And the other way round on a French page; English and German have their own.
+    expect(placeLine({ country: 'BE', city: 'Gent', region: 'Oost-Vlaanderen' }, 'fr')).toBe('Gand, Flandre-Orientale');
+    expect(placeName('BE', 'Antwerpen', 'en')).toBe('Antwerp');
+    expect(placeName('BE', 'Liège', 'de')).toBe('Lüttich');
+  });
+
+  it('leaves other countries and names it does not know as stored', async () => {
+    const { placeName, placeLine } = await import('../../src/lib/place-names.ts');
+    expect(placeName('NL', 'Limburg', 'fr')).toBe('Limburg');
+    expect(placeName('FR', 'Luxembourg', 'nl')).toBe('Luxembourg');
+    expect(placeName('BE', 'Charleroi', 'nl')).toBe('Charleroi');
+    expect(placeLine({ country: 'NL', city: 'Almere', region: 'Flevoland' }, 'de')).toBe('Almere, Flevoland');
+    expect(placeLine({ country: 'BE', city: null, region: null }, 'nl')).toBe('');
   });
 });

@@ -5,7 +5,7 @@ import { discountCents, formatCountdown, notApplicable, timeBonusLeft, MINIMUM_C
 import { euroPrice, priceFor } from '../../src/lib/currencies.ts';
 import { splitVat, vatFor } from '../../src/lib/vat.ts';
 import { MOLLIE_METHODS, centsOf, mollieAmount } from '../../src/server/payments/mollie.ts';
-import { PAYMENT_METHOD_IDS, methodsFor } from '../../src/lib/payment-methods.ts';
+import { PAYMENT_METHOD_IDS, acceptedMethods, methodsFor } from '../../src/lib/payment-methods.ts';
 import { maskMobile } from '../../src/lib/directdebit.ts';
 
 const code = (over: Partial<DiscountView>): DiscountView => ({
@@ -75,6 +75,19 @@ describe('prices, VAT and providers', () => {
     expect(ids(all, null)).not.toContain('ideal');
     expect(ids({ ...all, country_payment_methods: { NL: ['ideal', 'paypal'] } }, 'NL')).toEqual(['ideal', 'paypal']);
     expect(ids({ payment_methods: ['ideal'] }, 'DE')).toEqual(['ideal']);
+  });
+
+  test('a brand accepts what its checkout offers in its countries, no more (the footer lists these)', () => {
+    const all = { payment_methods: [...PAYMENT_METHOD_IDS] };
+    const ids = (brand: Parameters<typeof acceptedMethods>[0]) => acceptedMethods(brand).map((m) => m.id);
+    const union = (brand: Parameters<typeof acceptedMethods>[0]) => new Set(brand.countries.flatMap((c) => methodsFor(brand, c).map((m) => m.id)));
+    const spetter = { ...all, countries: ['NL', 'BE'] };
+    expect(new Set(ids(spetter))).toEqual(union(spetter));
+    expect(ids(spetter).length).toBeLessThan(PAYMENT_METHOD_IDS.length);
+    expect(ids(spetter)).toContain('ideal');
+    expect(ids(spetter)).toContain('bancontact');
+    expect(ids(spetter)).not.toContain('twint');
+    expect(new Set(ids({ ...all, countries: ['NL'], country_payment_methods: { NL: ['ideal', 'paypal'] } }))).toEqual(new Set(['ideal', 'paypal']));
   });
 
   test("VAT follows the company's VAT number for the member's country, and its parts add up to the gross", () => {

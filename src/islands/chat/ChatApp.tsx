@@ -17,6 +17,7 @@ import { $user } from '../../stores/user.ts';
 import { $newLikes } from '../../stores/likes.ts';
 import { startLive } from '../../stores/live.ts';
 import { ChatList } from './ChatList.tsx';
+import { useHydrated } from '../useHydrated.ts';
 import { Conversation } from './Conversation.tsx';
 import type { ChatContext } from './context.ts';
 
@@ -42,7 +43,9 @@ function keyOf(page: ReturnType<typeof $chatRouter.get>): string | null {
 
 export default function ChatApp({ locale, chats, conversation, user, newLikes, gifts, fictional, messageLength, premiumFrom }: Props) {
   const seeded = useRef(false);
-  if (!seeded.current) {
+  // Stores are seeded in the browser only: on the server a module-level atom is shared by every
+  // request, and one member's chats would be rendered for the next.
+  if (!seeded.current && typeof window !== 'undefined') {
     // The server's answer is the first state: no second request on load.
     seeded.current = true;
     if (!$chats.get()) setChats(chats);
@@ -50,9 +53,14 @@ export default function ChatApp({ locale, chats, conversation, user, newLikes, g
     if (!$user.get()) $user.set(user);
     $newLikes.set(newLikes);
   }
+  // The first render (the server's, and hydrating it) is the page's props; then the stores.
+  const hydrated = useHydrated();
   const page = useStore($chatRouter);
-  const open = useStore($conversation);
-  const key = keyOf(page);
+  const storedOpen = useStore($conversation);
+  const storedChats = useStore($chats);
+  const storedUser = useStore($user);
+  const open = hydrated ? storedOpen : conversation;
+  const key = hydrated ? keyOf(page) : (conversation?.key ?? null);
 
   useEffect(() => {
     startLive(null, { unread: chats.total_unread, newLikes });
@@ -76,11 +84,11 @@ export default function ChatApp({ locale, chats, conversation, user, newLikes, g
   return (
     <div className="flex min-h-0 flex-1 bg-gray-50">
       <div className={`${showing ? 'hidden lg:flex' : 'flex'} min-h-0 w-full flex-col border-r border-gray-200 bg-white lg:w-[340px] lg:min-w-[300px] lg:max-w-[400px] xl:w-[400px]`}>
-        <ChatList ctx={ctx} activeId={open?.answer.conversation?.id ?? null} />
+        <ChatList ctx={ctx} chats={hydrated ? storedChats : chats} activeId={open?.answer.conversation?.id ?? null} />
       </div>
       <div className={`${showing ? 'flex' : 'hidden lg:flex'} min-h-0 min-w-0 flex-1 justify-center`}>
         {showing && open ? (
-          <Conversation ctx={ctx} key={open.answer.profile.id} />
+          <Conversation ctx={ctx} open={open} user={hydrated ? storedUser : user} key={open.answer.profile.id} />
         ) : showing ? (
           <div className="grid flex-1 place-items-center text-gray-500" aria-busy="true">
             <span className="i-tabler-loader-2 animate-spin text-3xl" aria-hidden="true" />

@@ -4,13 +4,12 @@
  * a conversation can be removed (asked first).
  */
 import { useState } from 'react';
-import { useStore } from '@nanostores/react';
 import { m } from '../../paraglide/messages.js';
 import { Glyph } from '../Glyph.tsx';
 import { ConfirmDialog } from '../profile/ConfirmDialog.tsx';
 import { countBadge } from '../../lib/badges.ts';
-import type { ChatItem } from '../../contract/chat.ts';
-import { $chats, removeChat } from '../../stores/chat.ts';
+import type { ChatItem, ChatsAnswer } from '../../contract/chat.ts';
+import { removeChat } from '../../stores/chat.ts';
 import { useHydrated } from '../useHydrated.ts';
 import { chatTime, type ChatContext } from './context.ts';
 import { Avatar } from './Avatar.tsx';
@@ -23,8 +22,7 @@ function preview(item: ChatItem, locale: ChatContext['locale']): string {
   return last.mine ? m.chat_preview_mine({ text: what }, o) : what;
 }
 
-export function ChatList({ ctx, activeId }: { ctx: ChatContext; activeId: number | null }) {
-  const chats = useStore($chats);
+export function ChatList({ ctx, chats, activeId }: { ctx: ChatContext; chats: ChatsAnswer | null; activeId: number | null }) {
   const hydrated = useHydrated();
   const [removing, setRemoving] = useState<ChatItem | null>(null);
   const o = { locale: ctx.locale };
@@ -54,14 +52,18 @@ export function ChatList({ ctx, activeId }: { ctx: ChatContext; activeId: number
                 <a href={`/chats/${item.conversation.id}`} aria-current={active ? 'page' : undefined} className="flex items-center gap-3 px-3 py-3 pr-12 text-inherit no-underline">
                   <Avatar profile={item.profile} size="h-12 w-12" />
                   <span className="min-w-0 flex-1">
+                    {/* The fictional marker in words, in the warning colour, as on the cards (DESIGN §10). */}
+                    {item.profile.fictional && (
+                      <span title={ctx.fictional.warning} className="mb-0.5 inline-flex max-w-full items-center gap-1 rounded-full bg-warning px-2 py-0.5 text-[11px] font-bold text-gray-900" data-fictional>
+                        <Glyph icon={ctx.fictional.icon} className="shrink-0" />
+                        <span className="truncate">{ctx.fictional.label.charAt(0).toLocaleUpperCase(ctx.locale) + ctx.fictional.label.slice(1)}</span>
+                        <span className="sr-only">: {ctx.fictional.warning}</span>
+                      </span>
+                    )}
                     <span className="flex items-baseline gap-2">
                       <span className={`truncate ${unread ? 'font-bold' : 'font-semibold'}`}>{item.profile.name}</span>
-                      {item.profile.fictional && (
-                        <span role="img" aria-label={ctx.fictional.warning} title={ctx.fictional.warning} className="shrink-0 text-sm text-gray-600">
-                          <Glyph icon={ctx.fictional.icon} />
-                        </span>
-                      )}
-                      {item.last_message && <span className="ml-auto shrink-0 text-xs text-gray-500">{chatTime(item.last_message.created_at, ctx.locale)}</span>}
+                      {/* In the browser's time zone, which the server does not know: shown once hydrated. */}
+                      {item.last_message && <span className="ml-auto shrink-0 text-xs text-gray-500">{hydrated ? chatTime(item.last_message.created_at, ctx.locale) : ''}</span>}
                     </span>
                     <span className={`block truncate text-sm ${unread ? 'font-semibold text-gray-900' : 'text-gray-600'}`}>{preview(item, ctx.locale)}</span>
                   </span>

@@ -15,16 +15,15 @@ import { GIFTS, isGiftId } from '../../lib/gifts.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { FREE_CONVERSATIONS } from '../../lib/membership.ts';
 import type { ChatMessage } from '../../contract/chat.ts';
-import { $conversation, $offer, dropPending, retry, sendMessage, sendPhoto, typing } from '../../stores/chat.ts';
-import { $user } from '../../stores/user.ts';
+import { $offer, dropPending, retry, sendMessage, sendPhoto, typing } from '../../stores/chat.ts';
+import type { OpenConversation } from '../../stores/chat.ts';
+import type { SiteUser } from '../../contract/user.ts';
 import { chatTime, type ChatContext } from './context.ts';
 import { Avatar } from './Avatar.tsx';
 import { GiftDialog, GifDialog, IcebreakerDialog, giftName, icebreakers } from './dialogs.tsx';
 
-export function Conversation({ ctx }: { ctx: ChatContext }) {
-  const open = useStore($conversation)!;
+export function Conversation({ ctx, open, user }: { ctx: ChatContext; open: OpenConversation; user: SiteUser | null }) {
   const offer = useStore($offer);
-  const user = useStore($user);
   const hydrated = useHydrated();
   const o = { locale: ctx.locale };
   const { answer, pending } = open;
@@ -136,10 +135,10 @@ export function Conversation({ ctx }: { ctx: ChatContext }) {
           <ol className="flex flex-col gap-1.5">
             {messages.map((msg) => (
               <li key={msg.id} className={`flex flex-col ${msg.mine ? 'items-end' : 'items-start'}`} data-message={msg.id} data-mine={msg.mine ? '' : undefined}>
-                <Bubble msg={msg} ctx={ctx} />
+                <Bubble msg={msg} ctx={ctx} hydrated={hydrated} />
                 {(msg.id === lastMine || msg.id === lastMineRead) && msg.mine ? (
                   <span className="px-2 text-[11px] text-gray-500" data-receipt>
-                    {chatTime(msg.created_at, ctx.locale)} · {msg.id === lastMineRead ? m.chat_read({}, o) : m.chat_sent({}, o)}
+                    {hydrated ? `${chatTime(msg.created_at, ctx.locale)} · ` : ''}{msg.id === lastMineRead ? m.chat_read({}, o) : m.chat_sent({}, o)}
                   </span>
                 ) : null}
               </li>
@@ -271,10 +270,11 @@ function Notice({ tone, text, action }: { tone: 'info' | 'warning' | 'danger'; t
   );
 }
 
-function Bubble({ msg, ctx }: { msg: ChatMessage; ctx: ChatContext }) {
+function Bubble({ msg, ctx, hydrated }: { msg: ChatMessage; ctx: ChatContext; hydrated: boolean }) {
   const o = { locale: ctx.locale };
   const shape = msg.mine ? 'rounded-2xl rounded-br-md bg-primary text-white' : 'rounded-2xl rounded-bl-md bg-gray-100 text-gray-900';
-  const time = chatTime(msg.created_at, ctx.locale);
+  // In the browser's time zone, which the server does not know: once hydrated.
+  const time = hydrated ? chatTime(msg.created_at, ctx.locale) : undefined;
   if (msg.kind === 'photo' && msg.photo) {
     return (
       <a href={msg.photo.url} target="_blank" rel="noopener" className="block overflow-hidden rounded-2xl border border-gray-200" title={time}>

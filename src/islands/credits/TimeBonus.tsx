@@ -33,7 +33,13 @@ export default function TimeBonus({ locale, user: initial, banner, membersArea }
   // A shell was rendered without a member: nothing until hydrated, though the store may have one
   // already (the page's first render in the browser must match the server's).
   const [hydrated, setHydrated] = useState(initial !== null);
-  useEffect(() => setHydrated(true), []);
+  // The countdown is the browser's clock: the server's HTML and the hydrating render leave it
+  // empty (they are seconds apart), it starts once mounted.
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => {
+    setHydrated(true);
+    setMounted(true);
+  }, []);
   const seeded = useSeedUser(initial);
   const user = hydrated ? seeded : null;
   const [now, setNow] = useState(() => Date.now());
@@ -62,7 +68,7 @@ export default function TimeBonus({ locale, user: initial, banner, membersArea }
     localStorage.setItem(dismissedKey(user.id), String(Date.now()));
     setModal(false);
   };
-  const countdown = formatCountdown(left);
+  const countdown = mounted ? formatCountdown(left) : '';
 
   return (
     <>
@@ -71,7 +77,7 @@ export default function TimeBonus({ locale, user: initial, banner, membersArea }
           <a href={TIME_BONUS_HREF} className="flex flex-wrap items-center justify-center gap-x-3 gap-y-1 rounded-2xl bg-primary px-4 py-2.5 text-center text-white no-underline shadow-sm hover:brightness-110">
             <span aria-hidden="true" className="i-tabler-gift text-xl" />
             <span className="text-sm font-semibold sm:text-base">{m.timebonus_banner({ percent }, o)}</span>
-            <time className="rounded-lg bg-white/20 px-2 py-0.5 font-mono font-bold sm:text-lg tabular-nums" role="timer" aria-live="off" data-countdown>{countdown}</time>
+            <time className="min-w-[8ch] rounded-lg bg-white/20 px-2 py-0.5 font-mono font-bold sm:text-lg tabular-nums" role="timer" aria-live="off" data-countdown>{countdown}</time>
             <span className="rounded-full bg-white px-3 py-0.5 text-sm font-bold text-primary">{m.timebonus_use({}, o)}</span>
           </a>
         </div>

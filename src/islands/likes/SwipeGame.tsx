@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { m } from '../../paraglide/messages.js';
+import { placeLine } from '../../lib/place-names.ts';
 import { Glyph } from '../Glyph.tsx';
 import type { Locale } from '../../lib/locales.ts';
 import type { SwipeCard, SwipeState } from '../../contract/likes.ts';
@@ -140,7 +141,7 @@ export default function SwipeGame({ locale, fictional, initial, interestLabels }
   const dx = leaving === 'like' ? 600 : leaving === 'pass' ? -600 : (drag?.x ?? 0);
   const dy = leaving ? 0 : (drag?.y ?? 0);
   const image = (card: SwipeCard) => card.main_image?.filename ?? card.main_image?.thumb_filename ?? null;
-  const place = [top.city, top.region].filter(Boolean).join(', ');
+  const place = placeLine(top, locale);
 
   return (
     <section className="mx-auto flex max-w-md flex-col items-center gap-4" aria-label={m.route_swipe_game({}, { locale })}>

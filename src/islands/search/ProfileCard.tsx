@@ -4,6 +4,7 @@
  * one of the signup matches; the profile page renders it on the server without hydrating it.
  */
 import { m } from '../../paraglide/messages.js';
+import { placeLine } from '../../lib/place-names.ts';
 import { Glyph } from '../Glyph.tsx';
 import type { Locale } from '../../lib/locales.ts';
 import type { MemberCard } from '../../stores/search.ts';
@@ -17,9 +18,9 @@ export interface Fictional {
   label: string;
 }
 
-/** Where a member lives as one line: city and region, else the country's name. */
-export function memberPlace(member: Pick<MemberCard, 'city' | 'region' | 'country'>, countryName: (code: string) => string): string {
-  return [member.city, member.region].filter(Boolean).join(', ') || (member.country ? countryName(member.country) : '');
+/** Where a member lives as one line: city and region in the page's language, else the country's name. */
+export function memberPlace(member: Pick<MemberCard, 'city' | 'region' | 'country'>, countryName: (code: string) => string, locale: Locale): string {
+  return placeLine(member, locale) || (member.country ? countryName(member.country) : '');
 }
 
 interface Props {
@@ -37,7 +38,7 @@ interface Props {
 
 export default function ProfileCard({ locale, member, fictional, countryName, headingLevel = 3, href, tag }: Props) {
   const image = member.main_image?.thumb_filename || member.main_image?.filename || null;
-  const place = memberPlace(member, countryName);
+  const place = memberPlace(member, countryName, locale);
   const Name = `h${headingLevel}` as const;
   return (
     <a

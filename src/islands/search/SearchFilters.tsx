@@ -6,13 +6,14 @@
 import { useEffect, useId } from 'react';
 import { useStore } from '@nanostores/react';
 import { m } from '../../paraglide/messages.js';
+import { placeName } from '../../lib/place-names.ts';
 import type { Locale } from '../../lib/locales.ts';
 import { $regions, loadRegions } from '../../stores/profile.ts';
-import { EMPTY_FILTERS, SEARCH_GENDERS, SEARCH_MAX_AGE, SEARCH_MIN_AGE, type SearchFilters as Filters } from '../../stores/search.ts';
+import { EMPTY_FILTERS, SEARCH_GENDER_CHOICES, SEARCH_MAX_AGE, SEARCH_MIN_AGE, type SearchFilters as Filters } from '../../stores/search.ts';
 import { labelClass } from '../signup/form.tsx';
 
 /** Named one by one (not m[key]) so the bundle holds these messages, not the catalogue. */
-const GENDER_LABELS = { male: m.option_gender_male, female: m.option_gender_female } as const;
+const GENDER_LABELS = { all: m.search_gender_all, male: m.option_gender_male, female: m.option_gender_female } as const;
 
 export type SearchField = 'gender' | 'country' | 'region' | 'age';
 
@@ -86,8 +87,9 @@ export default function SearchFilters({ locale, value, onChange, onSubmit, count
         <fieldset>
           <legend className={labelClass}>{m.field_gender({}, o)}</legend>
           <div className="grid grid-cols-3 gap-1 rounded-full bg-gray-100 p-1">
-            {(['', ...SEARCH_GENDERS] as const).map((gender) => (
-              <label key={gender || 'all'} className="relative">
+            {/* Everyone is both genders; no choice at all ('') is what the member's profile looks for. */}
+            {SEARCH_GENDER_CHOICES.map((gender) => (
+              <label key={gender} className="relative">
                 <input
                   type="radio"
                   name={`${id}-gender`}
@@ -98,7 +100,7 @@ export default function SearchFilters({ locale, value, onChange, onSubmit, count
                   aria-invalid={invalid('gender')}
                 />
                 <span className="block cursor-pointer rounded-full px-2 py-2 text-center text-sm font-semibold text-gray-700 transition-colors hover:text-primary peer-checked:bg-white peer-checked:text-primary peer-checked:shadow-sm peer-focus-visible:outline-3 peer-focus-visible:outline-offset-1 peer-focus-visible:outline-primary">
-                  {gender ? GENDER_LABELS[gender]({}, o) : m.search_gender_all({}, o)}
+                  {GENDER_LABELS[gender]({}, o)}
                 </span>
               </label>
             ))}
@@ -143,7 +145,7 @@ export default function SearchFilters({ locale, value, onChange, onSubmit, count
             <option value="">{m.search_region_all({}, o)}</option>
             {regionCountry.regions.map((r) => (
               <option key={r.code} value={r.code}>
-                {r.name}
+                {placeName(regionCountry.code, r.name, locale)}
               </option>
             ))}
           </select>

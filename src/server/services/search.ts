@@ -11,7 +11,7 @@ import type { MainImage } from './main-image.ts';
 import { profileCards } from './cards.ts';
 import { bandedPage, countBands, homeBands, visibleProfiles, type ProfileQuery } from './visibility.ts';
 
-import { GENDERS, PER_PAGE, SIMILAR_PROFILES, SEARCH_COUNT_LIMIT, SEARCH_MIN_AGE, SEARCH_MAX_AGE, MAX_PAGE } from '../../contract/enums.ts';
+import { GENDERS, SEARCH_GENDER_ALL, PER_PAGE, SIMILAR_PROFILES, SEARCH_COUNT_LIMIT, SEARCH_MIN_AGE, SEARCH_MAX_AGE, MAX_PAGE } from '../../contract/enums.ts';
 
 export { PER_PAGE, SIMILAR_PROFILES, SEARCH_MIN_AGE, SEARCH_MAX_AGE, MAX_PAGE };
 
@@ -88,9 +88,9 @@ export function createSearchService(deps: { db: Kysely<Database> }) {
     /**
      * The member search (GET /api/members.php). `userId` is the searching member, or null for a
      * visitor the brand lets search (SPEC §6). A member without a gender filter sees the genders
-     * the own profile looks for; a visitor sees both. Results come from the brand's active,
-     * visible profiles, the searcher's own country first, then the own region, then the most
-     * recently seen. `visitorCountry` (geo-IP) orders a visitor's results the same way.
+     * the own profile looks for; a visitor sees both, and so does anyone who chose "everyone"
+     * (`all`). Results come from the brand's active, visible profiles, the searcher's own country
+     * first, then the own region, then the most recently seen. `visitorCountry` (geo-IP) orders a visitor's results the same way.
      */
     members(tenant: Tenant, userId: number | null, query: SearchQuery, visitorCountry: string | null = null): Promise<SearchResult> {
       return gate(async () => {
@@ -114,7 +114,7 @@ export function createSearchService(deps: { db: Kysely<Database> }) {
     }
 
     const me = userId === null ? undefined : await db.selectFrom('profiles').select(['id', 'gender', 'sexuality', 'country', 'region']).where('user_id', '=', userId).executeTakeFirst();
-    const genders: Gender[] | undefined = query.gender ? [query.gender] : me ? wantedGenders(me) : undefined;
+    const genders: Gender[] | undefined = query.gender === SEARCH_GENDER_ALL ? [...GENDERS] : query.gender ? [query.gender] : me ? wantedGenders(me) : undefined;
     const homeCountry = me?.country ?? (visitorCountry && tenant.countries.includes(visitorCountry) ? visitorCountry : null);
     const homeRegion = me?.region ?? null;
 
