@@ -8,7 +8,8 @@ import fastifyFormbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import compression from 'compression';
 import type { LoggerOptions } from 'pino';
-import { resolveTenant } from '../../tenant/resolve.ts';
+import { hostName, resolveTenant } from '../../tenant/resolve.ts';
+import { registerConsole } from './console.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import { chooseLocale, visibleLocales, LOCALE_COOKIE, type Locale } from '../../lib/locales.ts';
 import { readCookie, serializeCookie } from '../../lib/cookies.ts';
@@ -61,6 +62,8 @@ export interface HttpOptions {
   trustProxy: TrustProxy;
   /** Production: Secure cookies and HSTS. */
   production: boolean;
+  /** The operator console's host name (CONSOLE_HOST): no brand answers on it (http/console.ts). */
+  consoleHost?: string;
   /** pino options for the request log; false for none (tests). */
   logger: LoggerOptions | false;
 }
@@ -179,12 +182,14 @@ export async function createHttp(options: HttpOptions) {
   // ---- Every request: security headers and the brand of its Host.
   app.addHook('onRequest', async (request, reply) => {
     securityHeaders(reply.raw, production);
+    if (options.consoleHost && hostName(request.headers.host) === options.consoleHost) return; // the console (http/console.ts)
     const tenant = resolveTenant(registry.tenants(), request.headers.host, options.defaultTenant);
     if (!tenant) {
       return reply.code(503).type('text/plain; charset=utf-8').send('No tenant is configured: run `npx sitegen new <id> --domain <domain>`.\n');
     }
     request.tenant = tenant;
   });
+  if (options.consoleHost) registerConsole(app, { services, host: options.consoleHost, production });
   app.addHook('onResponse', async (request, reply) => {
     // One line a request: its brand, route and outcome; never the query (mail-link tokens) or cookies.
     // (Built only when info is logged: production logs warnings.)

@@ -345,6 +345,8 @@ export function createAccountService(deps: {
       }
       await db.updateTable('users').set({ failed_logins: 0, locked_until: null }).where('id', '=', user.id).execute();
       if (user.status === 'deletion_requested') throw new AppError('signup_deleted', 403);
+      // Suspended by staff (console): the ban page with the brand's support address, no session.
+      if (user.suspended_at) throw new AppError('account_suspended', 403, { params: { support: tenant.support_email }, extra: { location: '/pages/ban' } });
       const cookies = await sessions.create(user, req, ip);
       return { user: await views.toSite(user), cookies };
     },
