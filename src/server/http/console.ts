@@ -1,10 +1,11 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { AppError, authRequired, notFound } from '../errors.ts';
 import { hasMessage, message } from '../i18n.ts';
 import { hostName } from '../../tenant/resolve.ts';
 import { normaliseIp } from '../data/geoip.ts';
 import { sameOrigin } from './origin.ts';
+import { asAppError } from './failures.ts';
 import { may } from '../../contract/console.ts';
 import type { Services } from '../services/index.ts';
 import { CONSOLE_ROUTES, type AnyConsoleRoute } from '../console/routes.ts';
@@ -38,16 +39,6 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError
     .code(error.status)
     .header('cache-control', 'no-store')
     .send({ error: { code: error.code, message: message(key, consoleLocale(request), error.params, 'en'), ...(error.field ? { field: error.field } : {}) }, ...extra });
-}
-
-/** A framework error (a body that is not JSON, too large) as the console's JSON refusal. */
-function asRefusal(error: unknown): AppError | null {
-  if (error instanceof AppError) return error;
-  const e = error as FastifyError;
-  if (e?.statusCode === 413) return new AppError('payload_too_large', 413, { key: 'error_bad_request' });
-  if (e?.statusCode === 415) return new AppError('unsupported_media_type', 415, { key: 'error_bad_request' });
-  if (e?.statusCode && e.statusCode >= 400 && e.statusCode < 500) return new AppError('invalid_json', 400, { key: 'error_bad_request' });
-  return null;
 }
 
 function refusal(error: z.ZodError): AppError {
@@ -99,7 +90,7 @@ export function registerConsole(app: FastifyInstance, options: ConsoleOptions): 
       url: `/api/console/${route.path}`,
       config: { console: true },
       errorHandler: (error, request, reply) => {
-        const known = asRefusal(error);
+        const known = asAppError(error);
         if (known) return sendError(request, reply, known);
         request.log.error({ err: error, path: request.url.split('?')[0] }, 'console request failed');
         return sendError(request, reply, new AppError('server_error', 500, { key: 'error_generic' }));
