@@ -30,6 +30,8 @@ export const PERMISSIONS = {
   'members.activation': ['owner', 'admin', 'support'],
   /** Block direct debit. */
   'members.directdebit': ['owner', 'admin', 'finance'],
+  /** Erase a member at once (as their own deletion, without the 14 days). */
+  'members.delete': ['owner', 'admin'],
   /** Read the audit log. */
   audit: ['owner', 'admin'],
   /** Add, change and remove staff. */

@@ -57,6 +57,7 @@ const SAMPLES: Record<string, Sample> = {
   'POST members/:id/credits': { member: {}, body: { credits: 5, reason: 'Excuses' }, ok: 200 },
   'POST members/:id/resend-activation': { member: { status: 'not_confirmed' }, ok: 200 },
   'POST members/:id/directdebit-block': { member: {}, body: { reason: 'Stornering' }, ok: 200 },
+  'POST members/:id/delete': { member: {}, body: { reason: 'Verzoek van het lid' }, ok: 200 },
   'GET audit': { brandQuery: true, ok: 200 },
 };
 

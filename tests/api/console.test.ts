@@ -227,6 +227,24 @@ describe.each(engines())('the operator console on %s', (engine) => {
     expect((await anybody.get('/search')).status).toBe(404);
   });
 
+  test('delete: the member is erased at once as their own deletion would be; the ledger stays without personal data; audited', async () => {
+    const target = await activeMember(rt(), 'spetter');
+    const userId = target.user.id as number;
+    const admin = await staffLogin(rt(), 'admin', ['spetter']);
+    expect((await admin.client.post(`/api/console/members/${userId}/credits`, { credits: 7, reason: 'Test' })).status).toBe(200);
+    expect((await admin.client.post(`/api/console/members/${userId}/delete`, {})).status).toBe(400);
+    const res = await admin.client.post(`/api/console/members/${userId}/delete`, { reason: 'Verzoek van het lid per mail' });
+    expect(res.status).toBe(200);
+    expect((await target.client.get('/api/user.php')).json().user).toBeNull();
+    expect((await new Client(rt(), 'spetter').post('/api/user.php', { email: target.email, password: PASSWORD })).status).toBe(401);
+    const row = await rt().db.db.selectFrom('users').select(['status', 'email', 'password_hash']).where('id', '=', userId).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'deleted', email: `deleted-${userId}@invalid`, password_hash: '!' });
+    expect(await rt().db.db.selectFrom('profiles').select('id').where('user_id', '=', userId).execute()).toEqual([]);
+    expect((await rt().db.db.selectFrom('credit_ledger').select('delta').where('user_id', '=', userId).execute()).length).toBeGreaterThan(0);
+    expect((await admin.client.get(`/api/console/members/${userId}`)).status).toBe(404);
+    expect((await auditOf(rt(), 'member_delete'))[0]).toMatchObject({ staff_id: admin.id, brand: 'spetter', object_id: String(userId), reason: 'Verzoek van het lid per mail' });
+  });
+
   test('the audit log is append-only: UPDATE and DELETE are refused by the database', async () => {
     const db = rt().db.db;
     await db.insertInto('audit_log').values({ action: 'test', reason: 'vast' }).execute();

@@ -22,6 +22,7 @@ test('moderator, support and finance: each only what the issue gives them', () =
   expect(allowed('members.payments')).toEqual(['owner', 'admin', 'support', 'finance']);
   expect(allowed('members.directdebit')).toEqual(['owner', 'admin', 'finance']);
   expect(allowed('audit')).toEqual(['owner', 'admin']);
+  expect(allowed('members.delete')).toEqual(['owner', 'admin']);
   expect(allowed('staff')).toEqual(['owner']);
   expect(allowed('members.read')).toEqual([...STAFF_ROLES]);
 });

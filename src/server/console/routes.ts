@@ -169,6 +169,18 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
     },
   }),
   consoleRoute({
+    method: 'POST',
+    path: 'members/:id/delete',
+    roles: 'members.delete',
+    scoped: true,
+    params: MemberParams,
+    body: ReasonBody,
+    handler: async ({ console, session, params, body, ip }) => {
+      await console.erase(session.staff, params.id, body.reason, ip);
+      return json({ ok: true });
+    },
+  }),
+  consoleRoute({
     method: 'GET',
     path: 'audit',
     roles: 'audit',

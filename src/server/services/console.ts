@@ -105,6 +105,8 @@ export function createConsoleService(deps: {
   production: boolean;
   /** Resends a member's activation mail (the accounts service's own, with its limits). */
   resendActivation?: (userId: number) => Promise<void>;
+  /** Erases a member as their own deletion does (accounts.erase with their photos), `alongside` in its transaction. */
+  erase?: (userId: number, alongside: (trx: Transaction<Database>) => Promise<void>) => Promise<void>;
 }) {
   const { db, limits } = deps;
   const cookieName = staffCookieName(deps.production);
@@ -527,6 +529,13 @@ export function createConsoleService(deps: {
       if (!deps.resendActivation) throw new AppError('service_unavailable', 503, { key: 'error_unavailable' });
       await deps.resendActivation(user.id);
       await audit(db, { staff, action: 'member_resend_activation', brand: user.tenant_id, object: { type: 'member', id: user.id }, ip });
+    },
+
+    /** Erases a member at once, as their own deletion does after 14 days; the ledger and payments stay without personal data. */
+    async erase(staff: StaffView, id: number, reason: string, ip: string): Promise<void> {
+      const user = await requireMember(staff, id);
+      if (!deps.erase) throw new AppError('service_unavailable', 503, { key: 'error_unavailable' });
+      await deps.erase(user.id, (trx) => audit(trx, { staff, action: 'member_delete', brand: user.tenant_id, object: { type: 'member', id: user.id }, reason, ip }));
     },
 
     async blockDirectDebit(staff: StaffView, id: number, reason: string, ip: string): Promise<void> {

@@ -97,6 +97,7 @@ export function createServices(deps: ServiceDeps): Services {
   const payments = createPaymentService({ db, bus, provider: paymentProviders(testProvider, deps), tenants: deps.tenants, discounts, log: deps.log });
   const notifier = createNotifier({ db, mail, notifications, tenants: deps.tenants, vapid: deps.vapid ?? null, pushAgent: deps.pushAgent, production: deps.production, log: deps.log, now: deps.now });
   const accounts = createAccountService({ db, mail, sessions, views, bus, limits, abuse: deps.abuse, unsubscribeToken: (user) => notifications.unsubscribeToken(user), production: deps.production });
+  const photos = createPhotoService({ db, mediaDir: deps.mediaDir });
   const onLike = (userId: number, likerProfileId: number) => void notifier.likeArrived(userId, likerProfileId).catch((error: Error) => deps.log?.(`like mail: ${error.message}`));
   return {
     db,
@@ -109,7 +110,7 @@ export function createServices(deps: ServiceDeps): Services {
     accounts,
     profiles: createProfileService({ db }),
     notifications,
-    photos: createPhotoService({ db, mediaDir: deps.mediaDir }),
+    photos,
     mail,
     search: createSearchService({ db }),
     likes: createLikeService({ db, bus, onLike }),
@@ -135,6 +136,7 @@ export function createServices(deps: ServiceDeps): Services {
         if (!tenant) throw new Error(`no brand ${user.tenant_id}`);
         await accounts.resendActivation(tenant, userId, { headers: {} } as IncomingMessage, 'console');
       },
+      erase: (userId, alongside) => accounts.erase(userId, (profileId) => photos.eraseAll(profileId), alongside),
     }),
   };
 }
