@@ -4,7 +4,8 @@
  */
 import { expect, test } from 'vitest';
 import { PERMISSIONS, STAFF_ROLES, may, type Permission } from '../../src/contract/console.ts';
-import { inScope } from '../../src/server/services/console.ts';
+import { inScope, staffCookieName } from '../../src/server/services/console.ts';
+import { sessionCookieName } from '../../src/server/services/sessions.ts';
 import { CONSOLE_ROUTES } from '../../src/server/console/routes.ts';
 
 const allowed = (permission: Permission) => STAFF_ROLES.filter((role) => may(role, permission));
@@ -45,4 +46,10 @@ test('every console route names a declared permission (or is public) and says wh
     // Only login and enrolment are open to callers without a staff session.
     if (route.roles === 'public') expect(['login', 'enrol', 'enrol/password']).toContain(route.path);
   }
+});
+
+test("the staff cookie has a name of its own, __Host- in production, never the member's", () => {
+  expect(staffCookieName(true)).toBe('__Host-staff');
+  expect(staffCookieName(false)).toBe('staff');
+  for (const production of [true, false]) expect(staffCookieName(production)).not.toBe(sessionCookieName(production));
 });
