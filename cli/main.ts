@@ -25,6 +25,10 @@ import { createNotificationService } from '../src/server/services/notifications.
 import { loadAllTenants } from '../src/tenant/load.ts';
 import { NICHES } from '../src/lib/slugs.ts';
 import { LOCALES } from '../src/lib/locales.ts';
+import { createConsoleService, ENROL_LINK_HOURS, type ConsoleService } from '../src/server/services/console.ts';
+import { createLimits } from '../src/server/limits.ts';
+import { STAFF_ROLES, type StaffRole } from '../src/contract/console.ts';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../src/lib/account-rules.ts';
 
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
 process.env.TENANTS_DIR ??= TENANTS_DIR;
@@ -272,6 +276,93 @@ for (const [name, blocked] of [['block', true], ['unblock', false]] as const) {
       console.log(`sitegen: direct debit ${blocked ? 'blocked' : 'unblocked'} for ${member.email} on ${opts.brand}`);
     });
 }
+
+const staff = program.command('staff').description('Staff of the operator console (roles: owner, admin, moderator, support, finance).');
+const brandList = (value: string) => value.split(',').map((b) => b.trim()).filter(Boolean);
+
+/** The console's address for links (CONSOLE_HOST; the port of PORT or 4321 outside production). */
+function consoleAddress(): string {
+  const config = configFromEnv();
+  return config.production ? `https://${config.consoleHost}` : `http://${config.consoleHost}:${process.env.PORT ?? 4321}`;
+}
+
+async function withConsole<T>(work: (service: ConsoleService) => Promise<T>): Promise<T> {
+  const { db: kysely, close } = await openDatabase();
+  try {
+    await migrateToLatest(kysely);
+    return await work(createConsoleService({ db: kysely, limits: createLimits(null), production: configFromEnv().production }));
+  } finally {
+    await close();
+  }
+}
+
+function checkRole(role: string, brands: string[] | undefined): StaffRole {
+  if (!(STAFF_ROLES as readonly string[]).includes(role)) fail(`role must be one of ${STAFF_ROLES.join(', ')}`);
+  const known = listTenantIds(TENANTS_DIR);
+  const unknown = (brands ?? []).filter((b) => !known.includes(b));
+  if (unknown.length) fail(`unknown brand ${unknown.join(', ')}`);
+  if (brands && !brands.length) fail('--brands names no brand');
+  return role as StaffRole;
+}
+
+function fail(text: string): never {
+  console.error(`sitegen: ${text}`);
+  process.exit(1);
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+staff
+  .command('add')
+  .description('Add a staff member: prints a one-time enrolment link, or with --password-stdin sets the password and prints the TOTP secret (otpauth://).')
+  .requiredOption('--email <address>', 'e-mail address (the login)')
+  .requiredOption('--role <role>', STAFF_ROLES.join(' | '))
+  .option('--brands <ids>', 'only these brands (comma-separated); every brand when left out', brandList)
+  .option('--password-stdin', 'read the password from standard input; TOTP is on at once')
+  .action(async (opts: { email: string; role: string; brands?: string[]; passwordStdin?: boolean }) => {
+    const role = checkRole(opts.role, opts.brands);
+    const password = opts.passwordStdin ? await readStdin() : undefined;
+    if (password !== undefined && (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX)) fail(`the password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
+    const added = await withConsole((service) => service.addStaff({ email: opts.email, role, brands: opts.brands ?? null, password, by: userInfo().username }).catch((error: Error) => fail(error.message)));
+    const scope = opts.brands ? opts.brands.join(', ') : 'all brands';
+    if (added.otpauth) {
+      console.log(`sitegen: added ${opts.email.toLowerCase()} as ${role} (${scope}); add this to an authenticator app:`);
+      console.log(added.otpauth);
+    } else {
+      console.log(`sitegen: added ${opts.email.toLowerCase()} as ${role} (${scope}); one-time enrolment link (${ENROL_LINK_HOURS} hours):`);
+      console.log(`${consoleAddress()}/console/enrol?token=${added.token}`);
+    }
+  });
+
+staff
+  .command('list')
+  .description('List the staff.')
+  .action(async () => {
+    const rows = await withConsole((service) => service.listStaff());
+    for (const row of rows) console.log(`${row.email}\t${row.role}\t${row.brands ? row.brands.join(',') : '*'}\t${row.totp_enabled ? 'totp' : 'enrolling'}`);
+  });
+
+staff
+  .command('remove <email>')
+  .description('Remove a staff member; their sessions end at once.')
+  .action(async (email: string) => {
+    if (!(await withConsole((service) => service.removeStaff(email, userInfo().username)))) fail(`no staff member ${email}`);
+    console.log(`sitegen: removed ${email.toLowerCase()}`);
+  });
+
+staff
+  .command('role <email> <role>')
+  .description("Change a staff member's role and brands; their sessions end at once.")
+  .option('--brands <ids>', 'only these brands (comma-separated); every brand when left out', brandList)
+  .action(async (email: string, roleName: string, opts: { brands?: string[] }) => {
+    const role = checkRole(roleName, opts.brands);
+    if (!(await withConsole((service) => service.setRole(email, role, opts.brands ?? null, userInfo().username)))) fail(`no staff member ${email}`);
+    console.log(`sitegen: ${email.toLowerCase()} is now ${role} (${opts.brands ? opts.brands.join(', ') : 'all brands'})`);
+  });
 
 /** The VAPID keys of data/vapid.json, made when absent: web push works from a fresh clone. */
 function ensureVapidKeys(force = false): { publicKey: string; created: boolean } {

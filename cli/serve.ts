@@ -54,6 +54,8 @@ export async function startServer(opts: ServeOptions) {
   for (const t of tenants) {
     console.log(`  ${t.name.padEnd(20)} http://${t.id}.localhost:${port}/   (${t.domains.join(', ')})${t === fallback ? `   also http://localhost:${port}/` : ''}`);
   }
+  const consoleCount = await app.db.db.selectFrom('staff').select((eb) => eb.fn.countAll<number>().as('n')).where('removed_at', 'is', null).executeTakeFirstOrThrow();
+  console.log(`  ${'Operator console'.padEnd(20)} http://${config.consoleHost}:${port}/console/${Number(consoleCount.n) ? '' : '   (no staff yet: npx sitegen staff add --email you@example.com --role owner --password-stdin)'}`);
   console.log('');
   if (opts.watch) watchAndRebuild();
   // Where this server listens, for `sitegen new` to print the new brand's address.

@@ -72,6 +72,12 @@ export const ERROR_CODES = [
   'directdebit_limit',
   'sms_code_invalid',
   'sms_code_expired',
+  // The member's suspension, the operator console
+  'account_suspended',
+  'console_code_wrong',
+  'console_enrolled',
+  'console_already',
+  'console_credits_limit',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -119,6 +119,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
     defaultTenant: config.defaultTenant,
     trustProxy: config.trustProxy,
     production: config.production,
+    consoleHost: config.consoleHost,
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
   });
 

@@ -47,6 +47,8 @@ export interface AppConfig {
   jobs: boolean;
   /** Mail and abuse limits other than the defaults of docs/API.md (tests only). */
   abuse?: Partial<AbuseLimits>;
+  /** CONSOLE_HOST: the operator console's host name (default console.localhost); no brand answers on it. */
+  consoleHost: string;
   /** The clock of brand days (the swipe game's likes per day); tests move it. */
   now?: () => Date;
 }
@@ -73,5 +75,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, root = repoR
     mailWebhookSecret: env.MAIL_WEBHOOK_SECRET || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
     jobs: env.JOBS !== '0',
+    consoleHost: (env.CONSOLE_HOST || 'console.localhost').trim().toLowerCase().replace(/:\d+$/, ''),
   };
 }

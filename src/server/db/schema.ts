@@ -29,6 +29,10 @@ export interface Database {
   tokens: TokensTable;
   credit_ledger: CreditLedgerTable;
   push_subscriptions: PushSubscriptionsTable;
+  staff: StaffTable;
+  staff_recovery_codes: StaffRecoveryCodesTable;
+  staff_sessions: StaffSessionsTable;
+  audit_log: AuditLogTable;
 }
 
 /** An integer 0/1 column standing for a boolean. */
@@ -96,6 +100,8 @@ export interface UsersTable {
   like_mailed_at: string | null;
   /** When the last unread-message reminder went out. */
   reminded_at: string | null;
+  /** Set while staff have suspended the member (console): logged out, hidden, refused at login. */
+  suspended_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
@@ -474,4 +480,71 @@ export interface InvoiceCountersTable {
   company_id: number;
   year: number;
   last: number;
+}
+
+// --- the operator console (issue 22, migration 2026-11-26-0022) -------------------------
+
+export type { StaffRole } from '../../contract/console.ts';
+import type { StaffRole } from '../../contract/console.ts';
+
+/** A member of staff: not a member (own table, own sessions, TOTP second factor). */
+export interface StaffTable {
+  id: Id;
+  /** Lower-cased; unique. */
+  email: string;
+  /** argon2id PHC string; null until the enrolment link set one. */
+  password_hash: string | null;
+  role: StaffRole;
+  /** JSON array of brand ids the staff member may see; null for every brand. */
+  brands: string | null;
+  /** base32 TOTP secret, stored as is; null before enrolment started. */
+  totp_secret: string | null;
+  totp_enabled: ColumnType<Flag, Flag | undefined, Flag>;
+  /** The 30-second step of the last TOTP code accepted: a code is used once. */
+  totp_last_step: number | null;
+  /** SHA-256 of the one-time enrolment link's secret (CLI `staff add` without a password). */
+  enrol_token_hash: string | null;
+  enrol_expires_at: string | null;
+  failed_logins: ColumnType<number, number | undefined, number>;
+  locked_until: string | null;
+  /** Raised when the role or brands change or the staff member is removed: older sessions end. */
+  session_generation: ColumnType<number, number | undefined, number>;
+  created_at: CreatedAt;
+  removed_at: string | null;
+}
+
+export interface StaffRecoveryCodesTable {
+  id: Id;
+  staff_id: number;
+  /** SHA-256 of the code. */
+  code_hash: string;
+  used_at: string | null;
+}
+
+export interface StaffSessionsTable {
+  /** The public half of the cookie `id.secret`. */
+  id: string;
+  staff_id: number;
+  secret_hash: string;
+  /** staff.session_generation when the session began. */
+  generation: number;
+  ip: string | null;
+  created_at: CreatedAt;
+  expires_at: string;
+}
+
+/** Append-only (triggers refuse UPDATE and DELETE): every staff action and refused attempt. */
+export interface AuditLogTable {
+  id: Id;
+  at: CreatedAt;
+  staff_id: number | null;
+  role: string | null;
+  brand: string | null;
+  object_type: string | null;
+  object_id: string | null;
+  action: string;
+  reason: string | null;
+  /** JSON. */
+  details: string | null;
+  ip: string | null;
 }

@@ -13,6 +13,7 @@ import { staticPlugin } from './plugins/static.ts';
 import { apiPlugin } from './plugins/api.ts';
 import { pagesPlugin } from './plugins/pages.ts';
 import { proxyTrust, type TrustProxy } from './proxy.ts';
+import { registerConsole } from './console.ts';
 
 export { JSON_BODY_LIMIT };
 
@@ -26,6 +27,8 @@ export interface HttpOptions {
   trustProxy: TrustProxy;
   /** Production: Secure cookies and HSTS. */
   production: boolean;
+  /** The operator console's host name (CONSOLE_HOST): no brand answers on it (http/console.ts). */
+  consoleHost?: string;
   /** pino options for the request log; false for none (tests). */
   logger: LoggerOptions | false;
 }
@@ -63,7 +66,9 @@ export async function createHttp(options: HttpOptions) {
   });
 
   // Every request: security headers, the brand of its Host, the visitor and session on demand.
-  await app.register(visitorPlugin, { registry, services, defaultTenant: options.defaultTenant, trust, production });
+  await app.register(visitorPlugin, { registry, services, defaultTenant: options.defaultTenant, trust, production, consoleHost: options.consoleHost });
+  // The operator console on its own host, before any brand's route (http/console.ts).
+  if (options.consoleHost) registerConsole(app, { services, host: options.consoleHost, production });
   // The brand's error pages, what matched no route, and failures.
   await app.register(errorPagesPlugin, { registry });
   await app.register(bodiesPlugin);

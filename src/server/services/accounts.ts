@@ -219,6 +219,28 @@ export function createAccountService(deps: {
     await mail.send({ tenant, to: user.email, locale: user.language, kind: 'mail_activate', link: `${origin(tenant, req)}/api/activate.php?token=${token}`, unsubscribe });
   }
 
+  /**
+   * Removes a member for good (the purge below, or staff's erasure at once): photos, profile,
+   * sessions, links and push subscriptions go; the account row stays without personal data, for
+   * the ledger and invoices the law keeps. `alongside` runs in the same transaction (the audit entry).
+   */
+  async function erase(id: number, erasePhotos: (profileId: number) => Promise<void>, alongside?: (trx: Transaction<Database>) => Promise<void>): Promise<void> {
+    const profile = await db.selectFrom('profiles').select('id').where('user_id', '=', id).executeTakeFirst();
+    if (profile) await erasePhotos(profile.id);
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
+      await trx.deleteFrom('tokens').where('user_id', '=', id).execute();
+      await trx.deleteFrom('push_subscriptions').where('user_id', '=', id).execute();
+      await trx.deleteFrom('profiles').where('user_id', '=', id).execute();
+      await trx
+        .updateTable('users')
+        .set({ status: 'deleted', email: `deleted-${id}@invalid`, password_hash: '!', tracking: null, notifications_disabled: '[]', email_preferences: '{}', deletion_reason: null })
+        .where('id', '=', id)
+        .execute();
+      await alongside?.(trx);
+    });
+  }
+
   return {
     /** SPEC §4 signup: validates, refuses existing accounts, creates user and profile, grants signup credits once. */
     async signup(tenant: Tenant, locale: Locale, input: SignupInput, req: IncomingMessage, ip: string): Promise<{ user: SiteUser; cookies: string[] }> {
@@ -345,6 +367,8 @@ export function createAccountService(deps: {
       }
       await db.updateTable('users').set({ failed_logins: 0, locked_until: null }).where('id', '=', user.id).execute();
       if (user.status === 'deletion_requested') throw new AppError('signup_deleted', 403);
+      // Suspended by staff (console): the ban page with the brand's support address, no session.
+      if (user.suspended_at) throw new AppError('account_suspended', 403, { params: { support: tenant.support_email }, extra: { location: '/pages/ban' } });
       const cookies = await sessions.create(user, req, ip);
       return { user: await views.toSite(user), cookies };
     },
@@ -479,23 +503,11 @@ export function createAccountService(deps: {
     async purgeExpired(erasePhotos: (profileId: number) => Promise<void>, now = new Date()): Promise<number> {
       const cutoff = new Date(now.getTime() - DELETION_WINDOW_DAYS * DAY).toISOString();
       const due = await db.selectFrom('users').select(['id']).where('status', '=', 'deletion_requested').where('deletion_requested_at', '<=', cutoff).execute();
-      for (const { id } of due) {
-        const profile = await db.selectFrom('profiles').select('id').where('user_id', '=', id).executeTakeFirst();
-        if (profile) await erasePhotos(profile.id);
-        await db.transaction().execute(async (trx) => {
-          await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
-          await trx.deleteFrom('tokens').where('user_id', '=', id).execute();
-          await trx.deleteFrom('push_subscriptions').where('user_id', '=', id).execute();
-          await trx.deleteFrom('profiles').where('user_id', '=', id).execute();
-          await trx
-            .updateTable('users')
-            .set({ status: 'deleted', email: `deleted-${id}@invalid`, password_hash: '!', tracking: null, notifications_disabled: '[]', email_preferences: '{}', deletion_reason: null })
-            .where('id', '=', id)
-            .execute();
-        });
-      }
+      for (const { id } of due) await erase(id, erasePhotos);
       return due.length;
     },
+
+    erase,
   };
 }
 

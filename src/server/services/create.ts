@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import { createConsoleService } from './console.ts';
 import type { Kysely } from 'kysely';
 import type { Database, Engine } from '../db/index.ts';
 import type { Tenant } from '../../tenant/schema.ts';
@@ -94,6 +96,8 @@ export function createServices(deps: ServiceDeps): Services {
   const discounts = createDiscountService({ db, now: deps.now });
   const payments = createPaymentService({ db, bus, provider: paymentProviders(testProvider, deps), tenants: deps.tenants, discounts, log: deps.log, now: deps.now });
   const notifier = createNotifier({ db, mail, notifications, tenants: deps.tenants, vapid: deps.vapid ?? null, pushAgent: deps.pushAgent, production: deps.production, log: deps.log, now: deps.now });
+  const accounts = createAccountService({ db, mail, sessions, views, bus, limits, abuse: deps.abuse, unsubscribeToken: (user) => notifications.unsubscribeToken(user), production: deps.production });
+  const photos = createPhotoService({ db, mediaDir: deps.mediaDir });
   const onLike = (userId: number, likerProfileId: number) => void notifier.likeArrived(userId, likerProfileId).catch((error: Error) => deps.log?.(`like mail: ${error.message}`));
   return {
     db,
@@ -103,10 +107,10 @@ export function createServices(deps: ServiceDeps): Services {
     pushPublicKey: deps.pushPublicKey,
     mediaDir: deps.mediaDir,
     sessions,
-    accounts: createAccountService({ db, mail, sessions, views, bus, limits, abuse: deps.abuse, unsubscribeToken: (user) => notifications.unsubscribeToken(user), production: deps.production }),
+    accounts,
     profiles: createProfileService({ db }),
     notifications,
-    photos: createPhotoService({ db, mediaDir: deps.mediaDir }),
+    photos,
     mail,
     search: createSearchService({ db }),
     likes: createLikeService({ db, bus, onLike }),
@@ -121,5 +125,18 @@ export function createServices(deps: ServiceDeps): Services {
     payments,
     transactions: createTransactionService({ db }),
     directDebit: createDirectDebitService({ db, sms: outboxSms({ outboxDir: deps.outboxDir, log: deps.log }), limits, discounts, pay: (order) => payments.directDebit(order), now: deps.now }),
+    console: createConsoleService({
+      db,
+      limits,
+      production: deps.production,
+      // The member's own activation mail, with its limits; its links point at the brand's main domain.
+      resendActivation: async (userId) => {
+        const user = await db.selectFrom('users').select('tenant_id').where('id', '=', userId).executeTakeFirstOrThrow();
+        const tenant = deps.tenants().find((t) => t.id === user.tenant_id);
+        if (!tenant) throw new Error(`no brand ${user.tenant_id}`);
+        await accounts.resendActivation(tenant, userId, { headers: {} } as IncomingMessage, 'console');
+      },
+      erase: (userId, alongside) => accounts.erase(userId, (profileId) => photos.eraseAll(profileId), alongside),
+    }),
   };
 }

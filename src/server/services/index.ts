@@ -21,6 +21,7 @@ import type { DirectDebitService } from './directdebit.ts';
 import type { TransactionService } from './invoices.ts';
 import type { TestProvider } from '../payments/test-provider.ts';
 import type { GifProvider } from '../data/gifs.ts';
+import type { ConsoleService } from './console.ts';
 
 /** A logged-in member on one request. */
 export interface Session {
@@ -68,4 +69,6 @@ export interface Services {
   transactions: TransactionService;
   /** The built-in test provider and its hosted checkout. */
   testProvider: TestProvider;
+  /** The operator console: staff, their sessions, members as staff see them, the audit log. */
+  console: ConsoleService;
 }

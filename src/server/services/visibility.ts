@@ -38,15 +38,15 @@ export function visibleProfiles(db: Kysely<Database>, tenantId: string, viewer: 
 }
 
 /**
- * Sets `profiles.listed` of a member's profile from its status and the member's invisible
- * mode. Called in the same transaction as every change of either; fictional profiles have no
+ * Sets `profiles.listed` of a member's profile from its status, the member's invisible
+ * mode and a suspension by staff (console). Called in the same transaction as every change of either; fictional profiles have no
  * member and are listed while active.
  */
 export async function relist(db: Kysely<Database>, userId: number): Promise<void> {
   await db
     .updateTable('profiles')
     .set({
-      listed: sql<0 | 1>`case when status = 'active' and not exists (select 1 from users where users.id = profiles.user_id and users.invisible = 1) then 1 else 0 end`,
+      listed: sql<0 | 1>`case when status = 'active' and not exists (select 1 from users where users.id = profiles.user_id and (users.invisible = 1 or users.suspended_at is not null)) then 1 else 0 end`,
     })
     .where('user_id', '=', userId)
     .execute();

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { resolveTenant } from '../../../tenant/resolve.ts';
+import { hostName, resolveTenant } from '../../../tenant/resolve.ts';
 import type { Tenant } from '../../../tenant/schema.ts';
 import { chooseLocale, visibleLocales, LOCALE_COOKIE, type Locale } from '../../../lib/locales.ts';
 import { readCookie, serializeCookie } from '../../../lib/cookies.ts';
@@ -29,6 +29,8 @@ export interface VisitorOptions {
   trust: ProxyTrust | false;
   /** Production: Secure cookies and HSTS. */
   production: boolean;
+  /** The operator console's host name: no brand answers on it (http/console.ts). */
+  consoleHost?: string;
 }
 
 declare module 'fastify' {
@@ -75,6 +77,7 @@ export const visitorPlugin = fp<VisitorOptions>(
     // ---- Every request: security headers and the brand of its Host.
     app.addHook('onRequest', async (request, reply) => {
       securityHeaders(reply.raw, production);
+      if (options.consoleHost && hostName(request.headers.host) === options.consoleHost) return; // the console (http/console.ts)
       const tenant = resolveTenant(registry.tenants(), request.headers.host, options.defaultTenant);
       if (!tenant) {
         return reply.code(503).type('text/plain; charset=utf-8').send('No tenant is configured: run `npx sitegen new <id> --domain <domain>`.\n');

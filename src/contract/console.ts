@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/account-rules.ts';
+
+/**
+ * The operator console (issue 22, DESIGN §11): staff roles, what each may do, and the console
+ * API's bodies and queries. Declared once here; the console's route table (src/server/console/
+ * routes.ts) names a permission per route and the router enforces it.
+ */
+export const STAFF_ROLES = ['owner', 'admin', 'moderator', 'support', 'finance'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+/**
+ * What each role may do. owner: everything, staff included; admin: everything but staff;
+ * moderator: photos, complaints, members' blocks (suspensions), the fictional inbox; support:
+ * members read, complaints, credit grants up to SUPPORT_MAX_CREDITS with a reason; finance:
+ * payments, refunds, revenue (and the members read, to find whose payment it is).
+ */
+export const PERMISSIONS = {
+  /** GET me, POST logout: every logged-in staff member. */
+  self: ['owner', 'admin', 'moderator', 'support', 'finance'],
+  /** Member search and a member's page. */
+  'members.read': ['owner', 'admin', 'moderator', 'support', 'finance'],
+  /** A member's payments on their page (never the moderator). */
+  'members.payments': ['owner', 'admin', 'support', 'finance'],
+  /** Suspend and lift a suspension. */
+  'members.suspend': ['owner', 'admin', 'moderator'],
+  /** Grant or take back credits (support: at most SUPPORT_MAX_CREDITS a move). */
+  'members.credits': ['owner', 'admin', 'support'],
+  /** Resend the activation mail. */
+  'members.activation': ['owner', 'admin', 'support'],
+  /** Block direct debit. */
+  'members.directdebit': ['owner', 'admin', 'finance'],
+  /** Erase a member at once (as their own deletion, without the 14 days). */
+  'members.delete': ['owner', 'admin'],
+  /** Read the audit log. */
+  audit: ['owner', 'admin'],
+  /** Add, change and remove staff. */
+  staff: ['owner'],
+} as const satisfies Record<string, readonly StaffRole[]>;
+export type Permission = keyof typeof PERMISSIONS;
+
+export function may(role: StaffRole, permission: Permission): boolean {
+  return (PERMISSIONS[permission] as readonly StaffRole[]).includes(role);
+}
+
+/** The most credits a support agent may grant or take back in one move; others have no limit. */
+export const SUPPORT_MAX_CREDITS = 100;
+/** The most credits anybody moves in one console call (a typo guard). */
+export const CONSOLE_MAX_CREDITS = 100_000;
+/** How long a staff session lasts. */
+export const STAFF_SESSION_HOURS = 12;
+/** How many recovery codes an enrolment hands out. */
+export const RECOVERY_CODES = 10;
+/** Rows of a console list page. */
+export const CONSOLE_PAGE_SIZE = 50;
+
+const email = z.string().min(1).max(254);
+const reason = z.string().trim().min(1).max(1000);
+const brandId = z.string().regex(/^[a-z0-9-]{1,40}$/);
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const page = z.coerce.number().int().min(1).max(10_000).default(1);
+
+/** POST /api/console/login: the code is a TOTP code (6 digits) or a recovery code; absent before enrolment. */
+export const ConsoleLoginBody = z.object({
+  email,
+  password: z.string().min(1).max(PASSWORD_MAX),
+  code: z.string().trim().max(40).optional(),
+});
+/** POST /api/console/enrol: the first TOTP code confirms the secret the login answer showed. */
+export const ConsoleEnrolBody = z.object({
+  email,
+  password: z.string().min(1).max(PASSWORD_MAX),
+  code: z.string().trim().regex(/^\d{6}$/),
+});
+/** POST /api/console/enrol/password: the one-time link of `sitegen staff add` sets the password. */
+export const ConsoleEnrolPasswordBody = z.object({ token: z.string().min(1).max(200), password: z.string().min(PASSWORD_MIN).max(PASSWORD_MAX) });
+
+export const MEMBER_STATUSES = ['not_confirmed', 'active', 'deletion_requested', 'suspended'] as const;
+/** GET /api/console/members */
+export const ConsoleMembersQuery = z.object({
+  q: z.string().trim().max(254).optional(),
+  brand: brandId.optional(),
+  status: z.enum(MEMBER_STATUSES).optional(),
+  from: date.optional(),
+  to: date.optional(),
+  source: z.string().trim().max(100).optional(),
+  page,
+});
+export type ConsoleMembersInput = z.output<typeof ConsoleMembersQuery>;
+
+/** A member's id in a console path. */
+export const MemberParams = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
+/** POST /api/console/members/{id}/suspend, /unsuspend, /directdebit-block */
+export const ReasonBody = z.object({ reason });
+/** POST /api/console/members/{id}/credits: positive grants, negative takes back. */
+export const CreditsBody = z.object({
+  credits: z
+    .number()
+    .int()
+    .min(-CONSOLE_MAX_CREDITS)
+    .max(CONSOLE_MAX_CREDITS)
+    .refine((n) => n !== 0),
+  reason,
+});
+/** GET /api/console/audit */
+export const AuditQuery = z.object({
+  brand: brandId.optional(),
+  staff: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+  action: z.string().max(60).optional(),
+  q: z.string().max(200).optional(),
+  /** An audit entry id: the page of entries older than it. */
+  before: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+});
+export type AuditInput = z.output<typeof AuditQuery>;
+
+/** The logged-in staff member as GET /api/console/me answers. */
+export interface StaffView {
+  id: number;
+  email: string;
+  role: StaffRole;
+  /** Brand ids, or null for every brand. */
+  brands: string[] | null;
+}

@@ -1,0 +1,191 @@
+import type { z } from 'zod';
+import {
+  AuditQuery,
+  ConsoleEnrolBody,
+  ConsoleEnrolPasswordBody,
+  ConsoleLoginBody,
+  ConsoleMembersQuery,
+  CreditsBody,
+  MemberParams,
+  ReasonBody,
+  type Permission,
+} from '../../contract/console.ts';
+import type { ConsoleService, StaffSession } from '../services/console.ts';
+import { json, noContent, type Method, type Result } from '../http/routes.ts';
+
+/**
+ * A console route (DESIGN §11), declared like a member route (`route()` in http/routes.ts) with
+ * `roles` in place of `who`: the permission (contract/console.ts PERMISSIONS) that names the roles
+ * allowed, or 'public' for the calls before a session (login, enrolment). `scoped` says that the
+ * route's object or `?brand=` belongs to a brand: a brand outside the staff member's scope is 404.
+ */
+export interface ConsoleRouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, P extends z.ZodType | undefined, R extends Permission | 'public'> {
+  method: Method;
+  /** Under /api/console/, Fastify's syntax for a path parameter (`members/:id`). */
+  path: string;
+  roles: R;
+  scoped: boolean;
+  body?: B;
+  query?: Q;
+  params?: P;
+  handler: (ctx: ConsoleContext<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodType ? z.output<Q> : undefined, P extends z.ZodType ? z.output<P> : undefined, R>) => Promise<Result> | Result;
+}
+
+export interface ConsoleContext<Body, Query, Params, R> {
+  console: ConsoleService;
+  /** Always there on routes with a permission. */
+  session: R extends 'public' ? StaffSession | null : StaffSession;
+  body: Body;
+  query: Query;
+  params: Params;
+  ip: string;
+  setCookie(value: string): void;
+}
+
+export type AnyConsoleRoute = ConsoleRouteSpec<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined, Permission | 'public'>;
+
+export function consoleRoute<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined, R extends Permission | 'public' = Permission | 'public'>(
+  spec: ConsoleRouteSpec<B, Q, P, R>,
+): AnyConsoleRoute {
+  return spec as unknown as AnyConsoleRoute;
+}
+
+/** The console's JSON API: every route, its permission and scope (the access-matrix test reads this table). */
+export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
+  consoleRoute({
+    method: 'POST',
+    path: 'login',
+    roles: 'public',
+    scoped: false,
+    body: ConsoleLoginBody,
+    handler: async ({ console, body, ip, setCookie }) => {
+      const result = await console.login(body, ip);
+      if ('enrol' in result) return json(result);
+      setCookie(result.cookie);
+      return json({ staff: result.staff });
+    },
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'enrol',
+    roles: 'public',
+    scoped: false,
+    body: ConsoleEnrolBody,
+    handler: async ({ console, body, ip, setCookie }) => {
+      const result = await console.enrol(body, ip);
+      setCookie(result.cookie);
+      return json({ staff: result.staff, recovery_codes: result.recovery_codes });
+    },
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'enrol/password',
+    roles: 'public',
+    scoped: false,
+    body: ConsoleEnrolPasswordBody,
+    handler: async ({ console, body, ip }) => json(await console.setPasswordByLink(body.token, body.password, ip)),
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'logout',
+    roles: 'self',
+    scoped: false,
+    handler: async ({ console, session, ip, setCookie }) => {
+      setCookie(await console.logout(session, ip));
+      return noContent();
+    },
+  }),
+  consoleRoute({ method: 'GET', path: 'me', roles: 'self', scoped: false, handler: ({ session }) => json({ staff: session.staff }) }),
+  consoleRoute({
+    method: 'GET',
+    path: 'members',
+    roles: 'members.read',
+    scoped: true,
+    query: ConsoleMembersQuery,
+    handler: async ({ console, session, query }) => json(await console.members(session.staff, query)),
+  }),
+  consoleRoute({
+    method: 'GET',
+    path: 'members/:id',
+    roles: 'members.read',
+    scoped: true,
+    params: MemberParams,
+    handler: async ({ console, session, params }) => json(await console.member(session.staff, params.id)),
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'members/:id/suspend',
+    roles: 'members.suspend',
+    scoped: true,
+    params: MemberParams,
+    body: ReasonBody,
+    handler: async ({ console, session, params, body, ip }) => {
+      await console.suspend(session.staff, params.id, body.reason, ip);
+      return json({ ok: true });
+    },
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'members/:id/unsuspend',
+    roles: 'members.suspend',
+    scoped: true,
+    params: MemberParams,
+    body: ReasonBody,
+    handler: async ({ console, session, params, body, ip }) => {
+      await console.unsuspend(session.staff, params.id, body.reason, ip);
+      return json({ ok: true });
+    },
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'members/:id/credits',
+    roles: 'members.credits',
+    scoped: true,
+    params: MemberParams,
+    body: CreditsBody,
+    handler: async ({ console, session, params, body, ip }) => json(await console.moveCredits(session.staff, params.id, body.credits, body.reason, ip)),
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'members/:id/resend-activation',
+    roles: 'members.activation',
+    scoped: true,
+    params: MemberParams,
+    handler: async ({ console, session, params, ip }) => {
+      await console.resendActivation(session.staff, params.id, ip);
+      return json({ ok: true });
+    },
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'members/:id/directdebit-block',
+    roles: 'members.directdebit',
+    scoped: true,
+    params: MemberParams,
+    body: ReasonBody,
+    handler: async ({ console, session, params, body, ip }) => {
+      await console.blockDirectDebit(session.staff, params.id, body.reason, ip);
+      return json({ ok: true });
+    },
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'members/:id/delete',
+    roles: 'members.delete',
+    scoped: true,
+    params: MemberParams,
+    body: ReasonBody,
+    handler: async ({ console, session, params, body, ip }) => {
+      await console.erase(session.staff, params.id, body.reason, ip);
+      return json({ ok: true });
+    },
+  }),
+  consoleRoute({
+    method: 'GET',
+    path: 'audit',
+    roles: 'audit',
+    scoped: true,
+    query: AuditQuery,
+    handler: async ({ console, session, query }) => json(await console.auditLog(session.staff, query)),
+  }),
+];

@@ -1,0 +1,153 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { AppError, authRequired, notFound } from '../errors.ts';
+import { hasMessage, message } from '../i18n.ts';
+import { hostName } from '../../tenant/resolve.ts';
+import { normaliseIp } from '../data/geoip.ts';
+import { sameOrigin } from './origin.ts';
+import { asAppError } from './failures.ts';
+import { may } from '../../contract/console.ts';
+import { forbiddenTextPath } from '../../contract/text.ts';
+import type { Services } from '../services/index.ts';
+import { CONSOLE_ROUTES, type AnyConsoleRoute } from '../console/routes.ts';
+import { consolePage, CONSOLE_PAGES } from '../console/pages.ts';
+import type { Result } from './routes.ts';
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
+
+export interface ConsoleOptions {
+  services: Services;
+  /** CONSOLE_HOST: the host name the console answers on (no port). */
+  host: string;
+  production: boolean;
+  /** The console's routes (default CONSOLE_ROUTES; tests may add one to see the matrix test fail). */
+  routes?: AnyConsoleRoute[];
+}
+
+/** Whether a request is for the console (its Host is CONSOLE_HOST, any port). */
+export const isConsoleHost = (request: FastifyRequest, host: string) => hostName(request.headers.host) === host;
+
+/** The console speaks English, or Dutch to a browser that prefers it. */
+function consoleLocale(request: FastifyRequest): 'en' | 'nl' {
+  return /^\s*nl\b/i.test(request.headers['accept-language'] ?? '') ? 'nl' : 'en';
+}
+
+function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  const key = hasMessage(error.messageKey) ? error.messageKey : error.status < 500 ? 'error_bad_request' : 'error_generic';
+  const { retry_after, ...extra } = error.extra;
+  if (retry_after) reply.header('retry-after', String(retry_after));
+  return reply
+    .code(error.status)
+    .header('cache-control', 'no-store')
+    .send({ error: { code: error.code, message: message(key, consoleLocale(request), error.params, 'en'), ...(error.field ? { field: error.field } : {}) }, ...extra });
+}
+
+function refusal(error: z.ZodError): AppError {
+  const issue = error.issues[0];
+  const field = issue?.path.length ? String(issue.path[0]) : undefined;
+  return new AppError('invalid_input', 400, { key: 'error_bad_request', field });
+}
+
+function answer(reply: FastifyReply, result: Result): FastifyReply {
+  reply.header('cache-control', 'no-store');
+  switch (result.kind) {
+    case 'json':
+      for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
+      return reply.code(result.status).send(result.body);
+    case 'empty':
+      return reply.code(result.status).send();
+    case 'html':
+      return reply.code(result.status).type('text/html; charset=utf-8').send(result.html);
+    case 'redirect':
+      return reply.redirect(result.location, result.status);
+    default:
+      throw new Error('the console answers no streams');
+  }
+}
+
+/**
+ * The operator console (issue 22, DESIGN §11) on its own host: its JSON API under /api/console/
+ * (CONSOLE_ROUTES, each enforcing its permission and brand scope) and its pages. A brand's host
+ * answers 404 for all of it; the console host answers nothing of the brands.
+ */
+export function registerConsole(app: FastifyInstance, options: ConsoleOptions): void {
+  const { services } = options;
+  const consoleService = services.console;
+  const routes = options.routes ?? CONSOLE_ROUTES;
+
+  // The console host serves the console and nothing else (no brand, no member session).
+  app.addHook('onRequest', async (request, reply) => {
+    const console = (request.routeOptions.config as { console?: boolean } | undefined)?.console === true;
+    if (isConsoleHost(request, options.host)) {
+      if (console) return;
+      if (request.url === '/' || request.url.startsWith('/?')) return reply.redirect('/console/', 302);
+      return reply.code(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Not found');
+    }
+  });
+
+  for (const route of routes) {
+    app.route({
+      method: route.method,
+      url: `/api/console/${route.path}`,
+      config: { console: true },
+      errorHandler: (error, request, reply) => {
+        const known = asAppError(error);
+        if (known) return sendError(request, reply, known);
+        request.log.error({ err: error, path: request.url.split('?')[0] }, 'console request failed');
+        return sendError(request, reply, new AppError('server_error', 500, { key: 'error_generic' }));
+      },
+      handler: async (request, reply) => {
+        // A brand's host has no console: its own JSON 404 from the not-found handler.
+        if (!isConsoleHost(request, options.host)) return reply.callNotFound();
+        const ip = normaliseIp(request.ip) ?? '';
+        if (STATE_CHANGING.has(route.method) && !sameOrigin(request)) throw new AppError('forbidden_origin', 403, { key: 'error_origin' });
+        // Only a staff cookie opens the console; a member's session cookie is not even read.
+        const session = await consoleService.fromCookie(request.headers.cookie);
+        if (route.roles !== 'public') {
+          if (!session) throw authRequired();
+          if (!may(session.staff.role, route.roles)) {
+            await consoleService.refused(session.staff, `${route.method} /api/console/${route.path}`, ip);
+            throw new AppError('forbidden', 403, { key: 'error_forbidden' });
+          }
+        }
+        const parse = (schema: z.ZodType | undefined, value: unknown) => {
+          if (!schema) return undefined;
+          const parsed = schema.safeParse(value);
+          if (!parsed.success) throw refusal(parsed.error);
+          return parsed.data;
+        };
+        const searchParams = new URL(request.url, 'http://localhost').searchParams;
+        // Text a person cannot type, in any field of the body or the query: refused before any schema,
+        // as on the member API (src/contract/text.ts, issue 20).
+        const hostile = forbiddenTextPath(request.body) ?? forbiddenTextPath(Object.fromEntries(searchParams)) ?? forbiddenTextPath(request.params);
+        if (hostile) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: hostile.length ? String(hostile[0]) : undefined });
+        const params = parse(route.params, request.params);
+        const query = parse(route.query, Object.fromEntries(searchParams));
+        if (route.body && request.body !== undefined && (typeof request.body !== 'object' || request.body === null)) throw new AppError('unsupported_media_type', 415, { key: 'error_bad_request' });
+        const body = parse(route.body, request.body ?? {});
+        // A brand outside the staff member's scope does not exist for them (404), not even as `?brand=`.
+        const brand = (query as { brand?: string } | undefined)?.brand;
+        if (route.scoped && brand && session && session.staff.brands !== null && !session.staff.brands.includes(brand)) throw notFound();
+        const result = await route.handler({
+          console: consoleService,
+          session: session as never,
+          body,
+          query,
+          params,
+          ip,
+          setCookie: (value: string) => void reply.header('set-cookie', value),
+        } as never);
+        return answer(reply, result);
+      },
+    });
+  }
+
+  // The pages (minimal, server-rendered; React islands later).
+  for (const path of CONSOLE_PAGES) {
+    app.get(`/console/${path}`, { config: { console: true } }, async (request, reply) => {
+      if (!isConsoleHost(request, options.host)) return reply.callNotFound();
+      const session = await consoleService.fromCookie(request.headers.cookie);
+      return answer(reply, await consolePage(path, { services, session, request }));
+    });
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * The console's access matrix (issue 22), generated from its route table (CONSOLE_ROUTES): every
+ * route × every role (scoped to one brand) × an object or `?brand=` of that brand and of another
+ * × a member's cookie × no cookie, each answer checked against what the route declares. A refused
+ * role's attempt is in the audit log. A /api/console/ route the table lacks fails the test, and so
+ * does a route of the table without a sample request here. The member API refuses a staff cookie,
+ * and a brand's host has no console.
+ */
+import { describe, expect, test } from 'vitest';
+import { CONSOLE_ROUTES, type AnyConsoleRoute } from '../../src/server/console/routes.ts';
+import { PERMISSIONS, STAFF_ROLES, may, type StaffRole } from '../../src/contract/console.ts';
+import { engines, type TestRuntime } from '../support/runtime.ts';
+import { Client, PASSWORD, activeMember, useRuntime } from '../support/accounts.ts';
+import { consoleClient, staffLogin, totpCode } from '../support/console.ts';
+
+const IN = 'spetter';
+const OUT = 'velvet';
+const key = (route: AnyConsoleRoute) => `${route.method} ${route.path}`;
+
+/** A member written straight to the database (fast: no password hashing), in the state a route needs. */
+async function member(rt: TestRuntime, brand: string, state: { status?: 'active' | 'not_confirmed'; suspended?: boolean } = {}): Promise<number> {
+  const db = rt.db.db;
+  const email = `m-${Math.random().toString(36).slice(2)}@example.com`;
+  const user = await db
+    .insertInto('users')
+    .values({ tenant_id: brand, email, password_hash: 'x', language: 'nl', status: state.status ?? 'active', suspended_at: state.suspended ? new Date().toISOString() : null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('profiles')
+    .values({ tenant_id: brand, user_id: user.id, name: `Lid${user.id}`, gender: 'female', sexuality: 'hetero', birth_date: '1990-01-01', country: 'NL', last_seen_at: new Date().toISOString() })
+    .execute();
+  return user.id;
+}
+
+interface Sample {
+  /** The member the path names (`:id`), made fresh for each call in the state the route needs. */
+  member?: { status?: 'active' | 'not_confirmed'; suspended?: boolean };
+  body?: unknown;
+  /** A list route: the brand asked for goes into `?brand=`. */
+  brandQuery?: boolean;
+  /** The answer of an allowed call on an object in scope. */
+  ok: number;
+}
+
+/** One valid request per console route; a route without one fails the test. */
+const SAMPLES: Record<string, Sample> = {
+  'POST login': { body: { email: 'nobody@example.com', password: 'wrong-password' }, ok: 401 },
+  'POST enrol': { body: { email: 'nobody@example.com', password: 'wrong-password', code: '123456' }, ok: 401 },
+  'POST enrol/password': { body: { token: 'aaaaaaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbbbbbb', password: 'een-lang-wachtwoord' }, ok: 400 },
+  'POST logout': { ok: 204 },
+  'GET me': { ok: 200 },
+  'GET members': { brandQuery: true, ok: 200 },
+  'GET members/:id': { member: {}, ok: 200 },
+  'POST members/:id/suspend': { member: {}, body: { reason: 'Oplichting' }, ok: 200 },
+  'POST members/:id/unsuspend': { member: { suspended: true }, body: { reason: 'Bezwaar toegekend' }, ok: 200 },
+  'POST members/:id/credits': { member: {}, body: { credits: 5, reason: 'Excuses' }, ok: 200 },
+  'POST members/:id/resend-activation': { member: { status: 'not_confirmed' }, ok: 200 },
+  'POST members/:id/directdebit-block': { member: {}, body: { reason: 'Stornering' }, ok: 200 },
+  'POST members/:id/delete': { member: {}, body: { reason: 'Verzoek van het lid' }, ok: 200 },
+  'GET audit': { brandQuery: true, ok: 200 },
+};
+
+async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, brand: string): Promise<{ status: number; text: string }> {
+  const sample = SAMPLES[key(route)]!;
+  let path = `/api/console/${route.path}`;
+  if (sample.member) path = path.replace(':id', String(await member(rt, brand, sample.member)));
+  if (sample.brandQuery) path += `?brand=${brand}`;
+  const res = route.method === 'GET' ? await client.get(path) : await client.post(path, sample.body ?? {});
+  return { status: res.status, text: res.text };
+}
+
+describe.each(engines())('the console access matrix on %s', (engine) => {
+  const rt = useRuntime(engine);
+
+  test('every console route of the Fastify app is in the table, and every route of the table has a sample', () => {
+    const printed = rt().app.http.app.printRoutes({ commonPrefix: false });
+    // printRoutes draws a tree: the full paths are the concatenated segments; find each declared one.
+    const declared = new Set(CONSOLE_ROUTES.map((r) => `/api/console/${r.path}`));
+    const served = collectPaths(printed).filter((p) => p.startsWith('/api/console'));
+    expect(served.length).toBeGreaterThanOrEqual(declared.size);
+    for (const path of served) expect(declared, `${path} is served but not in CONSOLE_ROUTES`).toContain(path);
+    for (const route of CONSOLE_ROUTES) expect(SAMPLES, `no sample request for ${key(route)}`).toHaveProperty([key(route)]);
+    // Every permission a route names is declared, with the roles it allows.
+    for (const route of CONSOLE_ROUTES) if (route.roles !== 'public') expect(PERMISSIONS).toHaveProperty([route.roles]);
+  });
+
+  test('no cookie and a member cookie: 401 on every route that needs staff; public routes answer as for anybody', async () => {
+    const { client: memberClient } = await activeMember(rt(), IN);
+    // The member's own cookie, sent to the console host.
+    const withMemberCookie = consoleClient(rt());
+    for (const [name, value] of memberClient.jar) withMemberCookie.jar.set(name, value);
+    expect(withMemberCookie.jar.size).toBeGreaterThan(0);
+    for (const route of CONSOLE_ROUTES) {
+      for (const client of [consoleClient(rt()), withMemberCookie]) {
+        const res = await call(rt(), client, route, IN);
+        expect(res.status, `${key(route)} ${client === withMemberCookie ? 'member cookie' : 'no cookie'}: ${res.text}`).toBe(route.roles === 'public' ? SAMPLES[key(route)]!.ok : 401);
+      }
+    }
+  });
+
+  test.each(STAFF_ROLES)('role %s scoped to one brand: allowed routes answer in scope and 404 out of scope; others 403 and audited', async (role: StaffRole) => {
+    const routes = CONSOLE_ROUTES.filter((r) => r.roles !== 'public');
+    let counted = 0;
+    for (const route of routes) {
+      // A session of its own for each route (a logout ends it).
+      const { client, id } = await staffLogin(rt(), role, [IN]);
+      const allowed = may(role, route.roles as keyof typeof PERMISSIONS);
+      for (const brand of [IN, OUT]) {
+        const res = await call(rt(), client, route, brand);
+        const label = `${role} ${key(route)} on ${brand}: ${res.text}`;
+        if (!allowed) {
+          expect(res.status, label).toBe(403);
+          const entry = await rt()
+            .db.db.selectFrom('audit_log')
+            .selectAll()
+            .where('staff_id', '=', id)
+            .where('action', '=', 'forbidden')
+            .orderBy('id', 'desc')
+            .executeTakeFirst();
+          expect(entry, label).toMatchObject({ role, details: JSON.stringify({ route: `${route.method} /api/console/${route.path}` }) });
+        } else if (brand === OUT && route.scoped) {
+          expect(res.status, label).toBe(404);
+        } else {
+          expect(res.status, label).toBe(SAMPLES[key(route)]!.ok);
+          if (route.path === 'logout') break;
+        }
+        counted++;
+      }
+    }
+    expect(counted).toBeGreaterThan(routes.length);
+  });
+
+  test('a staff member of every brand reaches both brands', async () => {
+    const { client } = await staffLogin(rt(), 'admin', null);
+    for (const brand of [IN, OUT]) {
+      expect((await client.get(`/api/console/members/${await member(rt(), brand)}`)).status).toBe(200);
+      expect((await client.get(`/api/console/members?brand=${brand}`)).status).toBe(200);
+    }
+  });
+
+  test('a scoped list shows nothing of other brands, not even counts', async () => {
+    const outsider = await member(rt(), OUT);
+    const { client } = await staffLogin(rt(), 'support', [IN]);
+    const all = (await client.get('/api/console/members')).json().members as { id: number; brand: string }[];
+    expect(all.length).toBeGreaterThan(0);
+    expect(all.every((m) => m.brand === IN)).toBe(true);
+    const { email } = await rt().db.db.selectFrom('users').select('email').where('id', '=', outsider).executeTakeFirstOrThrow();
+    expect((await client.get(`/api/console/members?q=${encodeURIComponent(email)}`)).json().members).toEqual([]);
+    expect((await client.get(`/api/console/members?q=${encodeURIComponent(email)}&brand=${OUT}`)).status).toBe(404);
+  });
+
+  test('the member API refuses a staff cookie (answers as to a visitor), and a brand host has no console', async () => {
+    const staff = await staffLogin(rt(), 'owner');
+    const onBrand = new Client(rt(), IN);
+    for (const [name, value] of staff.client.jar) onBrand.jar.set(name, value);
+    const visitor = new Client(rt(), IN);
+    const me = await onBrand.get('/api/user.php');
+    expect(me.status).toBe(200);
+    expect(me.json().user).toBeNull();
+    for (const path of ['/api/members.php', '/api/chats.php', '/api/transactions.php']) {
+      expect((await onBrand.get(path)).status, path).toBe((await visitor.get(path)).status);
+    }
+    // The console's routes on a brand host: 404, staff cookie or not.
+    expect((await onBrand.get('/api/console/me')).status).toBe(404);
+    expect((await onBrand.post('/api/console/login', { email: staff.email, password: PASSWORD, code: totpCode(staff.secret, 1) })).status).toBe(404);
+    // A brand's API on the console host: 404.
+    expect((await staff.client.get('/api/user.php')).status).toBe(404);
+  });
+
+  test('a state-changing console call from another origin is refused (403) and changes nothing', async () => {
+    const { client } = await staffLogin(rt(), 'owner');
+    const id = await member(rt(), IN);
+    const res = await client.post(`/api/console/members/${id}/suspend`, { reason: 'x' }, { origin: 'http://evil.example' });
+    expect(res.status).toBe(403);
+    const row = await rt().db.db.selectFrom('users').select('suspended_at').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row.suspended_at).toBeNull();
+  });
+});
+
+/** The full paths of Fastify's printRoutes({commonPrefix: false}) tree. */
+function collectPaths(printed: string): string[] {
+  const paths: string[] = [];
+  const stack: { depth: number; path: string }[] = [];
+  for (const line of printed.split('\n')) {
+    const m = /^([│\s]*)(?:[├└]── )(.+?)(?: \(([^)]*)\))?$/.exec(line);
+    if (!m) continue;
+    const depth = m[1]!.length;
+    while (stack.length && stack[stack.length - 1]!.depth >= depth) stack.pop();
+    const path = (stack[stack.length - 1]?.path ?? '') + m[2]!;
+    stack.push({ depth, path });
+    if (m[3]) paths.push(path);
+  }
+  return paths;
+}
