@@ -118,6 +118,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
     defaultTenant: config.defaultTenant,
     trustProxy: config.trustProxy,
     production: config.production,
+    checkAnswers: config.checkAnswers,
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
   });
 

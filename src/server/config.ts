@@ -43,6 +43,8 @@ export interface AppConfig {
   jobs: boolean;
   /** Mail and abuse limits other than the defaults of docs/API.md (tests only). */
   abuse?: Partial<AbuseLimits>;
+  /** Check every JSON answer against its route's answer schema (tests; NODE_ENV=test): a mismatch is a 500. */
+  checkAnswers?: boolean;
   /** The clock of brand days (the swipe game's likes per day); tests move it. */
   now?: () => Date;
 }
@@ -69,5 +71,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, root = repoR
     mailWebhookSecret: env.MAIL_WEBHOOK_SECRET || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
     jobs: env.JOBS !== '0',
+    checkAnswers: env.NODE_ENV === 'test',
   };
 }

@@ -76,6 +76,8 @@ export async function startTestRuntime(engine: EngineName = 'sqlite', opts: Test
     // Test clients stand for browsers on addresses of their own (X-Forwarded-For), as behind a proxy.
     trustProxy: true,
     jobs: opts.jobs ?? false,
+    // Every JSON answer is checked against its route's answer schema (src/contract): drift is a 500.
+    checkAnswers: true,
     ...opts.config,
   };
   const app = await buildApp(config);

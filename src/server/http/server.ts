@@ -60,6 +60,8 @@ export interface HttpOptions {
   trustProxy: boolean;
   /** Production: Secure cookies and HSTS. */
   production: boolean;
+  /** Check JSON answers against the routes' answer schemas (tests). */
+  checkAnswers?: boolean;
   /** pino options for the request log; false for none (tests). */
   logger: LoggerOptions | false;
 }
@@ -302,7 +304,7 @@ export async function createHttp(options: HttpOptions) {
   });
 
   // ---- The API (declared routes) and the pages.
-  registerApi(app, options.routes, { services, trustProxy, visit, sendErrorPage, wantsHtml });
+  registerApi(app, options.routes, { services, trustProxy, visit, sendErrorPage, wantsHtml, checkAnswers: options.checkAnswers });
 
   /** What names nothing: the brand's 404 page, or for a program calling the API, its JSON. */
   function notFound(request: FastifyRequest, reply: FastifyReply) {
