@@ -74,3 +74,10 @@ export type NotificationSettings = z.infer<typeof NotificationSettings>;
 
 /** POST /api/mail-events.php: how many members' mails were switched off. */
 export const MailEventAnswer = z.object({ ok: z.literal(true), members: z.number().int() });
+
+/** POST /api/mail-events.php: the mail provider's event about an address. */
+export const MailEventBody = z.object({
+  /** bounce (hard bounce), complaint or spam (a spam report: reason fbl). */
+  event: z.enum(['bounce', 'complaint', 'spam']),
+  email: z.email().max(254),
+});

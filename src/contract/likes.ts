@@ -96,7 +96,7 @@ export type MatchSuggestion = z.infer<typeof MatchSuggestion>;
 /** GET /api/match-finder.php */
 export const MatchFinderAnswer = z.object({ profiles: z.array(MatchSuggestion) });
 /** GET /api/auto-like.php: a profile for the like dialog, or null. */
-export const AutoLikeAnswer = z.object({ profile: MatchSuggestion.extend({ liked_me: z.boolean() }).nullable() });
+export const AutoLikeAnswer = z.object({ profile: ProfileCardData.extend({ liked_me: z.boolean(), reasons: z.array(MatchReason).optional() }).nullable() });
 export type AutoLikeAnswer = z.infer<typeof AutoLikeAnswer>;
 /** GET /api/block.php: the profiles the member blocked. */
 export const BlockedAnswer = z.object({ profiles: z.array(ProfileCardData) });

@@ -1,40 +1,11 @@
 import type { AstroGlobal } from 'astro';
-import { methodsFor } from '../lib/payment-methods.ts';
-import { formatMoney } from '../lib/money.ts';
-import { euroPrice, priceFor } from '../lib/currencies.ts';
+import { creditsOffer } from '../lib/credits-offer.ts';
 import { TIME_BONUS, timeBonusLeft, type DiscountView } from '../lib/discounts.ts';
-import type { PackageOption } from '../islands/credits/BuyCredits.tsx';
+import type { PackagesAnswer } from '../contract/payments.ts';
 
-/**
- * What the credits pages show (SPEC §2 credit packages and payment methods): the brand's
- * packages priced in the currency of the member's payment country (the profile's country, else
- * where the visitor is), and the methods the brand offers there (a method without countries is
- * offered everywhere).
- */
-export function creditsOptions(astro: Pick<AstroGlobal, 'locals'>, method?: 'sdd'): { packages: PackageOption[]; methods: { id: string; name: string }[]; country: string } {
-  const { tenant, locale, country, user } = astro.locals;
-  const where = user?.profile?.country ?? country ?? tenant.countries[0]!;
-  const packages = tenant.packages.flatMap((p) => {
-    // Direct debit (SEPA) is in euros.
-    const price = method === 'sdd' ? euroPrice(p, where) : priceFor(p, where);
-    if (!price) return [];
-    const { amount, currency } = price;
-    // Direct debit (SEPA) charges the euro price, whatever the country's currency.
-    const euroAmount = euroPrice(p, where)?.amount ?? null;
-    return {
-      euroAmount,
-      id: p.id,
-      credits: p.credits,
-      amount,
-      currency,
-      price: formatMoney(amount, currency, locale),
-      perCredit: formatMoney(Math.round(amount / p.credits), currency, locale),
-      popular: p.popular,
-      discount: p.discount,
-    };
-  });
-  const methods = methodsFor(tenant, where).map((m) => ({ id: m.id, name: m.name }));
-  return { packages, methods, country: where };
+/** What the credits pages show: the same function as GET /api/packages.php (src/lib/credits-offer.ts). */
+export function creditsOptions(astro: Pick<AstroGlobal, 'locals'>, method?: 'sdd'): PackagesAnswer {
+  return creditsOffer(astro.locals, method);
 }
 
 /**

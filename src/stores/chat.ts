@@ -223,18 +223,18 @@ export function listenToChat(): () => void {
     reload = setTimeout(() => void loadChats().catch(() => undefined), 100);
   };
   const offs = [
-    onEvent('message', (data: { conversation_id: number }) => {
+    onEvent('message', (data) => {
       reloadChats();
       if ($conversation.get()?.answer.conversation?.id === data?.conversation_id) void catchUp().catch(() => undefined);
     }),
     onEvent('chats', reloadChats),
-    onEvent('read', (data: { conversation_id: number; message_id: number }) => {
+    onEvent('read', (data) => {
       const open = $conversation.get();
       const conversation = open?.answer.conversation;
       if (!open || conversation?.id !== data?.conversation_id) return;
       $conversation.set({ ...open, answer: { ...open.answer, conversation: { ...conversation, read_up_to: Math.max(conversation.read_up_to, data.message_id) } } });
     }),
-    onEvent('typing', (data: { conversation_id: number }) => {
+    onEvent('typing', (data) => {
       const open = $conversation.get();
       if (!open || open.answer.conversation?.id !== data?.conversation_id) return;
       $conversation.set({ ...open, typing: true });

@@ -5,6 +5,7 @@
  * (POST /api/payment.php) and goes to the provider's checkout.
  */
 import { useEffect, useState } from 'react';
+import type { PackageOption } from '../../contract/payments.ts';
 import { m } from '../../paraglide/messages.js';
 import type { Locale } from '../../lib/locales.ts';
 import { formatMoney } from '../../lib/money.ts';
@@ -13,19 +14,7 @@ import { api, ApiError } from '../../stores/api.ts';
 import { METHOD_LOGOS, type PaymentMethodId } from '../../lib/payment-methods.ts';
 import { useHydrated } from '../useHydrated.ts';
 
-export interface PackageOption {
-  id: string;
-  credits: number;
-  /** Cents of `currency` in the member's payment country. */
-  amount: number;
-  /** Cents of EUR, what direct debit charges; null when the package has no euro price. */
-  euroAmount: number | null;
-  currency: string;
-  price: string;
-  perCredit: string;
-  popular: boolean;
-  discount: number;
-}
+export type { PackageOption };
 
 interface Props {
   locale: Locale;

@@ -35,7 +35,7 @@ export default function PaymentResult({ locale, initial, credits }: { locale: Lo
     }
     const ask = () => api<{ payment: Payment }>('GET', '/payment.php', undefined, { id: payment.payment_id }).then((a) => setPayment(a.payment), () => undefined);
     const timer = setInterval(ask, POLL_MS);
-    const off = onEvent('payment', (data: { payment_id: number }) => {
+    const off = onEvent('payment', (data) => {
       if (data?.payment_id === payment.payment_id) void ask();
     });
     return () => {

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
 import { notFound } from '../errors.ts';
+import { MailEventAnswer, MailEventBody } from '../../contract/accounts.ts';
 import { json, route } from '../http/routes.ts';
 
 /**
@@ -9,11 +9,7 @@ import { json, route } from '../http/routes.ts';
  * knows the shared secret (MAIL_WEBHOOK_SECRET), sent as `Authorization: Bearer <secret>` or
  * `?key=<secret>`; without a secret configured the webhook does not exist (404).
  */
-export const MailEventBody = z.object({
-  /** bounce (hard bounce), complaint or spam (a spam report: reason fbl). */
-  event: z.enum(['bounce', 'complaint', 'spam']),
-  email: z.email().max(254),
-});
+export { MailEventBody };
 
 function secretMatches(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -25,6 +21,7 @@ export const mailEventRoutes = [
   route({
     method: 'POST',
     path: 'mail-events.php',
+    answer: MailEventAnswer,
     who: 'outside',
     body: MailEventBody,
     handler: async (ctx) => {

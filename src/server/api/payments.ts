@@ -1,6 +1,23 @@
-import { DirectDebitBody, DirectDebitConfirmBody } from '../../contract/directdebit.ts';
-import { DiscountQuery, PaymentQuery, TransactionsQuery, StartPaymentBody, TestCheckoutBody, TestCheckoutQuery, WebhookBody } from '../../contract/payments.ts';
+import { OkAnswer } from '../../contract/public.ts';
+import { DirectDebitBody, DirectDebitConfirmAnswer, DirectDebitConfirmBody, DirectDebitFormAnswer, DirectDebitOrderAnswer } from '../../contract/directdebit.ts';
+import {
+  DiscountAnswer,
+  DiscountQuery,
+  PackagesAnswer,
+  PaymentAnswer,
+  PaymentQuery,
+  RepeatAnswer,
+  RepeatOfferAnswer,
+  StartPaymentAnswer,
+  TransactionsAnswer,
+  TransactionsQuery,
+  StartPaymentBody,
+  TestCheckoutBody,
+  TestCheckoutQuery,
+  WebhookBody,
+} from '../../contract/payments.ts';
 import { formatMoney } from '../../lib/money.ts';
+import { creditsOffer } from '../../lib/credits-offer.ts';
 import { notFound } from '../errors.ts';
 import { html, json, redirect, route, type RouteContext } from '../http/routes.ts';
 import { request } from 'node:http';
@@ -38,9 +55,19 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 /** Buying credits (docs/API.md "Payments"). */
 export const paymentRoutes = [
   route({
+    // The bundles and methods the member may buy, priced for their payment country: the same
+    // function as the /credits page (src/lib/credits-offer.ts), so the two cannot differ.
+    method: 'GET',
+    path: 'packages.php',
+    who: 'member',
+    answer: PackagesAnswer,
+    handler: (ctx) => json(creditsOffer({ tenant: ctx.tenant, locale: ctx.locale, country: ctx.country, user: ctx.session.user })),
+  }),
+  route({
     // Starts a payment of a package; the browser goes to checkout_url.
     method: 'POST',
     path: 'payment.php',
+    answer: StartPaymentAnswer,
     who: 'member',
     body: StartPaymentBody,
     handler: async (ctx) => json(await ctx.services.payments.start(ctx.tenant, payer(ctx.session.user), ctx.body, { origin: originOf(ctx), locale: ctx.locale })),
@@ -50,6 +77,7 @@ export const paymentRoutes = [
     // gebruikt", 410 when expired; welcome=true answers the welcome discount or 404.
     method: 'GET',
     path: 'discountcode.php',
+    answer: DiscountAnswer,
     who: 'member',
     query: DiscountQuery,
     handler: async (ctx) => {
@@ -62,6 +90,7 @@ export const paymentRoutes = [
     // The last purchase and the saved card it can be charged on (/credits/repeat-order); 404 before a first purchase.
     method: 'GET',
     path: 'repeat-order.php',
+    answer: RepeatOfferAnswer,
     who: 'member',
     handler: async (ctx) => {
       const offer = await ctx.services.payments.repeatOffer(ctx.tenant, payer(ctx.session.user));
@@ -73,6 +102,7 @@ export const paymentRoutes = [
     // The last purchase again: on the saved card at once, else through the method's own way; `next` is where the browser goes.
     method: 'POST',
     path: 'repeat-order.php',
+    answer: RepeatAnswer,
     who: 'member',
     handler: async (ctx) => json(await ctx.services.payments.repeat(ctx.tenant, payer(ctx.session.user), originOf(ctx))),
   }),
@@ -80,6 +110,7 @@ export const paymentRoutes = [
     // Removes the saved card.
     method: 'DELETE',
     path: 'saved-card.php',
+    answer: OkAnswer,
     who: 'member',
     handler: async (ctx) => {
       await ctx.services.payments.removeSavedCard(ctx.tenant, ctx.session.user.id);
@@ -90,6 +121,7 @@ export const paymentRoutes = [
     // The member's ledger a page at a time, or one purchase's invoice (/transactions/{id}).
     method: 'GET',
     path: 'transactions.php',
+    answer: TransactionsAnswer,
     who: 'member',
     query: TransactionsQuery,
     handler: async (ctx) =>
@@ -101,6 +133,7 @@ export const paymentRoutes = [
     // The direct-debit form's start: the member's last details, the limit and what is left.
     method: 'GET',
     path: 'directdebit.php',
+    answer: DirectDebitFormAnswer,
     who: 'member',
     handler: async (ctx) => json(await ctx.services.directDebit.form(ctx.session.user.id)),
   }),
@@ -108,6 +141,7 @@ export const paymentRoutes = [
     // A bundle by direct debit: validated, limited, then an SMS code is sent.
     method: 'POST',
     path: 'directdebit.php',
+    answer: DirectDebitOrderAnswer,
     who: 'member',
     body: DirectDebitBody,
     handler: async (ctx) => json(await ctx.services.directDebit.order(ctx.tenant, payer(ctx.session.user), ctx.body, ctx.locale)),
@@ -116,6 +150,7 @@ export const paymentRoutes = [
     // The SMS code: the mandate and the debit are made; answers the payment and its result page.
     method: 'POST',
     path: 'directdebit.php',
+    answer: DirectDebitConfirmAnswer,
     variant: { query: { confirm: '1' } },
     who: 'member',
     body: DirectDebitConfirmBody,
@@ -129,6 +164,7 @@ export const paymentRoutes = [
     // (the member's return may come before the webhook).
     method: 'GET',
     path: 'payment.php',
+    answer: PaymentAnswer,
     who: 'member',
     query: PaymentQuery,
     handler: async (ctx) => {
@@ -139,6 +175,7 @@ export const paymentRoutes = [
     // The provider's webhook: only an id; the payment is fetched from the provider before anything happens.
     method: 'POST',
     path: 'payment-webhook.php',
+    answer: OkAnswer,
     who: 'outside',
     body: WebhookBody,
     handler: async (ctx) => {
@@ -150,6 +187,7 @@ export const paymentRoutes = [
     // The test provider's hosted checkout page: pay, fail, cancel, or pending then paid.
     method: 'GET',
     path: 'test-checkout.php',
+    answer: 'html',
     who: 'visitor',
     query: TestCheckoutQuery,
     handler: async (ctx) => {
@@ -176,6 +214,7 @@ ${button('paid', t('test_checkout_pay'), '#15803d')}${button('pending', t('test_
     // It settles as a provider does (the webhook), then sends the browser back to the brand.
     method: 'POST',
     path: 'test-checkout.php',
+    answer: 'redirect',
     who: 'outside',
     body: TestCheckoutBody,
     handler: async (ctx) => {
