@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PAYMENT_METHOD_IDS } from '../lib/payment-methods.ts';
 import { LEDGER_REASONS, type LedgerReason } from './credits.ts';
+import { PAYMENT_STATUSES } from './enums.ts';
 
 /** The outcomes the test provider's checkout page offers (POST /api/test-checkout.php). */
 export const TEST_OUTCOMES = ['paid', 'failed', 'canceled', 'pending'] as const;
@@ -41,10 +42,7 @@ export const TransactionsQuery = z.union([
 
 // ---- Answers
 
-/** Statuses a payment may have; FINAL_PAYMENT_STATUSES it never leaves. */
-export const PAYMENT_STATUSES = ['open', 'pending', 'paid', 'failed', 'canceled', 'expired'] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-export const FINAL_PAYMENT_STATUSES: readonly PaymentStatus[] = ['paid', 'failed', 'canceled', 'expired'];
+export { FINAL_PAYMENT_STATUSES, PAYMENT_STATUSES, type PaymentStatus } from './enums.ts';
 
 /** A payment as the member's result screen shows it (SPEC §3 payment: payment_id, credits, amount). */
 export const PaymentView = z.object({

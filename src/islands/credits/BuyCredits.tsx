@@ -5,6 +5,7 @@
  * (POST /api/payment.php) and goes to the provider's checkout.
  */
 import { useEffect, useState } from 'react';
+import type { BodyOf } from '../../contract/endpoints.ts';
 import type { PackageOption } from '../../contract/payments.ts';
 import { m } from '../../paraglide/messages.js';
 import type { Locale } from '../../lib/locales.ts';
@@ -66,8 +67,8 @@ export default function BuyCredits({ locale, packages, methods, selected, method
       return;
     }
     try {
-      const body = { package_id: pack, method: via, ...(discount && !why ? { discount_code: discount.code } : {}) };
-      const { checkout_url } = await api<{ checkout_url: string }>('POST', '/payment.php', body);
+      const body = { package_id: pack, method: via as BodyOf<'POST payment.php'>['method'], ...(discount && !why ? { discount_code: discount.code } : {}) };
+      const { checkout_url } = await api('POST', '/payment.php', body);
       location.assign(checkout_url);
     } catch (e) {
       setError(e instanceof ApiError ? e.message : String(e));
@@ -159,7 +160,7 @@ function DiscountCode({ locale, discount, onChange, initialError, notApplicable:
     setBusy(true);
     setError('');
     try {
-      const { discount_code } = await api<{ discount_code: DiscountView }>('GET', `/discountcode.php?code=${encodeURIComponent(typed.trim())}`);
+      const { discount_code } = await api('GET', '/discountcode.php', undefined, { code: typed.trim() });
       onChange(discount_code);
       setTyped('');
       setOpen(false);
