@@ -53,3 +53,31 @@ export type NotificationsChange = z.output<typeof NotificationsBody>;
 export function hasToken(body: unknown): boolean {
   return typeof body === 'object' && body !== null && 'token' in body;
 }
+
+// ---- Answers
+
+/** GET /api/account.php: the reasons to delete an account, each with a solution that may keep the member. */
+export const DeleteReasonsAnswer = z.object({
+  delete_discount: z.number().int(),
+  reasons: z.array(z.object({ key: z.enum(DELETE_REASONS), label: z.string(), solution: z.object({ label: z.string(), href: z.string() }) })),
+});
+export type DeleteReasonsAnswer = z.infer<typeof DeleteReasonsAnswer>;
+
+/** GET and PUT /api/notifications.php: the member's e-mail types and push, and what was switched off without them. */
+export const NotificationSettings = z.object({
+  email: z.record(z.enum(EMAIL_NOTIFICATION_TYPES), z.boolean()),
+  push: z.boolean(),
+  /** Types switched off by a spam report, bounce or list-unsubscribe (SPEC §3), with the reason. */
+  disabled: z.array(z.object({ type: z.enum(EMAIL_NOTIFICATION_TYPES), reason: z.string() })),
+});
+export type NotificationSettings = z.infer<typeof NotificationSettings>;
+
+/** POST /api/mail-events.php: how many members' mails were switched off. */
+export const MailEventAnswer = z.object({ ok: z.literal(true), members: z.number().int() });
+
+/** POST /api/mail-events.php: the mail provider's event about an address. */
+export const MailEventBody = z.object({
+  /** bounce (hard bounce), complaint or spam (a spam report: reason fbl). */
+  event: z.enum(['bounce', 'complaint', 'spam']),
+  email: z.email().max(254),
+});

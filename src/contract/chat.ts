@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BodyId, QueryAfterId, QueryId } from './ids.ts';
-import type { ProfileCardData } from './likes.ts';
+import { ProfileCardData } from './cards.ts';
 
 /**
  * The chat (SPEC §2 chats and chat view, §3 conversation and chat item, §4 chat, §7 chats.php
@@ -72,61 +72,67 @@ export const TypingBody = z.object({ conversation_id: BodyId });
 /** GET /api/gifs.php */
 export const GifQuery = z.object({ q: z.string().max(60).default('') });
 
+/** One GIF of the GIF search (API.md GET /api/gifs.php). */
+export const Gif = z.object({ id: z.string(), url: z.string(), width: z.number(), height: z.number(), title: z.string() });
+export type Gif = z.infer<typeof Gif>;
+
+/** A gift of the brand's catalogue (GET /api/gifts.php). */
+export const Gift = z.object({ id: z.string(), credits: z.number().int() });
+export type Gift = z.infer<typeof Gift>;
+
 /** A message as the chat shows it. */
-export interface ChatMessage {
-  id: number;
+export const ChatMessage = z.object({
+  id: z.number().int(),
   /** Sent by the member who asks. */
-  mine: boolean;
-  kind: MessageKind;
-  text: string | null;
+  mine: z.boolean(),
+  kind: z.enum(MESSAGE_KINDS),
+  text: z.string().nullable(),
   /** Photo messages: the photo and its thumbnail. */
-  photo: { url: string; thumb_url: string } | null;
+  photo: z.object({ url: z.string(), thumb_url: z.string() }).nullable(),
   /** Gift messages: which gift and what it cost. */
-  gift: { id: string; credits: number } | null;
-  gif: Gif | null;
-  created_at: string;
-}
+  gift: Gift.nullable(),
+  gif: Gif.nullable(),
+  created_at: z.string(),
+});
+export type ChatMessage = z.infer<typeof ChatMessage>;
 
 /** The last message of a chat item, for the list. */
-export interface MessagePreview {
-  id: number;
-  mine: boolean;
-  kind: MessageKind;
+export const MessagePreview = z.object({
+  id: z.number().int(),
+  mine: z.boolean(),
+  kind: z.enum(MESSAGE_KINDS),
   /** The start of a text message; null for the other kinds (the list names the kind). */
-  text: string | null;
-  created_at: string;
-}
+  text: z.string().nullable(),
+  created_at: z.string(),
+});
+export type MessagePreview = z.infer<typeof MessagePreview>;
 
 /** SPEC §3 chat item. */
-export interface ChatItem {
-  conversation: { id: number };
-  profile: ProfileCardData;
-  num_unread_messages: number;
-  last_message: MessagePreview | null;
-}
+export const ChatItem = z.object({
+  conversation: z.object({ id: z.number().int() }),
+  profile: ProfileCardData,
+  num_unread_messages: z.number().int(),
+  last_message: MessagePreview.nullable(),
+});
+export type ChatItem = z.infer<typeof ChatItem>;
 
 /** GET /api/chats.php */
-export interface ChatsAnswer {
-  chats: ChatItem[];
-  total_unread: number;
-}
+export const ChatsAnswer = z.object({ chats: z.array(ChatItem), total_unread: z.number().int() });
+export type ChatsAnswer = z.infer<typeof ChatsAnswer>;
 
-/** Why the member cannot write in a conversation now (SPEC §4), or null. */
-export type ReplyBlock =
-  /** The member's own e-mail address is not confirmed: confirm it to reply. */
-  | 'confirm_email'
-  /** The other member's address is not confirmed: they cannot reply until they confirm it. */
-  | 'other_unconfirmed'
-  | null;
+/** Why the member cannot write in a conversation now (SPEC §4), or null: their own address is not confirmed, or the other's is not. */
+export const ReplyBlock = z.enum(['confirm_email', 'other_unconfirmed']).nullable();
+export type ReplyBlock = z.infer<typeof ReplyBlock>;
 
 /** What one message kind costs on this brand (SPEC §3 settings), and the gifts. */
-export interface ChatCosts {
-  text: number;
-  photo: number;
-  gift: number;
+export const ChatCosts = z.object({
+  text: z.number().int(),
+  photo: z.number().int(),
+  gift: z.number().int(),
   /** SPEC §3 minimum_message_costs of the member's country: what one message costs at least, in money. */
-  minimum: { costs: number; currency: string } | null;
-}
+  minimum: z.object({ costs: z.number().int(), currency: z.string() }).nullable(),
+});
+export type ChatCosts = z.infer<typeof ChatCosts>;
 
 /** What one kind of message costs on the brand (SPEC §3 settings), with the country's minimum in money. */
 export function chatCosts(
@@ -141,44 +147,41 @@ export function chatCosts(
   };
 }
 
-/** GET /api/chat.php */
-export interface ConversationAnswer {
+/** One conversation and what the member may do in it (the service's part of GET /api/chat.php). */
+export const Conversation = z.object({
   /** null when the member has no conversation with the profile yet. */
-  conversation: {
-    id: number;
-    messages: ChatMessage[];
-    /** Older messages exist and are hidden for privacy (SPEC §4). */
-    older_hidden: boolean;
-    /** The last of the member's messages the other has read (0: none). */
-    read_up_to: number;
-  } | null;
-  profile: ProfileCardData;
+  conversation: z
+    .object({
+      id: z.number().int(),
+      messages: z.array(ChatMessage),
+      /** Older messages exist and are hidden for privacy (SPEC §4). */
+      older_hidden: z.boolean(),
+      /** The last of the member's messages the other has read (0: none). */
+      read_up_to: z.number().int(),
+    })
+    .nullable(),
+  profile: ProfileCardData,
   /** The member may write now; otherwise `reply_block` says why. */
-  can_send: boolean;
-  reply_block: ReplyBlock;
+  can_send: z.boolean(),
+  reply_block: ReplyBlock,
   /** A free member who has used their conversations cannot start this one (SPEC §9): premium. */
-  needs_premium: boolean;
-}
+  needs_premium: z.boolean(),
+});
+export type Conversation = z.infer<typeof Conversation>;
+/** GET /api/chat.php: the conversation and what each kind of message costs. */
+export const ConversationAnswer = Conversation.extend({ costs: ChatCosts });
+export type ConversationAnswer = z.infer<typeof ConversationAnswer>;
 
 /** POST /api/chat.php */
-export interface SendAnswer {
-  conversation_id: number;
-  message: ChatMessage;
+export const SendAnswer = z.object({
+  conversation_id: z.number().int(),
+  message: ChatMessage,
   /** The member's credits after the message. */
-  credits: number;
-}
+  credits: z.number().int(),
+});
+export type SendAnswer = z.infer<typeof SendAnswer>;
 
-/** One GIF of the GIF search (API.md GET /api/gifs.php). */
-export interface Gif {
-  id: string;
-  url: string;
-  width: number;
-  height: number;
-  title: string;
-}
-
-/** A gift of the brand's catalogue (GET /api/gifts.php). */
-export interface Gift {
-  id: string;
-  credits: number;
-}
+/** GET /api/gifts.php */
+export const GiftsAnswer = z.object({ gifts: z.array(Gift) });
+/** GET /api/gifs.php */
+export const GifsAnswer = z.object({ gifs: z.array(Gif) });

@@ -61,3 +61,8 @@ export const MAX_PAGE = 1000;
  * brand cost 60 ms a search; nobody pages through more than 40 pages of cards.
  */
 export const SEARCH_COUNT_LIMIT = 1000;
+
+/** Statuses a payment may have (SPEC §3 payment); the result screen stops asking at the final ones, which a payment never leaves. */
+export const PAYMENT_STATUSES = ['open', 'pending', 'paid', 'failed', 'canceled', 'expired'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export const FINAL_PAYMENT_STATUSES: readonly PaymentStatus[] = ['paid', 'failed', 'canceled', 'expired'];

@@ -1,4 +1,5 @@
 import type catalogue from '../../locales/nl.json';
+import { z } from 'zod';
 
 /**
  * The stable error codes of the API (API.md "Errors"): `{error: {code, message, field?}}`. A code
@@ -91,3 +92,24 @@ export interface ApiErrorBody {
   /** A 401/403 for a logged-out caller (SPEC §7). */
   authentication_required?: true;
 }
+
+/** The body of every refusal as a schema (the OpenAPI document's `Error`). */
+export const ErrorAnswer = z.object({
+  error: z.object({
+    code: z.enum(ERROR_CODES),
+    /** The catalogue message in the visitor's language. */
+    message: z.string(),
+    /** The refused field of the body or query. */
+    field: z.string().optional(),
+  }),
+  authentication_required: z.literal(true).optional(),
+});
+
+/** GET /api/openapi.json: the OpenAPI 3.1 document of the API, generated from the route table. */
+export const OpenApiAnswer = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+  components: z.looseObject({}),
+});
+export type OpenApiAnswer = z.infer<typeof OpenApiAnswer>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BodyId } from './ids.ts';
+import { ProfileCardData } from './cards.ts';
 
 /** POST and DELETE /api/like.php, POST and DELETE /api/block.php: the profile concerned. */
 export const ProfileIdBody = z.object({ profile_id: BodyId });
@@ -37,77 +38,67 @@ export const ComplaintBody = z.object({
 });
 export type ComplaintInput = z.output<typeof ComplaintBody>;
 
-/** A profile's main image as the API gives it (urls). */
-export interface MainImage {
-  filename: string;
-  thumb_filename: string;
-  status: string;
-  match: string;
-}
-
-/** The card of another profile in the likes lists, the swipe game and the match finder. */
-export interface ProfileCardData {
-  id: number;
-  name: string;
-  age: number;
-  city: string | null;
-  region: string | null;
-  country: string;
-  fictional: boolean;
-  main_image: MainImage | null;
-}
+export { MainImage, ProfileCardData, Relation } from './cards.ts';
 
 /** A like as the lists show it (SPEC §3 like item: id, like_new), with the other profile's card. */
-export interface LikeItem {
+export const LikeItem = z.object({
   /** The like's id. */
-  id: number;
+  id: z.number().int(),
   /** Received likes: the member has not opened this profile since it liked them. */
-  like_new: boolean;
+  like_new: z.boolean(),
   /** Both have liked each other. */
-  match: boolean;
-  created_at: string;
-  profile: ProfileCardData;
-}
+  match: z.boolean(),
+  created_at: z.string(),
+  profile: ProfileCardData,
+});
+export type LikeItem = z.infer<typeof LikeItem>;
 
 /** GET /api/likes.php (SPEC §7): given likes, received likes (new first), and how many are new. */
-export interface LikesAnswer {
-  profiles: LikeItem[];
-  liked_by: LikeItem[];
-  total_new: number;
-}
+export const LikesAnswer = z.object({ profiles: z.array(LikeItem), liked_by: z.array(LikeItem), total_new: z.number().int() });
+export type LikesAnswer = z.infer<typeof LikesAnswer>;
 
 /** POST /api/like.php: the like, and whether it made a match. */
-export interface LikeAnswer {
-  like: { id: number; profile_id: number; created_at: string };
-  match: boolean;
-}
-
-/** How the member stands with a profile they open (the profile's buttons). */
-export interface Relation {
-  /** The member likes this profile. */
-  liked: boolean;
-  /** This profile likes the member. */
-  liked_me: boolean;
-  /** The member blocked this profile (only the blocker still opens it, to unblock). */
-  blocked: boolean;
-}
+export const LikeAnswer = z.object({ like: z.object({ id: z.number().int(), profile_id: z.number().int(), created_at: z.string() }), match: z.boolean() });
+export type LikeAnswer = z.infer<typeof LikeAnswer>;
 
 /** A card of the swipe game: the profile card with a few lines about them. */
-export interface SwipeCard extends ProfileCardData {
-  about: string | null;
-  interests: string[];
-}
+export const SwipeCard = ProfileCardData.extend({ about: z.string().nullable(), interests: z.array(z.string()) });
+export type SwipeCard = z.infer<typeof SwipeCard>;
 
 /** GET and POST /api/swipe.php: the likes left today and, when none, when the next day starts. */
-export interface SwipeState {
-  likes_left: number;
+export const SwipeState = z.object({
+  likes_left: z.number().int(),
   /** The start of the brand's next day (ISO), when no likes are left. */
-  next_at: string | null;
-}
+  next_at: z.string().nullable(),
+});
+export type SwipeState = z.infer<typeof SwipeState>;
+
+/** GET /api/swipe.php: the cards to play and the likes left. */
+export const DeckAnswer = SwipeState.extend({ profiles: z.array(SwipeCard) });
+export type DeckAnswer = z.infer<typeof DeckAnswer>;
+/** POST /api/swipe.php: the likes left and whether the like made a match. */
+export const SwipeAnswer = SwipeState.extend({ match: z.boolean() });
+export type SwipeAnswer = z.infer<typeof SwipeAnswer>;
 
 /** Why the match finder suggests a profile: each reason one line on the card. */
-export type MatchReason = { type: 'interests'; count: number } | { type: 'region' } | { type: 'country' } | { type: 'age' } | { type: 'liked_you' };
+export const MatchReason = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('interests'), count: z.number().int() }),
+  z.object({ type: z.literal('region') }),
+  z.object({ type: z.literal('country') }),
+  z.object({ type: z.literal('age') }),
+  z.object({ type: z.literal('liked_you') }),
+]);
+export type MatchReason = z.infer<typeof MatchReason>;
 
-export interface MatchSuggestion extends ProfileCardData {
-  reasons: MatchReason[];
-}
+export const MatchSuggestion = ProfileCardData.extend({ reasons: z.array(MatchReason) });
+export type MatchSuggestion = z.infer<typeof MatchSuggestion>;
+
+/** GET /api/match-finder.php */
+export const MatchFinderAnswer = z.object({ profiles: z.array(MatchSuggestion) });
+/** GET /api/auto-like.php: a profile for the like dialog, or null. */
+export const AutoLikeAnswer = z.object({ profile: ProfileCardData.extend({ liked_me: z.boolean(), reasons: z.array(MatchReason).optional() }).nullable() });
+export type AutoLikeAnswer = z.infer<typeof AutoLikeAnswer>;
+/** GET /api/block.php: the profiles the member blocked. */
+export const BlockedAnswer = z.object({ profiles: z.array(ProfileCardData) });
+/** POST /api/complaint.php */
+export const ComplaintAnswer = z.object({ ok: z.literal(true), id: z.number().int() });

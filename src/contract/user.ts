@@ -1,27 +1,37 @@
 import { z } from 'zod';
 import { LOCALES } from '../lib/locales.ts';
 import { PASSWORD_MAX } from '../lib/account-rules.ts';
+import { MainImage } from './cards.ts';
 
 /** The user of SPEC §3 as pages and islands see it (GET /api/user.php `{user}`). */
-export interface SiteUser {
-  id: number;
-  email: string;
-  status: string;
-  credits: number;
-  paid_user: boolean;
-  language: string | null;
-  notifications_disabled: { type: string; reason: string }[];
-  signup_date: string;
+export const SiteUser = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  status: z.string(),
+  credits: z.number().int(),
+  paid_user: z.boolean(),
+  language: z.string().nullable(),
+  notifications_disabled: z.array(z.object({ type: z.string(), reason: z.string() })),
+  signup_date: z.string(),
   /** Invisible mode: the member is not shown in searches and online lists. */
-  invisible: boolean;
-  profile: {
-    id: number;
-    name: string;
-    country: string;
-    status: string;
-    main_image: { filename: string; thumb_filename: string; status: string; match: string } | null;
-  } | null;
-}
+  invisible: z.boolean(),
+  profile: z
+    .object({
+      id: z.number().int(),
+      name: z.string(),
+      country: z.string(),
+      status: z.string(),
+      main_image: MainImage.nullable(),
+    })
+    .nullable(),
+});
+export type SiteUser = z.infer<typeof SiteUser>;
+
+/** GET /api/user.php: the logged-in member, or null. */
+export const UserAnswer = z.object({ user: SiteUser.nullable() });
+/** Logging in, signing up, activating, reactivating and saving settings: the member. */
+export const LoggedInAnswer = z.object({ user: SiteUser });
+export type LoggedInAnswer = z.infer<typeof LoggedInAnswer>;
 
 /** POST /api/user.php: log in. */
 export const LoginBody = z.object({ email: z.string().max(254), password: z.string().min(1).max(PASSWORD_MAX) });

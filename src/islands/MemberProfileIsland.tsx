@@ -65,7 +65,7 @@ export default function MemberProfileIsland({ locale, member: given, labels, fic
     if (given) return;
     const id = idOfAddress();
     if (id === null) return setFailure(m.error_not_found_api({}, o));
-    api<MemberAnswer>('GET', '/member.php', undefined, { id }).then(
+    api('GET', '/member.php', undefined, { id }).then(
       (answer) => {
         setMember(answer);
         titleFor(answer.profile.name, brand);

@@ -32,7 +32,7 @@ export default function PushOptIn({ locale, publicKey: given }: { locale: Locale
   const offered = state === 'capable' && !snoozed;
   useEffect(() => {
     if (!offered || publicKey) return;
-    api<{ settings: { push_public_key: string | null } }>('GET', '/settings.php').then(
+    api('GET', '/settings.php').then(
       ({ settings }) => setPublicKey(settings.push_public_key),
       () => undefined,
     );

@@ -1,3 +1,4 @@
+import type { DiscountView } from '../contract/payments.ts';
 /**
  * Discount codes as a member meets them (SPEC §3 discount code, §4 welcome time bonus, §9): the
  * pure rules shared by the credits page and the payment service. Money is integer cents.
@@ -14,29 +15,8 @@ export const RETENTION_DISCOUNT_DAYS = 7;
 /** A discounted price never goes below this (cents): a provider refuses a payment of 0. */
 export const MINIMUM_CHARGE = 100;
 
-/** A discount code as GET /api/discountcode.php answers it (SPEC §3 fields). */
-export interface DiscountView {
-  code: string;
-  /** Either a percentage… */
-  percentage: number | null;
-  /** …or a value in cents of `currency`. */
-  value: number | null;
-  currency: string | null;
-  /** Cents of the order before the discount; 0 for none. */
-  minimum_order_value: number;
-  country: string | null;
-  /** The member a personal code belongs to, else null. */
-  user_id: number | null;
-  expires: string | null;
-  status: 'active' | 'used' | 'expired' | 'disabled';
-  /** Seconds left until `expires`, null without an end. */
-  validity: number | null;
-  expired: boolean;
-  /** Payment method ids the code is valid for, null for every method. */
-  paymentmethods: string[] | null;
-  /** The welcome discount (first purchase), the time bonus, the retention offer, or a campaign. */
-  kind: 'welcome' | 'time_bonus' | 'retention' | 'campaign';
-}
+/** A discount code as GET /api/discountcode.php answers it: declared in the contract. */
+export type { DiscountView };
 
 /** Why a code does not apply to an order (each has a catalogue text). */
 export type NotApplicable = 'minimum' | 'country' | 'method' | 'currency';

@@ -120,6 +120,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
     trustProxy: config.trustProxy,
     production: config.production,
     consoleHost: config.consoleHost,
+    checkAnswers: config.checkAnswers,
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
   });
 

@@ -49,6 +49,8 @@ export interface AppConfig {
   abuse?: Partial<AbuseLimits>;
   /** CONSOLE_HOST: the operator console's host name (default console.localhost); no brand answers on it. */
   consoleHost: string;
+  /** Check every JSON answer against its route's answer schema (tests; NODE_ENV=test): a mismatch is a 500. */
+  checkAnswers?: boolean;
   /** The clock of brand days (the swipe game's likes per day); tests move it. */
   now?: () => Date;
 }
@@ -76,5 +78,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, root = repoR
     logLevel: env.LOG_LEVEL ?? 'info',
     jobs: env.JOBS !== '0',
     consoleHost: (env.CONSOLE_HOST || 'console.localhost').trim().toLowerCase().replace(/:\d+$/, ''),
+    checkAnswers: env.NODE_ENV === 'test',
   };
 }

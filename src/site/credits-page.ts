@@ -1,51 +1,13 @@
 import type { AstroGlobal } from 'astro';
-import { methodsFor } from '../lib/payment-methods.ts';
-import { formatMoney } from '../lib/money.ts';
-import { currencyOfCountry } from '../lib/currencies.ts';
-import { baseBundle, bundlePrice, savingPercent } from '../lib/bundle-price.ts';
 import { TIME_BONUS, timeBonusLeft, type DiscountView } from '../lib/discounts.ts';
 import { hasForbiddenControl } from '../contract/text.ts';
-import type { PackageOption } from '../islands/credits/BuyCredits.tsx';
 import { routeId } from '../lib/routes.ts';
+import { creditsOffer } from '../lib/credits-offer.ts';
+import type { PackageOption, PackagesAnswer } from '../contract/payments.ts';
 
-/**
- * What the credits pages show (SPEC §2 credit packages and payment methods): the brand's
- * packages priced in the currency of the member's payment country (the profile's country, else
- * where the visitor is), less the discount code given where it applies, each with the saving its
- * badge states, and the methods the brand offers there (a method without countries is offered
- * everywhere). Prices come from one rule (bundlePrice), which the island and the payment service
- * use too. `method` 'sdd': priced for direct debit, in euros.
- */
-export function creditsOptions(astro: Pick<AstroGlobal, 'locals'>, method?: 'sdd', code?: DiscountView | null): { packages: PackageOption[]; methods: { id: string; name: string }[]; country: string } {
-  const { tenant, locale, country, user } = astro.locals;
-  const where = user?.profile?.country ?? country ?? tenant.countries[0]!;
-  const priced = tenant.packages.flatMap((p) => {
-    const price = bundlePrice(p, { country: where, method: method ?? null }, code);
-    return price ? [{ pack: p, price }] : [];
-  });
-  const base = baseBundle(priced.map(({ pack, price }) => ({ credits: pack.credits, list: price.list })));
-  const packages = priced.map(({ pack: p, price }): PackageOption => ({
-    // Direct debit (SEPA) charges the euro price, whatever the country's currency.
-    euroAmount: bundlePrice(p, { country: where, method: 'sdd' })?.list ?? null,
-    id: p.id,
-    credits: p.credits,
-    tariff: { credits: p.credits, price: p.price, currency: p.currency, ...(p.prices ? { prices: p.prices } : {}) },
-    amount: price.list,
-    toPay: price.amount,
-    currency: price.currency,
-    price: formatMoney(price.list, price.currency, locale),
-    payPrice: formatMoney(price.amount, price.currency, locale),
-    perCredit: formatMoney(price.perCredit, price.currency, locale),
-    popular: p.popular,
-    // The ribbon (where the brand shows one) states the saving of these prices, not a number of its own.
-    discount: p.discount > 0 && base ? savingPercent({ credits: p.credits, list: price.list }, base) : 0,
-  }));
-  // The first method is the one chosen at first: outside the euro, not a SEPA one (direct debit
-  // charges euros), so the page opens on prices in the member's own currency.
-  const offered = methodsFor(tenant, where).map((m) => ({ id: m.id, name: m.name }));
-  const sepa = (m: { id: string }) => m.id === 'sdd' || m.id === 'sct';
-  const methods = currencyOfCountry(where) === 'EUR' || method === 'sdd' ? offered : [...offered.filter((m) => !sepa(m)), ...offered.filter(sepa)];
-  return { packages, methods, country: where };
+/** What the credits pages show: the same function as GET /api/packages.php (src/lib/credits-offer.ts), less the code given. */
+export function creditsOptions(astro: Pick<AstroGlobal, 'locals'>, method?: 'sdd', code?: DiscountView | null): PackagesAnswer {
+  return creditsOffer(astro.locals, method, code);
 }
 
 /** The price premium starts at (SPEC §4 membership: the first purchase): the cheapest bundle in the member's currency, formatted. */

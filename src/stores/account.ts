@@ -1,10 +1,13 @@
 import { atom } from 'nanostores';
+import type { BodyOf } from '../contract/endpoints.ts';
+import type { DeleteReasonsAnswer } from '../contract/accounts.ts';
 import { api } from './api.ts';
 import { $user } from './user.ts';
 
 /** A reason to leave and what the site offers against it (GET /api/account.php?reasons=1). */
-export type DeleteReason = { key: string; label: string; solution: { label: string; href: string | null } | null };
-export type DeleteReasons = { reasons: DeleteReason[]; delete_discount: number };
+/** The reasons to delete an account, with their solutions (GET /api/account.php): the contract's. */
+export type DeleteReasons = DeleteReasonsAnswer;
+export type DeleteReason = DeleteReasonsAnswer['reasons'][number];
 
 export const $deleteReasons = atom<DeleteReasons | null>(null);
 
@@ -25,13 +28,13 @@ export async function changePassword(input: { old_password: string; password: st
 export async function loadDeleteReasons(): Promise<DeleteReasons> {
   const cached = $deleteReasons.get();
   if (cached) return cached;
-  const reasons = await api<DeleteReasons>('GET', '/account.php', undefined, { reasons: 1 });
+  const reasons = await api('GET', '/account.php', undefined, { reasons: 1 });
   $deleteReasons.set(reasons);
   return reasons;
 }
 
 /** Requests deletion (DELETE /api/account.php); the server logs the member out and mails a reactivation link. */
-export async function deleteAccount(reason: string, password: string): Promise<void> {
+export async function deleteAccount(reason: BodyOf<'DELETE account.php'>['reason'], password: string): Promise<void> {
   await api('DELETE', '/account.php', { reason, password });
   $user.set(null);
 }

@@ -1,4 +1,6 @@
 import { ofetch, FetchError } from 'ofetch';
+import type { AnswerOf, BodyOf, EndpointKey } from '../contract/endpoints.ts';
+import type { ApiErrorBody } from '../contract/errors.ts';
 
 /** SPEC §7: the HTTP client retries 5 times with exponential delay (only where a retry is safe). */
 export const HTTP_RETRIES = 5;
@@ -30,13 +32,25 @@ const client = ofetch.create({
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/** The endpoints of a method as the browser calls them: `/<name>`, with the query that picks a variant (`/user.php?push=1`). */
+type PathOf<M extends Method> = { [K in EndpointKey]: K extends `${M} ${infer P}` ? (P extends `${infer Path}#${string}` ? `/${Path}` : `/${P}`) : never }[EndpointKey];
+/** The contract's keys a call may reach: the route, and its variants picked by the body (`#token`). */
+type KeysOf<M extends Method, P extends string> = Extract<EndpointKey, `${M} ${P extends `/${infer R}` ? R : never}` | `${M} ${P extends `/${infer R}` ? R : never}#${string}`>;
+
 /**
- * Calls /api/<path>. GET is retried; state-changing calls are sent once, so a lost answer never
- * doubles a payment or a message. Throws ApiError with the server's message.
+ * Calls /api/<path>; the body and the answer are typed from the contract's endpoint map (the
+ * route table's own schemas, src/contract/endpoints.ts). GET is retried; state-changing calls
+ * are sent once, so a lost answer never doubles a payment or a message. Throws ApiError with the
+ * server's message.
  */
-export async function api<T>(method: Method, path: string, body?: unknown, query?: Record<string, string | number | undefined>): Promise<T> {
+export async function api<M extends Method, P extends PathOf<M>>(
+  method: M,
+  path: P,
+  body?: BodyOf<KeysOf<M, P>> | FormData,
+  query?: Record<string, string | number | undefined>,
+): Promise<AnswerOf<KeysOf<M, P>>> {
   try {
-    return await client<T>(path, {
+    return await client<AnswerOf<KeysOf<M, P>>>(path, {
       method,
       query,
       retry: method === 'GET' ? HTTP_RETRIES : 0,
@@ -44,7 +58,7 @@ export async function api<T>(method: Method, path: string, body?: unknown, query
     });
   } catch (error) {
     if (error instanceof FetchError && error.data && typeof error.data === 'object' && 'error' in error.data) {
-      const e = (error.data as { error: { code: string; message: string; field?: string } }).error;
+      const e = (error.data as ApiErrorBody).error;
       throw new ApiError(error.status ?? 0, e.code, e.message, e.field, error.data);
     }
     throw new ApiError(error instanceof FetchError ? (error.status ?? 0) : 0, 'network', (error as Error).message, undefined, undefined);

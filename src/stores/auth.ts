@@ -22,12 +22,12 @@ export async function resetPassword(token: string, password: string): Promise<vo
 
 /** Sends the activation mail again (POST /api/activate.php?resend=1), for a logged-in, not-confirmed member. */
 export async function resendActivation(): Promise<void> {
-  await api('POST', '/activate.php?resend=1', {});
+  await api('POST', '/activate.php?resend=1');
 }
 
 /** Undoes a deletion within the 14 days of SPEC §4 (POST /api/account.php?reactivate=1 {token}). */
 export async function reactivateAccount(token: string): Promise<SiteUser> {
-  const { user } = await api<{ user: SiteUser }>('POST', '/account.php?reactivate=1', { token });
+  const { user } = await api('POST', '/account.php?reactivate=1', { token });
   $user.set(user);
   return user;
 }

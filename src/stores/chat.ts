@@ -64,7 +64,7 @@ export function setChats(answer: ChatsAnswer): void {
 }
 
 export async function loadChats(): Promise<ChatsAnswer> {
-  const answer = await api<ChatsAnswer>('GET', '/chats.php');
+  const answer = await api('GET', '/chats.php');
   setChats(answer);
   return answer;
 }
@@ -77,7 +77,7 @@ const routeQuery = (key: string) => {
 /** Opens a conversation (marking it read) and makes it the one shown. */
 export async function openConversation(key: string): Promise<void> {
   const asked = ++opening;
-  const answer = await api<OpenConversation['answer']>('GET', '/chat.php', undefined, routeQuery(key));
+  const answer = await api('GET', '/chat.php', undefined, routeQuery(key));
   // Quick clicks: only the conversation asked for last may be shown.
   if (asked !== opening) return;
   if (answer.conversation && key.startsWith('member:')) {
@@ -111,7 +111,7 @@ async function catchUp(): Promise<void> {
   const conversation = open?.answer.conversation;
   if (!open || !conversation) return;
   const last = conversation.messages.at(-1)?.id ?? 0;
-  const answer = await api<ConversationAnswer>('GET', '/chat.php', undefined, { id: conversation.id, after: last, read: document.visibilityState === 'visible' ? '1' : '0' });
+  const answer = await api('GET', '/chat.php', undefined, { id: conversation.id, after: last, read: document.visibilityState === 'visible' ? '1' : '0' });
   if ($conversation.get()?.key !== open.key || !answer.conversation) return;
   addMessages(answer.conversation.messages);
   const now = $conversation.get()!;
@@ -127,7 +127,7 @@ export async function sendMessage(content: { kind: 'text'; text: string } | { ki
   const open = $conversation.get();
   if (!open) return false;
   const target = open.answer.conversation ? { conversation_id: open.answer.conversation.id } : { profile_id: open.answer.profile.id };
-  return deliver(clientId, content.kind, content.kind === 'text' ? content.text : null, () => api<SendAnswer>('POST', '/chat.php', { ...target, ...content, client_id: clientId }));
+  return deliver(clientId, content.kind, content.kind === 'text' ? content.text : null, () => api('POST', '/chat.php', { ...target, ...content, client_id: clientId }));
 }
 
 export async function sendPhoto(file: File): Promise<boolean> {
@@ -137,7 +137,7 @@ export async function sendPhoto(file: File): Promise<boolean> {
   const form = new FormData();
   form.append('photo', file);
   const query = open.answer.conversation ? { conversation_id: open.answer.conversation.id } : { profile_id: open.answer.profile.id };
-  return deliver(clientId, 'photo', null, () => api<SendAnswer>('POST', '/chat.php', form, { photo: 1, client_id: clientId, ...query }));
+  return deliver(clientId, 'photo', null, () => api('POST', '/chat.php', form, { photo: 1, client_id: clientId, ...query }));
 }
 
 async function deliver(clientId: string, kind: ChatMessage['kind'], text: string | null, call: () => Promise<SendAnswer>): Promise<boolean> {
@@ -223,18 +223,18 @@ export function listenToChat(): () => void {
     reload = setTimeout(() => void loadChats().catch(() => undefined), 100);
   };
   const offs = [
-    onEvent('message', (data: { conversation_id: number }) => {
+    onEvent('message', (data) => {
       reloadChats();
       if ($conversation.get()?.answer.conversation?.id === data?.conversation_id) void catchUp().catch(() => undefined);
     }),
     onEvent('chats', reloadChats),
-    onEvent('read', (data: { conversation_id: number; message_id: number }) => {
+    onEvent('read', (data) => {
       const open = $conversation.get();
       const conversation = open?.answer.conversation;
       if (!open || conversation?.id !== data?.conversation_id) return;
       $conversation.set({ ...open, answer: { ...open.answer, conversation: { ...conversation, read_up_to: Math.max(conversation.read_up_to, data.message_id) } } });
     }),
-    onEvent('typing', (data: { conversation_id: number }) => {
+    onEvent('typing', (data) => {
       const open = $conversation.get();
       if (!open || open.answer.conversation?.id !== data?.conversation_id) return;
       $conversation.set({ ...open, typing: true });

@@ -1,4 +1,5 @@
 import { atom, onMount } from 'nanostores';
+import type { EventData, EventName } from '../contract/events.ts';
 
 /**
  * The event stream of this tab (GET /api/events.php, DESIGN §9): one EventSource, opened while
@@ -11,7 +12,7 @@ import { atom, onMount } from 'nanostores';
 export type StreamState = 'connecting' | 'open' | 'closed';
 export const $events = atom<StreamState>('closed');
 
-type Listener = (data: any) => void;
+type Listener = (data: never) => void;
 const listeners = new Map<string, Set<Listener>>();
 /** Event types the open EventSource already forwards. */
 const forwarded = new Set<string>();
@@ -21,27 +22,33 @@ function forward(type: string): void {
   if (!source || forwarded.has(type) || type === 'reconnected') return;
   forwarded.add(type);
   source.addEventListener(type, (e) => {
-    let data: unknown = null;
+    let data: unknown;
     try {
       data = JSON.parse((e as MessageEvent<string>).data);
     } catch {
       // A malformed event is ignored; the periodic refresh still brings the data.
+      return;
     }
-    for (const listener of listeners.get(type) ?? []) listener(data);
+    for (const listener of listeners.get(type) ?? []) listener(data as never);
   });
 }
 
-/** Calls `listener` with each event of `type` ('message', 'typing', 'read', 'like'…, or 'reconnected'). */
-export function onEvent(type: string, listener: Listener): () => void {
+/**
+ * Calls `listener` with each event of `type` ('message', 'typing', 'read', 'like'…, typed by the
+ * contract's union), or with null on 'reconnected'.
+ */
+export function onEvent<N extends EventName>(type: N, listener: (data: EventData<N>) => void): () => void;
+export function onEvent(type: 'reconnected', listener: (data: null) => void): () => void;
+export function onEvent(type: string, listener: (data: never) => void): () => void {
   const set = listeners.get(type) ?? new Set();
-  set.add(listener);
+  set.add(listener as Listener);
   listeners.set(type, set);
   forward(type);
-  return () => set.delete(listener);
+  return () => set.delete(listener as Listener);
 }
 
 function emit(type: string): void {
-  for (const listener of listeners.get(type) ?? []) listener(null);
+  for (const listener of listeners.get(type) ?? []) listener(null as never);
 }
 
 function open(): void {

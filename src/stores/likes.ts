@@ -19,7 +19,7 @@ export type DialogState = { kind: 'like' | 'match'; profile: ProfileCardData & {
 export const $likeDialog = atom<DialogState>(null);
 
 export async function loadLikes(): Promise<LikesAnswer> {
-  const answer = await api<LikesAnswer>('GET', '/likes.php');
+  const answer = await api('GET', '/likes.php');
   $likes.set(answer);
   $newLikes.set(answer.total_new);
   $liked.set(new Set(answer.profiles.map((l) => l.profile.id)));
@@ -36,7 +36,7 @@ export function markLiked(profileId: number, liked: boolean): void {
 
 /** Likes a profile; a match opens the match dialog. */
 export async function likeProfile(profile: ProfileCardData): Promise<LikeAnswer> {
-  const answer = await api<LikeAnswer>('POST', '/like.php', { profile_id: profile.id });
+  const answer = await api('POST', '/like.php', { profile_id: profile.id });
   markLiked(profile.id, true);
   if (answer.match) $likeDialog.set({ kind: 'match', profile });
   return answer;
@@ -51,7 +51,7 @@ export async function unlikeProfile(profileId: number): Promise<void> {
 export const AUTO_LIKE_RELOAD_MS = 500; // SPEC §9: chat likes are reloaded 0.5 s later
 
 export async function showAutoLike(): Promise<void> {
-  const { profile } = await api<{ profile: (ProfileCardData & { liked_me: boolean }) | null }>('GET', '/auto-like.php');
+  const { profile } = await api('GET', '/auto-like.php');
   if (profile) $likeDialog.set({ kind: 'like', profile });
   setTimeout(() => void loadLikes().catch(() => undefined), AUTO_LIKE_RELOAD_MS);
 }

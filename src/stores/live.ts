@@ -64,16 +64,16 @@ export function startLive(nav: HTMLElement | null, seed: { unread?: number; newL
   // The event stream of this tab; it stays open while these listeners are there.
   listenToChat();
   onEvent('like', () => void loadLikes().catch(() => undefined));
-  onEvent('match', (data: { profile_id: number }) => {
+  onEvent('match', (data) => {
     void loadLikes().then(
       (likes) => {
-        const item = [...likes.liked_by, ...likes.profiles].find((l) => l.profile.id === data?.profile_id);
+        const item = [...likes.liked_by, ...likes.profiles].find((l) => l.profile.id === data.profile_id);
         if (item) $likeDialog.set({ kind: 'match', profile: item.profile });
       },
       () => undefined,
     );
   });
-  for (const type of ['user', 'credits']) onEvent(type, () => void loadUser().catch(() => undefined));
+  for (const type of ['user', 'credits'] as const) onEvent(type, () => void loadUser().catch(() => undefined));
   onEvent('reconnected', () => void refresh());
   $events.listen(() => undefined);
 

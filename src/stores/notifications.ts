@@ -15,13 +15,13 @@ export interface NotificationSettings {
 export const $notifications = atom<NotificationSettings | null>(null);
 
 export async function loadNotifications(): Promise<NotificationSettings> {
-  const settings = await api<NotificationSettings>('GET', '/notifications.php');
+  const settings = await api('GET', '/notifications.php');
   $notifications.set(settings);
   return settings;
 }
 
 async function save(body: { email?: Partial<Record<EmailNotificationType, boolean>>; push?: boolean; reenable?: true }): Promise<NotificationSettings> {
-  const settings = await api<NotificationSettings>('PUT', '/notifications.php', body);
+  const settings = await api('PUT', '/notifications.php', body);
   $notifications.set(settings);
   return settings;
 }

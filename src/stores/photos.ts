@@ -27,7 +27,7 @@ function settle(photos: Photo[]): Photo[] {
 }
 
 export async function loadPhotos(): Promise<Photo[]> {
-  const { photos } = await api<{ photos: Photo[] }>('GET', '/photos.php');
+  const { photos } = await api('GET', '/photos.php');
   $photos.set(photos);
   return photos;
 }
@@ -62,11 +62,11 @@ export function uploadPhoto(file: File): Promise<Photo[]> {
 
 /** Makes a photo the main image (PUT /api/photos.php {id, main: true}). */
 export async function setMainPhoto(id: number): Promise<Photo[]> {
-  const { photos } = await api<{ photos: Photo[] }>('PUT', '/photos.php', { id, main: true });
+  const { photos } = await api('PUT', '/photos.php', { id, main: true });
   return settle(photos);
 }
 
 export async function deletePhoto(id: number): Promise<Photo[]> {
-  const { photos } = await api<{ photos: Photo[] }>('DELETE', '/photos.php', { id });
+  const { photos } = await api('DELETE', '/photos.php', { id });
   return settle(photos);
 }

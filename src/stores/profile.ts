@@ -1,4 +1,5 @@
 import { atom } from 'nanostores';
+import type { BodyOf } from '../contract/endpoints.ts';
 import { api } from './api.ts';
 import { loadUser } from './user.ts';
 
@@ -38,7 +39,7 @@ export const $interests = atom<Interest[] | null>(null);
 export const $regions = atom<RegionCountry[] | null>(null);
 
 export async function loadProfile(): Promise<Profile> {
-  const { profile } = await api<{ profile: Profile }>('GET', '/profile.php');
+  const { profile } = await api('GET', '/profile.php');
   $profile.set(profile);
   return profile;
 }
@@ -47,7 +48,7 @@ export async function loadProfile(): Promise<Profile> {
 export async function loadProfileForm(): Promise<void> {
   await Promise.all([
     loadProfile(),
-    $profileOptions.get() ?? api<ProfileOptions>('GET', '/profile-options.php').then((o) => $profileOptions.set(o)),
+    $profileOptions.get() ?? api('GET', '/profile-options.php').then((o) => $profileOptions.set(o)),
     loadInterests(),
     loadRegions(),
   ]);
@@ -56,7 +57,7 @@ export async function loadProfileForm(): Promise<void> {
 export async function loadInterests(): Promise<Interest[]> {
   const cached = $interests.get();
   if (cached) return cached;
-  const { interests } = await api<{ interests: Interest[] }>('GET', '/interests.php');
+  const { interests } = await api('GET', '/interests.php');
   $interests.set(interests);
   return interests;
 }
@@ -64,7 +65,7 @@ export async function loadInterests(): Promise<Interest[]> {
 export async function loadRegions(): Promise<RegionCountry[]> {
   const cached = $regions.get();
   if (cached) return cached;
-  const { countries } = await api<{ countries: RegionCountry[] }>('GET', '/regions.php');
+  const { countries } = await api('GET', '/regions.php');
   $regions.set(countries);
   return countries;
 }
@@ -87,7 +88,7 @@ export function profileChanges(current: Profile, next: ProfileChanges): ProfileC
 
 /** Saves the changed fields (PUT /api/profile.php); the user is re-fetched so the name in the top bar follows. */
 export async function saveProfile(changes: ProfileChanges): Promise<Profile> {
-  const { profile } = await api<{ profile: Profile }>('PUT', '/profile.php', changes);
+  const { profile } = await api('PUT', '/profile.php', changes as BodyOf<'PUT profile.php'>);
   $profile.set(profile);
   if ('name' in changes || 'country' in changes) void loadUser().catch(() => undefined);
   return profile;
@@ -140,7 +141,7 @@ export async function locate(): Promise<GeolocationState> {
   }
   let geocode: Geocode | false;
   try {
-    ({ geocode } = await api<{ geocode: Geocode | false }>('GET', '/geocode.php', undefined, {
+    ({ geocode } = await api('GET', '/geocode.php', undefined, {
       lat: position.coords.latitude.toFixed(4),
       lon: position.coords.longitude.toFixed(4),
     }));

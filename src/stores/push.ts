@@ -1,4 +1,5 @@
 import { atom, computed } from 'nanostores';
+import type { BodyOf } from '../contract/endpoints.ts';
 import { api } from './api.ts';
 
 /**
@@ -71,7 +72,7 @@ export async function subscribePush(publicKey: string): Promise<PushState> {
   const registration = await navigator.serviceWorker.register(SW_URL, { scope: '/' });
   await navigator.serviceWorker.ready;
   const subscription = (await registration.pushManager.getSubscription()) ?? (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
-  await api('POST', '/user.php', { subscription: subscription.toJSON() }, { push: 1 });
+  await api('POST', '/user.php?push=1', { subscription: subscription.toJSON() as BodyOf<'POST user.php?push=1'>['subscription'] });
   $push.set('subscribed');
   return 'subscribed';
 }

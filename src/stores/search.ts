@@ -1,6 +1,7 @@
 import { atom } from 'nanostores';
 import { api, ApiError } from './api.ts';
 import { GENDERS, MAX_PAGE, SEARCH_GENDER_CHOICES, SEARCH_MAX_AGE, SEARCH_MIN_AGE } from '../contract/enums.ts';
+import type { SearchAnswer, SearchCard } from '../contract/search.ts';
 
 /**
  * The members search (SPEC §2 route members, §3 "Search state"): the filters (gender, country,
@@ -32,31 +33,9 @@ export interface SearchParams extends SearchFilters {
   page: number;
 }
 
-/** A member as the search and the profile page list one (GET /api/members.php, related profiles). */
-export interface MemberCard {
-  id: number;
-  name: string;
-  age: number | null;
-  gender?: SearchGender;
-  country: string;
-  region: string | null;
-  city: string | null;
-  fictional: boolean;
-  main_image: { filename: string; thumb_filename: string; status?: string; match?: string } | null;
-  /** For a member: they like this profile (the card's like button). */
-  liked?: boolean;
-}
-
-export interface SearchAnswer {
-  profiles: MemberCard[];
-  /** Counted up to SEARCH_COUNT_LIMIT; `total_capped` says there are at least that many. */
-  total: number;
-  total_capped: boolean;
-  page: number;
-  per_page: number;
-  pages: number;
-  similar?: MemberCard[];
-}
+/** A member as the search and the profile page list one (GET /api/members.php: the contract's card; related profiles come without gender). */
+export type MemberCard = Omit<SearchCard, 'gender'> & Partial<Pick<SearchCard, 'gender'>>;
+export type { SearchAnswer };
 
 export interface SearchState {
   params: SearchParams;
@@ -158,7 +137,7 @@ export async function search(params: SearchParams, trafficSource: Record<string,
   const q = queryFromParams(params);
   const query: Record<string, string> = { ...trafficSource, ...Object.fromEntries(q.entries()) };
   try {
-    const answer = await api<SearchAnswer>('GET', '/members.php', undefined, query);
+    const answer = await api('GET', '/members.php', undefined, query);
     if (call !== latest) return;
     const last = Math.max(1, answer.pages);
     if (params.page > last && answer.total > 0) return await search({ ...params, page: last }, trafficSource);

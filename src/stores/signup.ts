@@ -1,4 +1,6 @@
 import { atom, map } from 'nanostores';
+import type { ProfileCardData } from '../contract/cards.ts';
+import type { BodyOf } from '../contract/endpoints.ts';
 import { api } from './api.ts';
 import { $user } from './user.ts';
 import type { SiteUser } from '../contract/user.ts';
@@ -98,7 +100,7 @@ export function signupsOpen(signups: SignupSettings['signups'], tracking: Tracki
 export async function loadSignupSettings(): Promise<SignupSettings> {
   const cached = $signupSettings.get();
   if (cached) return cached;
-  const { settings } = await api<{ settings: SignupSettings }>('GET', '/settings.php', undefined, { domain: location.hostname });
+  const { settings } = await api('GET', '/settings.php', undefined, { domain: location.hostname });
   $signupSettings.set(settings);
   // The visitor's country is the first guess for the location step.
   if (!$signupForm.get().country) $signupForm.setKey('country', settings.geoip_selected_country);
@@ -124,13 +126,14 @@ export function signupInProgress(step: SignupStep, form: SignupForm): boolean {
  */
 export async function submitSignup(tracking: Tracking): Promise<SiteUser> {
   const f = $signupForm.get();
-  const { user } = await api<{ user: SiteUser }>('POST', '/signup.php', {
+  const { user } = await api('POST', '/signup.php', {
     email: f.email.trim(),
     password: f.password,
     name: f.name.trim(),
     date_of_birth: f.date_of_birth,
-    gender: f.gender,
-    sexuality: f.sexuality,
+    // The form refuses to submit without them (signupStepErrors).
+    gender: f.gender as BodyOf<'POST signup.php'>['gender'],
+    sexuality: f.sexuality as BodyOf<'POST signup.php'>['sexuality'],
     country: f.country,
     ...(f.region ? { region: f.region } : {}),
     ...(f.city.trim() ? { city: f.city.trim() } : {}),
@@ -144,20 +147,13 @@ export async function submitSignup(tracking: Tracking): Promise<SiteUser> {
 
 // ---- After signup: suggested members, and the member a member-id signup is about ----
 
-/** A member as the signup pages show one (GET /api/signup-matches.php, GET /api/member.php). */
-export interface MemberCard {
-  id: number;
-  name: string;
-  age: number | null;
-  city: string | null;
-  region: string | null;
-  main_image: { filename: string; thumb_filename: string } | string | null;
-}
+/** A member as the signup pages show one (GET /api/signup-matches.php, GET /api/member.php): the contract's card. */
+export type MemberCard = ProfileCardData;
 
 export const $signupMatches = atom<MemberCard[] | null>(null);
 
 export async function loadSignupMatches(): Promise<MemberCard[]> {
-  const { profiles } = await api<{ profiles: MemberCard[] }>('GET', '/signup-matches.php');
+  const { profiles } = await api('GET', '/signup-matches.php');
   $signupMatches.set(profiles);
   return profiles;
 }
@@ -167,8 +163,8 @@ export const $signupMember = atom<MemberCard | null>(null);
 
 export async function loadSignupMember(id: string): Promise<MemberCard | null> {
   try {
-    const answer = await api<{ profile?: MemberCard; member?: MemberCard }>('GET', '/member.php', undefined, { id });
-    const member = answer.profile ?? answer.member ?? null;
+    const answer = await api('GET', '/member.php', undefined, { id });
+    const member = answer.profile;
     $signupMember.set(member);
     return member;
   } catch {

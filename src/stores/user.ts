@@ -1,4 +1,5 @@
 import { atom, computed } from 'nanostores';
+import type { BodyOf } from '../contract/endpoints.ts';
 import { api } from './api.ts';
 import type { SiteUser } from '../contract/user.ts';
 import { KEPT_MEMBER_KEY, SIGNED_IN_COOKIE } from '../lib/signed-in.ts';
@@ -42,13 +43,13 @@ export function setUser(user: SiteUser | null): void {
 
 /** Re-fetches the current user (GET /api/user.php). */
 export async function loadUser(): Promise<SiteUser | null> {
-  const { user } = await api<{ user: SiteUser | null }>('GET', '/user.php');
+  const { user } = await api('GET', '/user.php');
   $user.set(user);
   return user;
 }
 
 export async function login(email: string, password: string): Promise<SiteUser> {
-  const { user } = await api<{ user: SiteUser }>('POST', '/user.php', { email, password });
+  const { user } = await api('POST', '/user.php', { email, password });
   $user.set(user);
   return user;
 }
@@ -60,7 +61,7 @@ export async function logout(): Promise<void> {
 
 /** Saves member settings on the user record (PUT /api/user.php): language, invisible mode. */
 export async function saveUserSettings(settings: { language?: string; invisible?: boolean }): Promise<SiteUser> {
-  const { user } = await api<{ user: SiteUser }>('PUT', '/user.php', settings);
+  const { user } = await api('PUT', '/user.php', settings as BodyOf<'PUT user.php'>);
   $user.set(user);
   return user;
 }

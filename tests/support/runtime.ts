@@ -77,6 +77,8 @@ export async function startTestRuntime(engine: EngineName = 'sqlite', opts: Test
     // which the test's own connection stands for.
     trustProxy: 1,
     jobs: opts.jobs ?? false,
+    // Every JSON answer is checked against its route's answer schema (src/contract): drift is a 500.
+    checkAnswers: true,
     ...opts.config,
   };
   const app = await buildApp(config);

@@ -113,4 +113,73 @@ describe('architecture', () => {
     expect(reaches(router, 'tenant').length).toBeGreaterThan(0);
     expect(imports(join(SRC, 'islands', 'LoginIsland.tsx')).some((s) => s.startsWith('react') || s.includes('stores'))).toBe(true);
   });
+
+  test('src/ has no import circles (static imports and re-exports, type-only ones too)', () => {
+    expect(importCycles(sourceGraph())).toEqual([]);
+  });
+
+  test('the circle finder finds a circle, also one made of type-only imports', () => {
+    const graph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['a.ts']],
+    ]);
+    expect(importCycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+    expect(staticImports("import type { X } from './x.ts';\nexport type { Y } from './y.ts';\nexport * from './z.ts';")).toEqual(['./x.ts', './y.ts', './z.ts']);
+    expect(sourceGraph().size).toBeGreaterThan(100);
+  });
 });
+
+/** The specifiers of a file's static imports and re-exports (`import`, `import type`, `export ... from`), not dynamic `import()`. */
+function staticImports(text: string): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  return [...code.matchAll(/^\s*(?:import|export)\b(?:[^'"`;]*?\bfrom)?\s*['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+}
+
+/** The import graph of src/: each file and the files of src/ it imports statically (relative specifiers). */
+function sourceGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of files(SRC, /\.(ts|tsx)$/)) {
+    const targets = staticImports(readFileSync(file, 'utf8'))
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => relative(ROOT, resolve(dirname(file), spec)));
+    graph.set(relative(ROOT, file), targets);
+  }
+  return graph;
+}
+
+/** Every circle of the graph (Tarjan's strongly connected components of more than one file, or a file importing itself), sorted. */
+function importCycles(graph: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  let next = 0;
+  const visit = (node: string) => {
+    index.set(node, next);
+    low.set(node, next++);
+    stack.push(node);
+    onStack.add(node);
+    for (const to of graph.get(node) ?? []) {
+      if (!graph.has(to)) continue;
+      if (!index.has(to)) {
+        visit(to);
+        low.set(node, Math.min(low.get(node)!, low.get(to)!));
+      } else if (onStack.has(to)) low.set(node, Math.min(low.get(node)!, index.get(to)!));
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1 || (graph.get(node) ?? []).includes(node)) cycles.push(component.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return cycles.sort((a, b) => a[0]!.localeCompare(b[0]!));
+}

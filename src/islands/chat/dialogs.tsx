@@ -98,7 +98,7 @@ export function GifDialog({ ctx, open, onClose, onPick }: { ctx: ChatContext; op
   useEffect(() => {
     if (!open) return;
     const timer = setTimeout(() => {
-      api<{ gifs: Gif[] }>('GET', '/gifs.php', undefined, { q: query }).then(
+      api('GET', '/gifs.php', undefined, { q: query }).then(
         (answer) => {
           setGifs(answer.gifs);
           setError('');

@@ -5,6 +5,8 @@
  * (POST /api/payment.php) and goes to the provider's checkout.
  */
 import { useEffect, useState } from 'react';
+import type { BodyOf } from '../../contract/endpoints.ts';
+import type { PackageOption } from '../../contract/payments.ts';
 import { m } from '../../paraglide/messages.js';
 import type { Locale } from '../../lib/locales.ts';
 import { formatMoney } from '../../lib/money.ts';
@@ -14,29 +16,7 @@ import { api, ApiError } from '../../stores/api.ts';
 import { METHOD_LOGOS, type PaymentMethodId } from '../../lib/payment-methods.ts';
 import { useHydrated } from '../useHydrated.ts';
 
-/** A bundle as the credits pages show it (src/site/credits-page.ts creditsOptions), priced by bundlePrice. */
-export interface PackageOption {
-  id: string;
-  credits: number;
-  /** The brand's prices of the bundle, for pricing it again when the method or the code changes. */
-  tariff: BundleTariff;
-  /** Cents of `currency` in the member's payment country, before a discount code. */
-  amount: number;
-  /** Cents of `currency` the member pays: `amount` less the discount code given, where it applies. */
-  toPay: number;
-  /** Cents of EUR, what direct debit charges; null when the package has no euro price. */
-  euroAmount: number | null;
-  currency: string;
-  /** `amount`, formatted. */
-  price: string;
-  /** `toPay`, formatted. */
-  payPrice: string;
-  /** Per credit of `toPay`, formatted. */
-  perCredit: string;
-  popular: boolean;
-  /** The saving the badge states (percent per credit against the base bundle), 0 for no badge. */
-  discount: number;
-}
+export type { PackageOption };
 
 interface Props {
   locale: Locale;
@@ -97,8 +77,8 @@ export default function BuyCredits({ locale, packages, methods, selected, method
       return;
     }
     try {
-      const body = { package_id: pack, method: via, ...(discount && !why ? { discount_code: discount.code } : {}) };
-      const { checkout_url } = await api<{ checkout_url: string }>('POST', '/payment.php', body);
+      const body = { package_id: pack, method: via as BodyOf<'POST payment.php'>['method'], ...(discount && !why ? { discount_code: discount.code } : {}) };
+      const { checkout_url } = await api('POST', '/payment.php', body);
       location.assign(checkout_url);
     } catch (e) {
       setError(e instanceof ApiError ? e.message : String(e));
@@ -199,7 +179,7 @@ function DiscountCode({ locale, discount, onChange, initialError, notApplicable:
     setBusy(true);
     setError('');
     try {
-      const { discount_code } = await api<{ discount_code: DiscountView }>('GET', `/discountcode.php?code=${encodeURIComponent(typed.trim())}`);
+      const { discount_code } = await api('GET', '/discountcode.php', undefined, { code: typed.trim() });
       onChange(discount_code);
       setTyped('');
       setOpen(false);

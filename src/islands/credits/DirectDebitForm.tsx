@@ -49,7 +49,7 @@ export default function DirectDebitForm({ locale, packageId, discountCode, amoun
     setErrors({});
     setAlert('');
     try {
-      const answer = await api<DirectDebitAnswer>('POST', '/directdebit.php', { package_id: packageId, ...(discountCode ? { discount_code: discountCode } : {}), ...details, consent });
+      const answer = await api('POST', '/directdebit.php', { package_id: packageId, ...(discountCode ? { discount_code: discountCode } : {}), ...details, consent });
       setOrder(answer.order);
       setTriesLeft(null);
       setCode('');
@@ -67,7 +67,7 @@ export default function DirectDebitForm({ locale, packageId, discountCode, amoun
     setErrors({});
     setAlert('');
     try {
-      const { result_url } = await api<{ result_url: string }>('POST', '/directdebit.php?confirm=1', { order_id: order.id, code: code.trim() });
+      const { result_url } = await api('POST', '/directdebit.php?confirm=1', { order_id: order.id, code: code.trim() });
       location.assign(result_url);
     } catch (error) {
       const left = error instanceof ApiError ? (error.body as { tries_left?: number } | null)?.tries_left : undefined;

@@ -4,6 +4,8 @@
  * credits added and the new balance), or failed or cancelled with a retry through another method.
  */
 import { useEffect, useState } from 'react';
+import { FINAL_PAYMENT_STATUSES } from '../../contract/enums.ts';
+import type { PaymentView } from '../../contract/payments.ts';
 import { useStore } from '@nanostores/react';
 import { m } from '../../paraglide/messages.js';
 import type { Locale } from '../../lib/locales.ts';
@@ -11,13 +13,7 @@ import { api } from '../../stores/api.ts';
 import { onEvent } from '../../stores/events.ts';
 import { $user, loadUser } from '../../stores/user.ts';
 
-interface Payment {
-  payment_id: number;
-  package_id: string;
-  credits: number;
-  discount_code: string | null;
-  status: 'open' | 'pending' | 'paid' | 'failed' | 'canceled' | 'expired';
-}
+type Payment = Pick<PaymentView, 'payment_id' | 'package_id' | 'credits' | 'discount_code' | 'status'>;
 
 /** How often a pending payment is asked about (ms). */
 const POLL_MS = 2_000;
@@ -26,16 +22,16 @@ export default function PaymentResult({ locale, initial, credits }: { locale: Lo
   const o = { locale };
   const [payment, setPayment] = useState(initial);
   const user = useStore($user);
-  const final = payment.status === 'paid' || payment.status === 'failed' || payment.status === 'canceled' || payment.status === 'expired';
+  const final = FINAL_PAYMENT_STATUSES.includes(payment.status);
 
   useEffect(() => {
     if (final) {
       if (payment.status === 'paid') void loadUser().catch(() => undefined);
       return;
     }
-    const ask = () => api<{ payment: Payment }>('GET', '/payment.php', undefined, { id: payment.payment_id }).then((a) => setPayment(a.payment), () => undefined);
+    const ask = () => api('GET', '/payment.php', undefined, { id: payment.payment_id }).then((a) => setPayment(a.payment), () => undefined);
     const timer = setInterval(ask, POLL_MS);
-    const off = onEvent('payment', (data: { payment_id: number }) => {
+    const off = onEvent('payment', (data) => {
       if (data?.payment_id === payment.payment_id) void ask();
     });
     return () => {

@@ -29,7 +29,7 @@ export default function RepeatOrder({ locale, amount, card: initialCard }: Props
     setBusy(true);
     setAlert('');
     try {
-      const { next } = await api<{ next: string }>('POST', '/repeat-order.php');
+      const { next } = await api('POST', '/repeat-order.php');
       location.assign(next);
     } catch (error) {
       setAlert(formError(error, locale).message);

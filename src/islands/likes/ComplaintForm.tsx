@@ -4,6 +4,7 @@
  * screen with the complaint's number and, about a member, offers to block them too.
  */
 import { useState, type FormEvent } from 'react';
+import type { BodyOf } from '../../contract/endpoints.ts';
 import { m } from '../../paraglide/messages.js';
 import type { Locale } from '../../lib/locales.ts';
 import { COMPLAINT_MESSAGE_MAX, COMPLAINT_MESSAGE_MIN, COMPLAINT_REASONS, COMPLAINT_SUBJECT_MAX, type ComplaintReason } from '../../contract/likes.ts';
@@ -49,7 +50,7 @@ export default function ComplaintForm({ locale, about }: Props) {
     setErrors({});
     setFailure('');
     try {
-      const { id } = await api<{ id: number }>('POST', '/complaint.php', { ...(about ? { profile_id: about.id } : {}), reason: reason || undefined, subject: field('subject'), message: field('message') });
+      const { id } = await api('POST', '/complaint.php', { ...(about ? { profile_id: about.id } : {}), reason: (reason || undefined) as BodyOf<'POST complaint.php'>['reason'], subject: field('subject'), message: field('message') });
       setSent(id);
     } catch (e) {
       if (e instanceof ApiError && e.field) setErrors({ [e.field]: e.message });

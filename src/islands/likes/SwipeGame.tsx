@@ -62,7 +62,7 @@ export default function SwipeGame({ locale, fictional, initial, interestLabels }
 
   async function refill(reset = false) {
     try {
-      const deck = await api<Deck>('GET', '/swipe.php');
+      const deck = await api('GET', '/swipe.php');
       setState({ likes_left: deck.likes_left, next_at: deck.next_at });
       setCards((old) => {
         const known = new Set((reset ? [] : old).map((c) => c.id));
@@ -80,7 +80,7 @@ export default function SwipeGame({ locale, fictional, initial, interestLabels }
     setError('');
     setLeaving(action);
     try {
-      const result = await api<SwipeState & { match: boolean }>('POST', '/swipe.php', { profile_id: top.id, action });
+      const result = await api('POST', '/swipe.php', { profile_id: top.id, action });
       setState({ likes_left: result.likes_left, next_at: result.next_at });
       if (action === 'like') markLiked(top.id, true);
       if (result.match) $likeDialog.set({ kind: 'match', profile: top });

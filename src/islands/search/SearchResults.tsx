@@ -45,7 +45,7 @@ export default function SearchResults({ locale, state, fictional, countryName, o
         {/* A member's search: like from the card (SPEC §2), the heart over the photo's lower corner. */}
         {member.liked !== undefined && (
           <div className="absolute bottom-14 right-2">
-            <LikeButton locale={locale} profile={{ ...member, age: member.age ?? 0, main_image: member.main_image ? { status: 'active', match: member.main_image.thumb_filename, ...member.main_image } : null }} liked={member.liked} compact />
+            <LikeButton locale={locale} profile={member} liked={member.liked} compact />
           </div>
         )}
       </li>

@@ -1,10 +1,13 @@
+import { OkAnswer } from '../../contract/public.ts';
 import { AppError } from '../errors.ts';
 import { GENDERS, SEXUALITIES, DELETE_REASONS, EMAIL_NOTIFICATION_TYPES, type DeleteReason, type EmailNotificationType } from '../../contract/enums.ts';
 import { PROFILE_FIELD_KEYS, OPTION_FIELDS } from '../../lib/profile-fields.ts';
 import { safeNext } from '../../lib/routes.ts';
-import { LoginBody, PushBody, UserSettingsBody } from '../../contract/user.ts';
+import { LoggedInAnswer, LoginBody, PushBody, UserAnswer, UserSettingsBody } from '../../contract/user.ts';
 import {
   DeleteBody,
+  DeleteReasonsAnswer,
+  NotificationSettings,
   MailChangeBody,
   NotificationsBody,
   PasswordBody,
@@ -14,7 +17,7 @@ import {
   SignupBody,
   TokenBody,
 } from '../../contract/accounts.ts';
-import { MemberQuery, PROFILE_MESSAGES, ProfileBody } from '../../contract/profile.ts';
+import { MemberAnswer, MemberQuery, PROFILE_MESSAGES, ProfileAnswer, ProfileBody, ProfileOptionsAnswer, SignupMatchesAnswer } from '../../contract/profile.ts';
 import { fromOwnPage } from '../http/origin.ts';
 import { html, json, redirect, route, type RouteContext } from '../http/routes.ts';
 
@@ -32,14 +35,15 @@ async function logout(ctx: RouteContext<undefined, undefined, 'visitor'>) {
   if (ctx.session) await ctx.services.sessions.revoke(ctx.session.id);
   ctx.services.sessions.clearCookies().forEach(ctx.setCookie);
   const next = ctx.params.get('next');
-  return next ? redirect(safeNext(next, '/')) : json({ ok: true });
+  return next ? redirect(safeNext(next, '/')) : json({ ok: true as const });
 }
 
 export const accountRoutes = [
-  route({ method: 'GET', path: 'user.php', who: 'visitor', handler: (ctx) => json({ user: ctx.session?.user ?? null }) }),
+  route({ method: 'GET', path: 'user.php', answer: UserAnswer, who: 'visitor', handler: (ctx) => json({ user: ctx.session?.user ?? null }) }),
   route({
     method: 'POST',
     path: 'user.php',
+    answer: LoggedInAnswer,
     who: 'visitor',
     body: LoginBody,
     messages: { email: 'login_failed', password: 'login_failed' },
@@ -54,6 +58,7 @@ export const accountRoutes = [
   route({
     method: 'POST',
     path: 'user.php',
+    answer: OkAnswer,
     variant: { query: { push: '1' } },
     who: 'member',
     body: PushBody,
@@ -67,6 +72,7 @@ export const accountRoutes = [
   route({
     method: 'PUT',
     path: 'user.php',
+    answer: LoggedInAnswer,
     who: 'member',
     body: UserSettingsBody,
     handler: async (ctx) => {
@@ -76,10 +82,11 @@ export const accountRoutes = [
   }),
   // Logging out changes state: a POST from the brand's pages (Origin checked), or a GET only when
   // the browser says it comes from the brand's own page, so another site cannot log a member out.
-  route({ method: 'POST', path: 'logout.php', who: 'visitor', handler: logout }),
+  route({ method: 'POST', path: 'logout.php', answer: OkAnswer, also: ['redirect'], who: 'visitor', handler: logout }),
   route({
     method: 'GET',
     path: 'logout.php',
+    answer: OkAnswer, also: ['redirect'],
     who: 'visitor',
     handler: (ctx) => {
       if (fromOwnPage(ctx.req)) return logout(ctx);
@@ -93,6 +100,7 @@ export const accountRoutes = [
   route({
     method: 'POST',
     path: 'signup.php',
+    answer: LoggedInAnswer,
     who: 'visitor',
     body: SignupBody,
     messages: SIGNUP_MESSAGES,
@@ -106,6 +114,7 @@ export const accountRoutes = [
     // The link in the activation mail.
     method: 'GET',
     path: 'activate.php',
+    answer: 'redirect',
     who: 'visitor',
     handler: async (ctx) => {
       try {
@@ -120,6 +129,7 @@ export const accountRoutes = [
   route({
     method: 'POST',
     path: 'activate.php',
+    answer: LoggedInAnswer,
     who: 'visitor',
     body: TokenBody,
     messages: { token: 'activate_failed' },
@@ -128,6 +138,7 @@ export const accountRoutes = [
   route({
     method: 'POST',
     path: 'activate.php',
+    answer: OkAnswer,
     variant: { query: { resend: '1' } },
     who: 'member',
     handler: async (ctx) => {
@@ -138,6 +149,7 @@ export const accountRoutes = [
   route({
     method: 'POST',
     path: 'reset-password.php',
+    answer: OkAnswer,
     who: 'visitor',
     body: ResetRequestBody,
     messages: { email: 'signup_email_invalid' },
@@ -149,6 +161,7 @@ export const accountRoutes = [
   route({
     method: 'POST',
     path: 'reset-password.php',
+    answer: OkAnswer,
     variant: { bodyHas: 'token' },
     who: 'visitor',
     body: ResetBody,
@@ -161,6 +174,7 @@ export const accountRoutes = [
   route({
     method: 'POST',
     path: 'mail-change.php',
+    answer: OkAnswer,
     who: 'member',
     body: MailChangeBody,
     messages: { email: 'mail_new_invalid', password: 'password_old_wrong' },
@@ -173,6 +187,7 @@ export const accountRoutes = [
     // The link in the confirmation mail, opened in any browser, logged in or not.
     method: 'POST',
     path: 'mail-change.php',
+    answer: OkAnswer,
     variant: { bodyHas: 'token' },
     who: 'visitor',
     body: TokenBody,
@@ -185,6 +200,7 @@ export const accountRoutes = [
   route({
     method: 'POST',
     path: 'password.php',
+    answer: OkAnswer,
     who: 'member',
     body: PasswordBody,
     messages: { old_password: 'password_old_wrong', password: 'password_too_short', password_repeat: 'password_mismatch' },
@@ -198,6 +214,7 @@ export const accountRoutes = [
   route({
     method: 'GET',
     path: 'account.php',
+    answer: DeleteReasonsAnswer,
     who: 'visitor',
     handler: async (ctx) => {
       const percent = ctx.tenant.company.delete_discount;
@@ -218,6 +235,7 @@ export const accountRoutes = [
   route({
     method: 'DELETE',
     path: 'account.php',
+    answer: OkAnswer,
     who: 'member',
     body: DeleteBody,
     messages: { reason: 'choose_reason', password: 'password_wrong' },
@@ -230,6 +248,7 @@ export const accountRoutes = [
   route({
     method: 'POST',
     path: 'account.php',
+    answer: LoggedInAnswer,
     variant: { query: { reactivate: '1' } },
     who: 'visitor',
     body: TokenBody,
@@ -240,10 +259,11 @@ export const accountRoutes = [
       return json({ user });
     },
   }),
-  route({ method: 'GET', path: 'profile.php', who: 'member', handler: async (ctx) => json({ profile: await ctx.services.profiles.get(ctx.session.user.id) }) }),
+  route({ method: 'GET', path: 'profile.php', answer: ProfileAnswer, who: 'member', handler: async (ctx) => json({ profile: await ctx.services.profiles.get(ctx.session.user.id) }) }),
   route({
     method: 'PUT',
     path: 'profile.php',
+    answer: ProfileAnswer,
     who: 'member',
     body: ProfileBody,
     messages: PROFILE_MESSAGES,
@@ -252,6 +272,7 @@ export const accountRoutes = [
   route({
     method: 'GET',
     path: 'profile-options.php',
+    answer: ProfileOptionsAnswer,
     who: 'visitor',
     handler: (ctx) => {
       const fields = Object.fromEntries(
@@ -266,6 +287,7 @@ export const accountRoutes = [
   route({
     method: 'GET',
     path: 'member.php',
+    answer: MemberAnswer,
     who: 'visitor',
     query: MemberQuery,
     handler: async (ctx) => {
@@ -276,13 +298,15 @@ export const accountRoutes = [
   route({
     method: 'GET',
     path: 'signup-matches.php',
+    answer: SignupMatchesAnswer,
     who: 'member',
     handler: async (ctx) => json({ profiles: await ctx.services.profiles.signupMatches(ctx.tenant, ctx.session.user.id) }),
   }),
-  route({ method: 'GET', path: 'notifications.php', who: 'member', handler: async (ctx) => json(await ctx.services.notifications.get(ctx.session.user.id)) }),
+  route({ method: 'GET', path: 'notifications.php', answer: NotificationSettings, who: 'member', handler: async (ctx) => json(await ctx.services.notifications.get(ctx.session.user.id)) }),
   route({
     method: 'PUT',
     path: 'notifications.php',
+    answer: NotificationSettings,
     who: 'member',
     body: NotificationsBody,
     handler: async (ctx) => json(await ctx.services.notifications.update(ctx.session.user.id, ctx.body)),
@@ -291,6 +315,7 @@ export const accountRoutes = [
     // One-click unsubscribe (RFC 8058): mail programs POST, without an Origin of the brand's site.
     method: 'POST',
     path: 'unsubscribe.php',
+    answer: OkAnswer, also: ['html'],
     who: 'visitor',
     origin: false,
     handler: async (ctx) => {
@@ -301,7 +326,7 @@ export const accountRoutes = [
     },
   }),
   // A person's click GETs a confirmation page first, so link scanners that open every link change nothing.
-  route({ method: 'GET', path: 'unsubscribe.php', who: 'visitor', handler: (ctx) => unsubscribePage(ctx, 'confirm') }),
+  route({ method: 'GET', path: 'unsubscribe.php', answer: 'html', who: 'visitor', handler: (ctx) => unsubscribePage(ctx, 'confirm') }),
 ];
 
 function escapeHtml(text: string): string {

@@ -1,4 +1,5 @@
-import { ChatQuery, chatCosts, DeleteChatBody, GifQuery, PhotoSendFields, SendBody, TypingBody } from '../../contract/chat.ts';
+import { OkAnswer } from '../../contract/public.ts';
+import { ChatQuery, ChatsAnswer, chatCosts, ConversationAnswer, DeleteChatBody, GifQuery, GifsAnswer, GiftsAnswer, PhotoSendFields, SendAnswer, SendBody, TypingBody } from '../../contract/chat.ts';
 import { GIF_RESULTS } from '../data/gifs.ts';
 import { json, route } from '../http/routes.ts';
 import { readPhoto } from './photos.ts';
@@ -10,6 +11,7 @@ export const chatRoutes = [
     // SPEC §7: the member's chats, newest first, and the unread total.
     method: 'GET',
     path: 'chats.php',
+    answer: ChatsAnswer,
     who: 'member',
     handler: async (ctx) => json(await ctx.services.chat.list(ctx.tenant, likerOf(ctx))),
   }),
@@ -17,6 +19,7 @@ export const chatRoutes = [
     // One conversation (by id, or with a profile) and what the member may do in it; opening marks it read.
     method: 'GET',
     path: 'chat.php',
+    answer: ConversationAnswer,
     who: 'member',
     query: ChatQuery,
     handler: async (ctx) => {
@@ -29,6 +32,7 @@ export const chatRoutes = [
     // A photo: multipart `photo`, the conversation or profile and the client id in the query.
     method: 'POST',
     path: 'chat.php',
+    answer: SendAnswer,
     who: 'member',
     variant: { query: { photo: '1' } },
     upload: true,
@@ -43,6 +47,7 @@ export const chatRoutes = [
     // A text, gift or GIF message; 402 not_enough_credits, 403 premium_only for a free member's third conversation.
     method: 'POST',
     path: 'chat.php',
+    answer: SendAnswer,
     who: 'member',
     body: SendBody,
     handler: async (ctx) => json(await ctx.services.chat.send(ctx.tenant, likerOf(ctx), ctx.body)),
@@ -51,6 +56,7 @@ export const chatRoutes = [
     // SPEC §7: body conversation (id).
     method: 'DELETE',
     path: 'chat.php',
+    answer: OkAnswer,
     who: 'member',
     body: DeleteChatBody,
     handler: async (ctx) => {
@@ -61,6 +67,7 @@ export const chatRoutes = [
   route({
     method: 'POST',
     path: 'chat-typing.php',
+    answer: OkAnswer,
     who: 'member',
     body: TypingBody,
     handler: async (ctx) => {
@@ -71,12 +78,14 @@ export const chatRoutes = [
   route({
     method: 'GET',
     path: 'gifts.php',
+    answer: GiftsAnswer,
     who: 'member',
     handler: (ctx) => json({ gifts: ctx.services.chat.gifts(ctx.tenant) }),
   }),
   route({
     method: 'GET',
     path: 'gifs.php',
+    answer: GifsAnswer,
     who: 'member',
     query: GifQuery,
     handler: async (ctx) => json({ gifs: await ctx.services.gifs.search(ctx.query.q, GIF_RESULTS) }),

@@ -13,6 +13,7 @@ export const eventRoutes = [
     // (Last-Event-ID, or ?last_event_id=) and first gets the message events it missed.
     method: 'GET',
     path: 'events.php',
+    answer: 'stream',
     who: 'member',
     handler: (ctx) =>
       stream(async (sink) => {

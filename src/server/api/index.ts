@@ -8,6 +8,7 @@ import { likeRoutes } from './likes.ts';
 import { chatRoutes } from './chat.ts';
 import { mailEventRoutes } from './mail-events.ts';
 import { paymentRoutes } from './payments.ts';
+import { documentRoutes } from './docs.ts';
 
 /** Every endpoint under /api/ (API.md), each declaring who may call it and what it reads. */
-export const API_ROUTES: AnyRoute[] = [...publicRoutes, ...accountRoutes, ...photoRoutes, ...searchRoutes, ...likeRoutes, ...chatRoutes, ...mailEventRoutes, ...paymentRoutes, ...eventRoutes];
+export const API_ROUTES: AnyRoute[] = [...publicRoutes, ...accountRoutes, ...photoRoutes, ...searchRoutes, ...likeRoutes, ...chatRoutes, ...mailEventRoutes, ...paymentRoutes, ...eventRoutes, ...documentRoutes(() => API_ROUTES)];

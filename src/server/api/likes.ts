@@ -1,5 +1,6 @@
+import { OkAnswer } from '../../contract/public.ts';
 import { notFound } from '../errors.ts';
-import { ComplaintBody, LikesQuery, ProfileIdBody, SwipeBody } from '../../contract/likes.ts';
+import { AutoLikeAnswer, BlockedAnswer, ComplaintAnswer, ComplaintBody, DeckAnswer, LikeAnswer, LikesAnswer, LikesQuery, MatchFinderAnswer, ProfileIdBody, SwipeAnswer, SwipeBody } from '../../contract/likes.ts';
 import { json, route, type RouteContext } from '../http/routes.ts';
 import type { Liker } from '../services/likes.ts';
 
@@ -16,6 +17,7 @@ export const likeRoutes = [
     // Like a profile (SPEC §4): one like per pair; both directions are a match.
     method: 'POST',
     path: 'like.php',
+    answer: LikeAnswer,
     who: 'member',
     body: ProfileIdBody,
     handler: async (ctx) => json(await ctx.services.likes.like(ctx.tenant, likerOf(ctx), ctx.body.profile_id)),
@@ -23,6 +25,7 @@ export const likeRoutes = [
   route({
     method: 'DELETE',
     path: 'like.php',
+    answer: OkAnswer,
     who: 'member',
     body: ProfileIdBody,
     handler: async (ctx) => {
@@ -34,6 +37,7 @@ export const likeRoutes = [
     // SPEC §7: given likes (profiles) and received likes (liked_by), new ones first, and the new count.
     method: 'GET',
     path: 'likes.php',
+    answer: LikesAnswer,
     who: 'member',
     query: LikesQuery,
     handler: async (ctx) => json(await ctx.services.likes.list(ctx.tenant, likerOf(ctx), ctx.query.type)),
@@ -42,6 +46,7 @@ export const likeRoutes = [
     // SPEC §7: a profile for the like dialog that got none: one that liked the member, else the best suggestion.
     method: 'GET',
     path: 'auto-like.php',
+    answer: AutoLikeAnswer,
     who: 'member',
     handler: async (ctx) => {
       const liker = likerOf(ctx);
@@ -54,6 +59,7 @@ export const likeRoutes = [
   route({
     method: 'GET',
     path: 'swipe.php',
+    answer: DeckAnswer,
     who: 'member',
     handler: async (ctx) => json(await ctx.services.swipes.deck(ctx.tenant, likerOf(ctx))),
   }),
@@ -61,6 +67,7 @@ export const likeRoutes = [
     // SPEC §9: 4 likes per brand day in the game; the fifth is 429 with next_at.
     method: 'POST',
     path: 'swipe.php',
+    answer: SwipeAnswer,
     who: 'member',
     body: SwipeBody,
     handler: async (ctx) => json(await ctx.services.swipes.swipe(ctx.tenant, likerOf(ctx), ctx.body.profile_id, ctx.body.action)),
@@ -68,12 +75,14 @@ export const likeRoutes = [
   route({
     method: 'GET',
     path: 'match-finder.php',
+    answer: MatchFinderAnswer,
     who: 'member',
     handler: async (ctx) => json({ profiles: await ctx.services.swipes.suggestions(ctx.tenant, likerOf(ctx)) }),
   }),
   route({
     method: 'GET',
     path: 'block.php',
+    answer: BlockedAnswer,
     who: 'member',
     handler: async (ctx) => json({ profiles: await ctx.services.safety.blocked(ctx.tenant, likerOf(ctx)) }),
   }),
@@ -81,6 +90,7 @@ export const likeRoutes = [
     // SPEC §4: the two no longer see or reach each other; the likes between them are deleted.
     method: 'POST',
     path: 'block.php',
+    answer: OkAnswer,
     who: 'member',
     body: ProfileIdBody,
     handler: async (ctx) => {
@@ -91,6 +101,7 @@ export const likeRoutes = [
   route({
     method: 'DELETE',
     path: 'block.php',
+    answer: OkAnswer,
     who: 'member',
     body: ProfileIdBody,
     handler: async (ctx) => {
@@ -101,6 +112,7 @@ export const likeRoutes = [
   route({
     method: 'POST',
     path: 'complaint.php',
+    answer: ComplaintAnswer,
     who: 'member',
     body: ComplaintBody,
     messages: { subject: 'complaint_subject', message: 'complaint_message', reason: 'complaint_reason' },

@@ -1,19 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
 import { notFound } from '../errors.ts';
+import { MailEventAnswer, MailEventBody } from '../../contract/accounts.ts';
 import { json, route } from '../http/routes.ts';
-
-/**
- * The mail provider's events (docs/API.md "Mail events"): a bounce or a spam report switches every
- * e-mail type of the address off, with the reason of SPEC §3 (bounce, fbl). Only the provider
- * knows the shared secret (MAIL_WEBHOOK_SECRET), sent as `Authorization: Bearer <secret>` or
- * `?key=<secret>`; without a secret configured the webhook does not exist (404).
- */
-export const MailEventBody = z.object({
-  /** bounce (hard bounce), complaint or spam (a spam report: reason fbl). */
-  event: z.enum(['bounce', 'complaint', 'spam']),
-  email: z.email().max(254),
-});
 
 function secretMatches(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -21,10 +9,18 @@ function secretMatches(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/**
+ * The mail provider's events (docs/API.md "Mail events"): a bounce or a spam report switches every
+ * e-mail type of the address off, with the reason of SPEC §3 (bounce, fbl). Only the provider
+ * knows the shared secret (MAIL_WEBHOOK_SECRET), sent as `Authorization: Bearer <secret>` or
+ * `?key=<secret>`; without a secret configured the webhook does not exist (404). Its body schema
+ * is the contract's (MailEventBody, src/contract/accounts.ts).
+ */
 export const mailEventRoutes = [
   route({
     method: 'POST',
     path: 'mail-events.php',
+    answer: MailEventAnswer,
     who: 'outside',
     body: MailEventBody,
     handler: async (ctx) => {

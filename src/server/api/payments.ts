@@ -1,6 +1,23 @@
-import { DirectDebitBody, DirectDebitConfirmBody } from '../../contract/directdebit.ts';
-import { DiscountQuery, PaymentQuery, TransactionsQuery, StartPaymentBody, TestCheckoutBody, TestCheckoutQuery, WebhookBody } from '../../contract/payments.ts';
+import { OkAnswer } from '../../contract/public.ts';
+import { DirectDebitBody, DirectDebitConfirmAnswer, DirectDebitConfirmBody, DirectDebitFormAnswer, DirectDebitOrderAnswer } from '../../contract/directdebit.ts';
+import {
+  DiscountAnswer,
+  DiscountQuery,
+  PackagesAnswer,
+  PaymentAnswer,
+  PaymentQuery,
+  RepeatAnswer,
+  RepeatOfferAnswer,
+  StartPaymentAnswer,
+  TransactionsAnswer,
+  TransactionsQuery,
+  StartPaymentBody,
+  TestCheckoutBody,
+  TestCheckoutQuery,
+  WebhookBody,
+} from '../../contract/payments.ts';
 import { formatMoney } from '../../lib/money.ts';
+import { creditsOffer } from '../../lib/credits-offer.ts';
 import { notFound } from '../errors.ts';
 import { html, json, redirect, route } from '../http/routes.ts';
 import { request } from 'node:http';
@@ -32,9 +49,19 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 /** Buying credits (docs/API.md "Payments"). */
 export const paymentRoutes = [
   route({
+    // The bundles and methods the member may buy, priced for their payment country: the same
+    // function as the /credits page (src/lib/credits-offer.ts), so the two cannot differ.
+    method: 'GET',
+    path: 'packages.php',
+    who: 'member',
+    answer: PackagesAnswer,
+    handler: (ctx) => json(creditsOffer({ tenant: ctx.tenant, locale: ctx.locale, country: ctx.country, user: ctx.session.user })),
+  }),
+  route({
     // Starts a payment of a package; the browser goes to checkout_url.
     method: 'POST',
     path: 'payment.php',
+    answer: StartPaymentAnswer,
     who: 'member',
     body: StartPaymentBody,
     handler: async (ctx) => json(await ctx.services.payments.start(ctx.tenant, payer(ctx.session.user), ctx.body, { origin: ctx.origin, locale: ctx.locale })),
@@ -44,6 +71,7 @@ export const paymentRoutes = [
     // gebruikt", 410 when expired; welcome=true answers the welcome discount or 404.
     method: 'GET',
     path: 'discountcode.php',
+    answer: DiscountAnswer,
     who: 'member',
     query: DiscountQuery,
     handler: async (ctx) => {
@@ -56,6 +84,7 @@ export const paymentRoutes = [
     // The last purchase and the saved card it can be charged on (/credits/repeat-order); 404 before a first purchase.
     method: 'GET',
     path: 'repeat-order.php',
+    answer: RepeatOfferAnswer,
     who: 'member',
     handler: async (ctx) => {
       const offer = await ctx.services.payments.repeatOffer(ctx.tenant, payer(ctx.session.user));
@@ -67,6 +96,7 @@ export const paymentRoutes = [
     // The last purchase again: on the saved card at once, else through the method's own way; `next` is where the browser goes.
     method: 'POST',
     path: 'repeat-order.php',
+    answer: RepeatAnswer,
     who: 'member',
     handler: async (ctx) => json(await ctx.services.payments.repeat(ctx.tenant, payer(ctx.session.user), ctx.origin)),
   }),
@@ -74,6 +104,7 @@ export const paymentRoutes = [
     // Removes the saved card.
     method: 'DELETE',
     path: 'saved-card.php',
+    answer: OkAnswer,
     who: 'member',
     handler: async (ctx) => {
       await ctx.services.payments.removeSavedCard(ctx.tenant, ctx.session.user.id);
@@ -84,6 +115,7 @@ export const paymentRoutes = [
     // The member's ledger a page at a time, or one purchase's invoice (/transactions/{id}).
     method: 'GET',
     path: 'transactions.php',
+    answer: TransactionsAnswer,
     who: 'member',
     query: TransactionsQuery,
     handler: async (ctx) =>
@@ -95,6 +127,7 @@ export const paymentRoutes = [
     // The direct-debit form's start: the member's last details, the limit and what is left.
     method: 'GET',
     path: 'directdebit.php',
+    answer: DirectDebitFormAnswer,
     who: 'member',
     handler: async (ctx) => json(await ctx.services.directDebit.form(ctx.session.user.id)),
   }),
@@ -102,6 +135,7 @@ export const paymentRoutes = [
     // A bundle by direct debit: validated, limited, then an SMS code is sent.
     method: 'POST',
     path: 'directdebit.php',
+    answer: DirectDebitOrderAnswer,
     who: 'member',
     body: DirectDebitBody,
     handler: async (ctx) => json(await ctx.services.directDebit.order(ctx.tenant, payer(ctx.session.user), ctx.body, ctx.locale)),
@@ -110,6 +144,7 @@ export const paymentRoutes = [
     // The SMS code: the mandate and the debit are made; answers the payment and its result page.
     method: 'POST',
     path: 'directdebit.php',
+    answer: DirectDebitConfirmAnswer,
     variant: { query: { confirm: '1' } },
     who: 'member',
     body: DirectDebitConfirmBody,
@@ -123,6 +158,7 @@ export const paymentRoutes = [
     // (the member's return may come before the webhook).
     method: 'GET',
     path: 'payment.php',
+    answer: PaymentAnswer,
     who: 'member',
     query: PaymentQuery,
     handler: async (ctx) => {
@@ -133,6 +169,7 @@ export const paymentRoutes = [
     // The provider's webhook: only an id; the payment is fetched from the provider before anything happens.
     method: 'POST',
     path: 'payment-webhook.php',
+    answer: OkAnswer,
     who: 'outside',
     body: WebhookBody,
     handler: async (ctx) => {
@@ -145,6 +182,7 @@ export const paymentRoutes = [
     // The test provider's hosted checkout page: pay, fail, cancel, or pending then paid.
     method: 'GET',
     path: 'test-checkout.php',
+    answer: 'html',
     who: 'visitor',
     query: TestCheckoutQuery,
     handler: async (ctx) => {
@@ -171,6 +209,7 @@ ${button('paid', t('test_checkout_pay'), '#15803d')}${button('pending', t('test_
     // It settles as a provider does (the webhook), then sends the browser back to the brand.
     method: 'POST',
     path: 'test-checkout.php',
+    answer: 'redirect',
     who: 'outside',
     body: TestCheckoutBody,
     handler: async (ctx) => {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MultipartFile } from '@fastify/multipart';
 import { AppError, badRequest, notFound } from '../errors.ts';
 import { MAX_PHOTO_BYTES, photoError, type PhotoUpload } from '../services/photos.ts';
-import { PhotoIdBody, SetMainPhotoBody } from '../../contract/profile.ts';
+import { PhotoIdBody, PhotosAnswer, SetMainPhotoBody } from '../../contract/profile.ts';
 import { hasForbiddenControl } from '../../contract/text.ts';
 import { json, route, type RouteContext } from '../http/routes.ts';
 import { multipartOf } from '../http/plugins/uploads.ts';
@@ -70,10 +70,11 @@ export async function readPhoto(req: IncomingMessage, res: ServerResponse): Prom
 
 /** The member's own photos (API.md "Profile, photos, settings"). */
 export const photoRoutes = [
-  route({ method: 'GET', path: 'photos.php', who: 'member', handler: async (ctx) => json({ photos: await ctx.services.photos.list(profileOf(ctx)) }) }),
+  route({ method: 'GET', path: 'photos.php', answer: PhotosAnswer, who: 'member', handler: async (ctx) => json({ photos: await ctx.services.photos.list(profileOf(ctx)) }) }),
   route({
     method: 'POST',
     path: 'photos.php',
+    answer: PhotosAnswer,
     who: 'member',
     upload: true,
     handler: async (ctx) => {
@@ -86,6 +87,7 @@ export const photoRoutes = [
   route({
     method: 'PUT',
     path: 'photos.php',
+    answer: PhotosAnswer,
     who: 'member',
     body: SetMainPhotoBody,
     handler: async (ctx) => json({ photos: await ctx.services.photos.setMain(profileOf(ctx), ctx.body.id) }),
@@ -93,6 +95,7 @@ export const photoRoutes = [
   route({
     method: 'DELETE',
     path: 'photos.php',
+    answer: PhotosAnswer,
     who: 'member',
     body: PhotoIdBody,
     handler: async (ctx) => json({ photos: await ctx.services.photos.remove(profileOf(ctx), ctx.body.id) }),

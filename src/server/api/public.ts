@@ -1,3 +1,4 @@
+import { CompanyInfoAnswer, GeocodeAnswer, InterestsAnswer, RegionsAnswer, SettingsAnswer } from '../../contract/public.ts';
 import { settingsPayload, companyInfo } from '../services/settings.ts';
 import { INTERESTS } from '../data/interests.ts';
 import { regionsPayload } from '../data/regions.ts';
@@ -16,6 +17,7 @@ export const publicRoutes = [
   route({
     method: 'GET',
     path: 'settings.php',
+    answer: SettingsAnswer,
     who: 'visitor',
     handler: (ctx) => {
       // SPEC §7: the page passes its host as the forced domain; it picks the brand when it names one.
@@ -40,12 +42,14 @@ export const publicRoutes = [
   route({
     method: 'GET',
     path: 'companyinfo.php',
+    answer: CompanyInfoAnswer,
     who: 'visitor',
     handler: (ctx) => json({ company: companyInfo(ctx.tenant) }, { headers: STATIC_DATA_CACHE }),
   }),
   route({
     method: 'GET',
     path: 'interests.php',
+    answer: InterestsAnswer,
     who: 'visitor',
     handler: (ctx) =>
       json({ interests: INTERESTS.map((i) => ({ key: i.key, icon: i.icon, label: ctx.t(`interest_${i.key}`) })) }, { headers: STATIC_DATA_CACHE }),
@@ -53,6 +57,7 @@ export const publicRoutes = [
   route({
     method: 'GET',
     path: 'regions.php',
+    answer: RegionsAnswer,
     who: 'visitor',
     handler: (ctx) => {
       const payload = regionsPayload(ctx.tenant.countries);
@@ -65,6 +70,7 @@ export const publicRoutes = [
   route({
     method: 'GET',
     path: 'geocode.php',
+    answer: GeocodeAnswer,
     who: 'visitor',
     query: GeocodeQuery,
     handler: (ctx) => json({ geocode: reverseGeocode(ctx.query.lat, ctx.query.lon) ?? false }),
@@ -73,6 +79,7 @@ export const publicRoutes = [
     // SPEC §7: a beacon when the page becomes hidden; the member's last-seen time is kept by the session service.
     method: 'POST',
     path: 'page-hidden.php',
+    answer: 'empty',
     who: 'visitor',
     handler: async (ctx) => {
       if (ctx.session) await ctx.services.sessions.touch(ctx.session);

@@ -1,7 +1,7 @@
 import { authRequired } from '../errors.ts';
 import { loggedOutSearchAllowed } from '../../lib/routes.ts';
 import { TRACKING_KEYS } from '../../contract/enums.ts';
-import { SearchParams } from '../../contract/search.ts';
+import { SearchAnswer, SearchParams } from '../../contract/search.ts';
 import { json, route } from '../http/routes.ts';
 
 export const searchRoutes = [
@@ -9,6 +9,7 @@ export const searchRoutes = [
     // The member search, also the home after login (SPEC §2); visitors as the brand allows (SPEC §6).
     method: 'GET',
     path: 'members.php',
+    answer: SearchAnswer,
     who: 'visitor',
     query: SearchParams,
     handler: async (ctx) => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AppError, authRequired } from '../errors.ts';
 import { hasMessage, message } from '../i18n.ts';
 import { readCookie } from '../../lib/cookies.ts';
@@ -20,6 +20,21 @@ interface ApiDeps {
   visit(request: FastifyRequest, reply: FastifyReply, withSession?: boolean): Promise<Visitor>;
   sendErrorPage(request: FastifyRequest, reply: FastifyReply, status: 404): FastifyReply;
   wantsHtml(request: FastifyRequest): boolean;
+  /** Tests: every 2xx JSON answer is parsed by its route's answer schema; a mismatch is a 500 (and a log line). */
+  checkAnswers?: boolean;
+}
+
+/**
+ * The answer check of tests (config `checkAnswers`): a JSON answer its route does not declare, or
+ * one its answer schema refuses, throws, so the answer types of src/contract cannot drift from
+ * what the services give.
+ */
+export function checkAnswer(route: AnyRoute, result: Result): void {
+  if (result.kind !== 'json' || result.status >= 300) return;
+  const name = `${route.method} /api/${route.path}`;
+  if (!route.answer || typeof route.answer === 'string') throw new Error(`${name} answered JSON but declares no answer schema`);
+  const parsed = route.answer.safeParse(result.body);
+  if (!parsed.success) throw new Error(`${name}: the answer does not match its schema: ${z.prettifyError(parsed.error)}`);
 }
 
 /** A refusal as API.md "Errors" writes it, in the visitor's language, with Retry-After for 429 and 503. */
@@ -140,6 +155,7 @@ export function registerApi(app: FastifyInstance, routes: AnyRoute[], deps: ApiD
             t: (key, values = {}) => message(key, visitor.locale, values, visitor.tenant.locales.fallback),
           };
           const result = await route.handler(ctx as never);
+          if (deps.checkAnswers) checkAnswer(route, result);
           return answer(request, reply, result);
         },
       });

@@ -51,21 +51,35 @@ export interface EventSink {
   close(): void;
 }
 
-/** The explicit answers a handler gives; nothing is guessed from the shape of a value. */
-export type Result =
-  | { kind: 'json'; status: number; body: unknown; headers?: Record<string, string> }
+/** A JSON answer; `Body` is what the route's answer schema takes. */
+export interface JsonResult<Body = unknown> {
+  kind: 'json';
+  status: number;
+  body: Body;
+  headers?: Record<string, string>;
+}
+/** The answers other than JSON. */
+export type OtherResult =
   | { kind: 'redirect'; status: 302 | 303; location: string }
   | { kind: 'html'; status: number; html: string }
   | { kind: 'empty'; status: 200 | 204 }
   | { kind: 'stream'; open: (sink: EventSink) => void | Promise<void> };
+/** The explicit answers a handler gives; nothing is guessed from the shape of a value. */
+export type Result = JsonResult | OtherResult;
 
-export const json = (body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Result => ({ kind: 'json', status: init.status ?? 200, body, headers: init.headers });
-export const redirect = (location: string, status: 302 | 303 = 303): Result => ({ kind: 'redirect', status, location });
-export const html = (text: string, status = 200): Result => ({ kind: 'html', status, html: text });
-export const noContent = (): Result => ({ kind: 'empty', status: 204 });
-export const stream = (open: (sink: EventSink) => void | Promise<void>): Result => ({ kind: 'stream', open });
+export const json = <Body>(body: Body, init: { status?: number; headers?: Record<string, string> } = {}): JsonResult<Body> => ({ kind: 'json', status: init.status ?? 200, body, headers: init.headers });
+export const redirect = (location: string, status: 302 | 303 = 303): OtherResult => ({ kind: 'redirect', status, location });
+export const html = (text: string, status = 200): OtherResult => ({ kind: 'html', status, html: text });
+export const noContent = (): OtherResult => ({ kind: 'empty', status: 204 });
+export const stream = (open: (sink: EventSink) => void | Promise<void>): OtherResult => ({ kind: 'stream', open });
 
-export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, W extends Who> {
+/** What a route answers other than JSON (the OpenAPI document names it; the answer check skips it). */
+export type AnswerNote = 'redirect' | 'html' | 'stream' | 'empty';
+
+/** The results a handler may give for its declared answer: JSON only when a schema is declared, and typed by it. */
+export type AnswerOf<A extends z.ZodType | AnswerNote | undefined> = [A] extends [undefined] ? Result : A extends z.ZodType ? JsonResult<z.input<A>> | OtherResult : OtherResult;
+
+export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, W extends Who, A extends z.ZodType | AnswerNote | undefined = undefined> {
   method: Method;
   /** The endpoint's name under /api/, e.g. `user.php`. */
   path: string;
@@ -73,6 +87,15 @@ export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType 
   /** The JSON body (a form body for `outside` routes); the handler never sees one that fails it. */
   body?: B;
   query?: Q;
+  /**
+   * The 2xx JSON answer (a schema of src/contract, named ...Answer): the handler's `json(...)` is
+   * type-checked against it, tests check every answer sent, and the OpenAPI document shows it.
+   * A route that answers no JSON names what it answers instead (a redirect, an HTML page, an
+   * event stream, nothing).
+   */
+  answer?: A;
+  /** Other kinds of answers the route gives beside its JSON one (logout: JSON, or a redirect with ?next=). */
+  also?: AnswerNote[];
   /** The error code (and catalogue message of that name) for a refused field; `invalid_input` with `error_bad_request` for the rest. */
   messages?: Partial<Record<string, ErrorCode & MessageKey>>;
   /**
@@ -88,14 +111,18 @@ export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType 
    * without a variant last.
    */
   variant?: { query?: Record<string, string>; bodyHas?: string };
-  handler: (ctx: RouteContext<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodType ? z.output<Q> : undefined, W>) => Promise<Result> | Result;
+  handler: (ctx: RouteContext<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodType ? z.output<Q> : undefined, W>) => Promise<AnswerOf<NoInfer<A>>> | AnswerOf<NoInfer<A>>;
 }
 
 /** A declared route, its types erased for the router's table. */
-export type AnyRoute = RouteSpec<z.ZodType | undefined, z.ZodType | undefined, Who>;
+export type AnyRoute = Omit<RouteSpec<z.ZodType | undefined, z.ZodType | undefined, Who, z.ZodType | AnswerNote | undefined>, 'handler'> & {
+  handler: (ctx: RouteContext<unknown, unknown, Who>) => Promise<Result> | Result;
+};
 
 /** Declares an API route (DESIGN §8): who may call it, its input, its Origin check, its handler. */
-export function route<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, W extends Who = Who>(spec: RouteSpec<B, Q, W>): AnyRoute {
+export function route<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, W extends Who = Who, A extends z.ZodType | AnswerNote | undefined = undefined>(
+  spec: RouteSpec<B, Q, W, A>,
+): AnyRoute {
   return spec as unknown as AnyRoute;
 }
 

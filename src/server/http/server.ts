@@ -29,6 +29,8 @@ export interface HttpOptions {
   production: boolean;
   /** The operator console's host name (CONSOLE_HOST): no brand answers on it (http/console.ts). */
   consoleHost?: string;
+  /** Check JSON answers against the routes' answer schemas (tests). */
+  checkAnswers?: boolean;
   /** pino options for the request log; false for none (tests). */
   logger: LoggerOptions | false;
 }
@@ -76,7 +78,7 @@ export async function createHttp(options: HttpOptions) {
   await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(staticPlugin, { registry, services });
   await app.register(import('./brand-files.ts'), { registry }); // manifest, app icons, robots.txt, sitemap.xml
-  await app.register(apiPlugin, { routes: options.routes, services, production });
+  await app.register(apiPlugin, { routes: options.routes, services, production, checkAnswers: options.checkAnswers });
   await app.register(pagesPlugin, { registry, services });
 
   return {

@@ -1,3 +1,4 @@
+import type { Mandate } from '../../contract/payments.ts';
 import type { PaymentStatus } from '../db/schema.ts';
 
 /**
@@ -45,12 +46,4 @@ export interface PaymentProvider {
   revokeMandate(customerId: string, mandateId: string): Promise<void>;
 }
 
-/** A mandate at the provider: what a repeat order is charged on. */
-export interface Mandate {
-  id: string;
-  status: 'valid' | 'pending' | 'invalid';
-  /** The provider's method: creditcard, directdebit… */
-  method: string;
-  /** What the member sees: "Visa •••• 4242, 12/2028", or the account holder and IBAN. */
-  label: string;
-}
+export type { Mandate };

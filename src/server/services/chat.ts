@@ -9,7 +9,7 @@ import {
   type ChatItem,
   type ChatMessage,
   type ChatsAnswer,
-  type ConversationAnswer,
+  type Conversation,
   type MessageKind,
   type ReplyBlock,
   type SendAnswer,
@@ -256,7 +256,7 @@ export function createChatService(deps: ChatServiceDeps) {
      * messages (older ones hidden for privacy), whether the member may write, and why not. Opening
      * marks it read (SPEC §4) and tells the other member's tabs; `after` only answers newer messages.
      */
-    async open(tenant: Tenant, me: Liker, query: { id?: number; profile_id?: number; after?: number; read: boolean }): Promise<ConversationAnswer> {
+    async open(tenant: Tenant, me: Liker, query: { id?: number; profile_id?: number; after?: number; read: boolean }): Promise<Conversation> {
       const mine = await side(db, me.profileId, { conversationId: query.id, profileId: query.profile_id });
       if (!mine && query.id !== undefined) throw notFound();
       // Without a conversation the profile must be one the member may see.
@@ -267,7 +267,7 @@ export function createChatService(deps: ChatServiceDeps) {
       const user = await db.selectFrom('users').select(['status', 'paid_user']).where('id', '=', me.userId).executeTakeFirstOrThrow();
       const replyBlock: ReplyBlock = user.status === 'not_confirmed' ? 'confirm_email' : other.user_status === 'not_confirmed' ? 'other_unconfirmed' : null;
       const needsPremium = !mine && user.paid_user !== 1 && (await conversationsStarted(db, me.profileId)) >= FREE_CONVERSATIONS;
-      const answer: ConversationAnswer = { conversation: null, profile: card!.card, can_send: replyBlock !== 'confirm_email' && !needsPremium, reply_block: replyBlock, needs_premium: needsPremium };
+      const answer: Conversation = { conversation: null, profile: card!.card, can_send: replyBlock !== 'confirm_email' && !needsPremium, reply_block: replyBlock, needs_premium: needsPremium };
       if (!mine) return answer;
 
       const from = Math.max(mine.cleared_id, query.after ?? 0);

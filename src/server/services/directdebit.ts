@@ -14,7 +14,7 @@ import { euroPrice } from '../../lib/currencies.ts';
 import { methodsFor } from '../../lib/payment-methods.ts';
 import { DIRECT_DEBIT_CODE, DIRECT_DEBIT_LIMIT, maskMobile, type DirectDebitAnswer, type DirectDebitDetails } from '../../lib/directdebit.ts';
 import type { DiscountMember, DiscountService } from './discounts.ts';
-import type { PaymentView } from './payments.ts';
+import type { PaymentView } from '../../contract/payments.ts';
 
 const hash = (code: string) => createHash('sha256').update(code).digest('hex');
 

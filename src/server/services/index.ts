@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, Engine } from '../db/index.ts';
 import type { Tenant } from '../../tenant/schema.ts';
-import type { SiteUser } from '../../contract/user.ts';
 import type { AccountService } from './accounts.ts';
 import type { ProfileService } from './profiles.ts';
 import type { NotificationService } from './notifications.ts';
@@ -23,11 +22,8 @@ import type { TestProvider } from '../payments/test-provider.ts';
 import type { GifProvider } from '../data/gifs.ts';
 import type { ConsoleService } from './console.ts';
 
-/** A logged-in member on one request. */
-export interface Session {
-  id: string;
-  user: SiteUser;
-}
+/** A logged-in member on one request (declared beside the sessions that make it). */
+export type { Session } from './sessions.ts';
 
 /**
  * The services of one runtime process: created once and shared by every tenant (DESIGN §2).

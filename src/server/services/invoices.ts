@@ -4,6 +4,7 @@ import type { Tenant } from '../../tenant/schema.ts';
 import { notFound } from '../errors.ts';
 import { splitVat, vatFor } from '../../lib/vat.ts';
 import type { LedgerReason } from '../../contract/credits.ts';
+import type { InvoiceView, TransactionView } from '../../contract/payments.ts';
 
 /** Entries a page of /transactions holds (keyset paging by ledger id, chosen). */
 export const TRANSACTIONS_PAGE = 50;
@@ -63,43 +64,9 @@ function invoiceOf(tenant: Tenant, p: InvoiceRow): InvoiceView {
   };
 }
 
-/** One line of /transactions (docs/API.md "Transactions"). */
-export interface TransactionView {
-  id: number;
-  created_at: string;
-  reason: LedgerReason;
-  /** Credits in (+) or out (−). */
-  credits: number;
-  /** The balance after this entry. */
-  balance: number;
-  note: string | null;
-  /** A purchase's payment. */
-  payment: { payment_id: number; package_id: string; amount: number; currency: string; method: string; invoice_number: string | null } | null;
-  /** The conversation a message, photo or gift was sent in, while it exists. */
-  conversation_id: number | null;
-}
+/** One line of /transactions and a purchase's invoice: the contract's. */
+export type { InvoiceView, TransactionView };
 
-/** A purchase's invoice (SPEC §3 company info). Money in cents of `currency`. */
-export interface InvoiceView {
-  payment_id: number;
-  invoice_number: string;
-  date: string;
-  company: { name: string; address: string; city: string; country: string; kvk: string; tradenames: string[]; vat_number: string | null };
-  customer: { name: string | null; email: string; country: string | null };
-  line: { credits: number; package_id: string; method: string };
-  currency: string;
-  /** The price before a discount code, and the code's part. */
-  list_amount: number;
-  discount_code: string | null;
-  discount: number;
-  /** What was paid, VAT included; `net + vat = gross`. */
-  gross: number;
-  net: number;
-  vat: number;
-  vat_rate: number | null;
-  /** paid_at + the brand's refund_days: until then the purchase may be refunded or cancelled. */
-  refundable_until: string;
-}
 
 /**
  * The transactions page: a member's credit ledger with what each entry was, and the invoice of

@@ -1,17 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
+import type { MainImage } from '../../contract/cards.ts';
 
 /** The public url of a stored photo file name (`<tenant>/<name>.webp`), served by src/server/media.ts. */
 export function mediaUrl(filename: string): string {
   return `/media/${filename}`;
 }
 
-export interface MainImage {
-  filename: string;
-  thumb_filename: string;
-  status: string;
-  match: string;
-}
+/** SPEC §3 `profile.main_image`: declared once, in the contract. */
+export type { MainImage };
 
 /** The main image of a profile as SPEC §3 names its fields (urls here), or null when it has none. */
 export async function mainImage(db: Kysely<Database>, profileId: number): Promise<MainImage | null> {

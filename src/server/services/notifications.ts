@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { NotificationSettings } from '../../contract/accounts.ts';
 import type { Database } from '../db/index.ts';
 import type { EmailNotificationType, NotificationDisabled } from '../db/schema.ts';
 import { newToken, parseToken, secretMatches } from './secrets.ts';
@@ -9,12 +10,7 @@ import { EMAIL_NOTIFICATION_TYPES } from '../../contract/enums.ts';
 /** The e-mail notification types of SPEC §3. */
 export const EMAIL_TYPES: readonly EmailNotificationType[] = EMAIL_NOTIFICATION_TYPES;
 
-export interface NotificationSettings {
-  email: Record<EmailNotificationType, boolean>;
-  push: boolean;
-  /** Types switched off by a spam report, bounce or list-unsubscribe (SPEC §3), with the reason. */
-  disabled: NotificationDisabled[];
-}
+export type { NotificationSettings };
 
 export function createNotificationService(deps: { db: Kysely<Database> }) {
   const { db } = deps;

@@ -5,7 +5,8 @@ import type { EventBus } from '../bus.ts';
 import { AppError, notFound } from '../errors.ts';
 import { grant, spend } from '../ledger.ts';
 import { publishToMember } from './events.ts';
-import type { Mandate, PaymentProvider } from '../payments/provider.ts';
+import type { PaymentProvider } from '../payments/provider.ts';
+import { FINAL_PAYMENT_STATUSES, type Mandate, type PaymentView, type RepeatOffer } from '../../contract/payments.ts';
 import { PAYMENT_METHODS, methodsFor } from '../../lib/payment-methods.ts';
 import type { DiscountMember, DiscountService } from './discounts.ts';
 import type { DirectDebitPayment } from './directdebit.ts';
@@ -20,39 +21,12 @@ import { lockMember, lockingRows } from '../db/engine.ts';
 export const REPEAT_ORDER_ONCE_SECONDS = 60;
 
 /** Statuses a payment never leaves. */
-const FINAL: ReadonlySet<PaymentStatus> = new Set(['paid', 'failed', 'canceled', 'expired']);
+const FINAL: ReadonlySet<PaymentStatus> = new Set(FINAL_PAYMENT_STATUSES);
 
 /** Card methods: paid as a provider's 'first' payment, they leave a saved card. */
 const isCard = (method: string) => PAYMENT_METHODS.some((m) => m.id === method && m.kind === 'card');
 
-/** What /credits/repeat-order offers (docs/API.md "Repeat orders"). */
-export interface RepeatOffer {
-  package_id: string;
-  credits: number;
-  /** Cents of `currency`: the bundle's price today for the member's country. */
-  amount: number;
-  currency: string;
-  /** The method of the last purchase. */
-  method: string;
-  paid_at: string | null;
-  /** The saved card a repeat order is charged on, or null. */
-  card: Mandate | null;
-}
-
-/** A payment as the member's result screen shows it (SPEC §3 payment: payment_id, credits, amount). */
-export interface PaymentView {
-  payment_id: number;
-  package_id: string;
-  credits: number;
-  /** Cents of `currency`: what the member pays. */
-  amount: number;
-  /** Cents of `currency` before the discount code. */
-  list_amount: number;
-  discount_code: string | null;
-  currency: string;
-  method: string;
-  status: PaymentStatus;
-}
+export type { PaymentView, RepeatOffer };
 
 /**
  * Buying credit bundles (SPEC §1, §4 payment order): a payment for one of the brand's packages

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { PhotoView } from '../../contract/profile.ts';
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
@@ -30,13 +31,7 @@ const STORED_NAME = /^[a-z0-9-]+\/[a-f0-9]+(?:-t)?\.webp$/;
 const TENANT_ID = /^[a-z0-9-]+$/;
 
 /** One photo as the member's own photo list shows it (GET /api/photos.php). */
-export interface PhotoView {
-  id: number;
-  url: string;
-  thumb_url: string;
-  main: boolean;
-  status: PhotoStatus;
-}
+export type { PhotoView };
 
 /** SPEC §3 `profile.main_image`: urls of the photo and its thumbnail; `match` is the thumbnail. */
 

@@ -5,7 +5,7 @@ import type { Database } from '../db/index.ts';
 import type { Gender, Profile } from '../db/schema.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import { AppError } from '../errors.ts';
-import type { SearchQuery } from '../../contract/search.ts';
+import type { SearchAnswer as SearchResult, SearchCard, SearchQuery } from '../../contract/search.ts';
 import { findRegion } from '../data/regions.ts';
 import type { MainImage } from './main-image.ts';
 import { profileCards } from './cards.ts';
@@ -18,33 +18,8 @@ export { PER_PAGE, SIMILAR_PROFILES, SEARCH_MIN_AGE, SEARCH_MAX_AGE, MAX_PAGE };
 /** The query of GET /api/members.php after its types and ranges were checked: the contract's. */
 export type { SearchQuery };
 
-/** One result of the search: what a member card shows. */
-export interface SearchCard {
-  id: number;
-  name: string;
-  age: number;
-  gender: Gender;
-  country: string;
-  region: string | null;
-  city: string | null;
-  fictional: boolean;
-  main_image: MainImage | null;
-  /** For a member: they like this profile. */
-  liked?: boolean;
-}
-
-export interface SearchResult {
-  profiles: SearchCard[];
-  /** Matches, counted up to SEARCH_COUNT_LIMIT. */
-  total: number;
-  /** True when the count stopped at SEARCH_COUNT_LIMIT: there are at least that many. */
-  total_capped: boolean;
-  page: number;
-  per_page: number;
-  pages: number;
-  /** Only when nothing matched: profiles of the searched gender, with the other filters dropped. */
-  similar?: SearchCard[];
-}
+/** One result of the search, and a page of them: the contract's (GET /api/members.php). */
+export type { SearchCard, SearchResult };
 
 const invalid = (field: string) => new AppError('invalid_input', 400, { key: 'error_bad_request', field });
 

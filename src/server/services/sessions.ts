@@ -6,8 +6,8 @@ import type { Tenant } from '../../tenant/schema.ts';
 import { readCookie, serializeCookie } from '../../lib/cookies.ts';
 import { SIGNED_IN_COOKIE } from '../../lib/signed-in.ts';
 import { newToken, parseToken, secretMatches } from './secrets.ts';
-import type { Session } from './index.ts';
 import { SITE_USER_COLUMNS, siteUserOf, type SiteUserRow, type UserViews } from './user-view.ts';
+import type { SiteUser } from '../../contract/user.ts';
 import { compileOnce } from '../db/compiled.ts';
 import { LRUCache } from 'lru-cache';
 import type { Write } from '../db/writes.ts';
@@ -16,6 +16,13 @@ type SessionRow = SiteUserRow & { id: string; tenant_id: string; secret_hash: st
 
 export const SESSION_DAYS = 30; // SPEC §9: auth cookie lasts 30 days
 const SESSION_MS = SESSION_DAYS * 86_400_000;
+
+/** A logged-in member on one request. */
+export interface Session {
+  id: string;
+  user: SiteUser;
+}
+
 /** A session's expiry moves forward when it is used and at least a day has passed. */
 const EXTEND_AFTER_MS = 86_400_000;
 /** last_used_at is written at most this often, not on every request. */
