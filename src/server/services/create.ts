@@ -11,6 +11,7 @@ import { createAccountService, type AbuseLimits } from './accounts.ts';
 import { createProfileService } from './profiles.ts';
 import { createNotificationService } from './notifications.ts';
 import { createPhotoService } from './photos.ts';
+import { createModerationService } from './moderation.ts';
 import { createSearchService } from './search.ts';
 import { createLikeService } from './likes.ts';
 import { createSwipeService } from './swipes.ts';
@@ -94,6 +95,8 @@ export function createServices(deps: ServiceDeps): Services {
   const discounts = createDiscountService({ db, now: deps.now });
   const payments = createPaymentService({ db, bus, provider: paymentProviders(testProvider, deps), tenants: deps.tenants, discounts, log: deps.log });
   const notifier = createNotifier({ db, mail, notifications, tenants: deps.tenants, vapid: deps.vapid ?? null, pushAgent: deps.pushAgent, production: deps.production, log: deps.log, now: deps.now });
+  // A brand gone from the registry screens before showing: the safe default of issue 22.
+  const moderationOf = (tenantId: string) => deps.tenants().find((t) => t.id === tenantId)?.photo_moderation ?? 'before';
   const onLike = (userId: number, likerProfileId: number) => void notifier.likeArrived(userId, likerProfileId).catch((error: Error) => deps.log?.(`like mail: ${error.message}`));
   return {
     db,
@@ -106,7 +109,8 @@ export function createServices(deps: ServiceDeps): Services {
     accounts: createAccountService({ db, mail, sessions, views, bus, limits, abuse: deps.abuse, unsubscribeToken: (user) => notifications.unsubscribeToken(user), production: deps.production }),
     profiles: createProfileService({ db }),
     notifications,
-    photos: createPhotoService({ db, mediaDir: deps.mediaDir }),
+    photos: createPhotoService({ db, mediaDir: deps.mediaDir, moderationOf }),
+    moderation: createModerationService({ db, bus, mediaDir: deps.mediaDir, mailRejection: (userId, reason) => notifier.photoRejected(userId, reason), log: deps.log }),
     mail,
     search: createSearchService({ db }),
     likes: createLikeService({ db, bus, onLike }),

@@ -22,7 +22,9 @@ export type MemberEvent =
   /** The member's chats list changed on another tab (read, removed): reload it. */
   | { type: 'chats' }
   /** A payment of the member changed status (the result screen updates). */
-  | { type: 'payment'; payment_id: number };
+  | { type: 'payment'; payment_id: number }
+  /** Staff approved or rejected one of the member's photos (issue 22): reload the photos and the user. */
+  | { type: 'photos'; photo_id: number };
 
 /** The bus topic of one member's events. */
 export function userTopic(userId: number): string {

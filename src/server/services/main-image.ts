@@ -13,8 +13,23 @@ export interface MainImage {
   match: string;
 }
 
-/** The main image of a profile as SPEC §3 names its fields (urls here), or null when it has none. */
+const imageOf = (photo: { filename: string; thumb_filename: string; status: string }): MainImage => {
+  const thumb = mediaUrl(photo.thumb_filename);
+  return { filename: mediaUrl(photo.filename), thumb_filename: thumb, status: photo.status, match: thumb };
+};
+
+/**
+ * The main image of a profile as others see it, SPEC §3 fields (urls here), or null when it has
+ * none. Only an active photo is shown or used as a main or share image (SPEC §3
+ * main_image.status, issue 22): the photo its owner chose as main when it is active, else the
+ * first active photo in the profile's order. A pending or rejected photo never shows.
+ */
 export async function mainImage(db: Kysely<Database>, profileId: number): Promise<MainImage | null> {
+  return (await mainImages(db, [profileId])).get(profileId) ?? null;
+}
+
+/** The main image of a profile as its owner sees it: the photo they chose as main whatever its status (the status says whether others see it). */
+export async function ownMainImage(db: Kysely<Database>, profileId: number): Promise<MainImage | null> {
   const photo = await db
     .selectFrom('photos')
     .select(['filename', 'thumb_filename', 'status'])
@@ -23,9 +38,7 @@ export async function mainImage(db: Kysely<Database>, profileId: number): Promis
     .orderBy('id', 'asc')
     .limit(1)
     .executeTakeFirst();
-  if (!photo) return null;
-  const thumb = mediaUrl(photo.thumb_filename);
-  return { filename: mediaUrl(photo.filename), thumb_filename: thumb, status: photo.status, match: thumb };
+  return photo ? imageOf(photo) : null;
 }
 
 /** The main images of many profiles in one query, as mainImage() answers them one by one. */
@@ -36,13 +49,14 @@ export async function mainImages(db: Kysely<Database>, profileIds: readonly numb
     .selectFrom('photos')
     .select(['profile_id', 'filename', 'thumb_filename', 'status'])
     .where('profile_id', 'in', profileIds)
-    .where('is_main', '=', 1)
+    .where('status', '=', 'active')
+    .orderBy('is_main', 'desc')
+    .orderBy('position', 'asc')
     .orderBy('id', 'asc')
     .execute();
   for (const photo of photos) {
-    if (images.has(photo.profile_id)) continue; // the first, as mainImage() takes it
-    const thumb = mediaUrl(photo.thumb_filename);
-    images.set(photo.profile_id, { filename: mediaUrl(photo.filename), thumb_filename: thumb, status: photo.status, match: thumb });
+    if (images.has(photo.profile_id)) continue; // the first: the chosen main, else the next active photo
+    images.set(photo.profile_id, imageOf(photo));
   }
   return images;
 }
