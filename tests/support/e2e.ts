@@ -1,6 +1,8 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { createDb } from '../../src/server/db/index.ts';
 import { grant } from '../../src/server/ledger.ts';
+import { createModerationService } from '../../src/server/services/moderation.ts';
+import { createMemoryBus } from '../../src/server/bus.ts';
 
 /** The base URL of a demo brand in the runtime globalSetup started: http://<id>.localhost:<port>. */
 export function brandUrl(id: string, path = '/'): string {
@@ -61,6 +63,26 @@ export async function signUpMember(
  */
 export async function grantCredits(userId: number, credits: number): Promise<void> {
   await withDatabase((db) => grant(db, { userId, credits, reason: 'bonus', ref: `e2e-${userId}-${Date.now()}-${Math.random()}` }));
+}
+
+/**
+ * Approves every waiting photo of a member as a moderator would (issue 22: brands screen photos
+ * before others see them), through the console's moderation service on the suite's database: a
+ * test of what others see of a member's photos starts from approved photos.
+ */
+export async function approvePhotosOf(email: string): Promise<void> {
+  await withDatabase(async (db) => {
+    const rows = await db
+      .selectFrom('photos')
+      .innerJoin('profiles', 'profiles.id', 'photos.profile_id')
+      .innerJoin('users', 'users.id', 'profiles.user_id')
+      .select('photos.id')
+      .where('users.email', '=', email.toLowerCase())
+      .where('photos.status', '=', 'pending')
+      .execute();
+    const moderation = createModerationService({ db, bus: createMemoryBus(), mediaDir: '', mailRejection: async () => undefined });
+    await moderation.bulkApprove({ id: 0, role: 'moderator' }, rows.map((r) => r.id), 'all');
+  });
 }
 
 /** Runs `work` on the suite's database (the state a test starts from: a brand's discount code, a balance). */
