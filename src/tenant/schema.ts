@@ -202,7 +202,7 @@ export const TenantSchema = z
      * review (issue 22, DSA notice and action).
      */
     photo_moderation: z
-      .enum(PHOTO_MODERATION)
+      .enum(PHOTO_MODERATION, { error: `must be one of ${PHOTO_MODERATION.join(', ')}` })
       .default('before')
       .describe('When uploaded photos are screened: before (pending, seen only by the owner until approved) or after (public at once, reviewed later).'),
     /** Days within which a purchase may be refunded or cancelled. */

@@ -38,8 +38,8 @@ export interface PhotoView {
   main: boolean;
   /** pending: waiting for screening, seen only by its owner; rejected: never shown to others (issue 22). */
   status: PhotoStatus;
-  /** Why staff rejected it (PHOTO_REJECT_REASONS), on a rejected photo; null otherwise. */
-  reason: string | null;
+  /** Why staff rejected it (PHOTO_REJECT_REASONS); only on a rejected photo. */
+  reason?: string;
 }
 
 /** SPEC §3 `profile.main_image`: urls of the photo and its thumbnail; `match` is the thumbnail. */
@@ -119,7 +119,7 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
     thumb_url: mediaUrl(p.thumb_filename),
     main: p.is_main === 1,
     status: p.status,
-    reason: p.status === 'rejected' ? p.reject_reason : null,
+    ...(p.status === 'rejected' ? { reason: p.reject_reason ?? 'other' } : {}),
   });
 
   async function list(profileId: number): Promise<PhotoView[]> {
