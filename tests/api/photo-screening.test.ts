@@ -4,8 +4,8 @@
  * after a staff decision, the limit, the queue, and two decisions at once.
  */
 import sharp from 'sharp';
-import { afterEach, describe, expect, test } from 'vitest';
-import { engines, hostFetch, type TestRuntime } from '../support/runtime.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { engines, hostFetch, startTestRuntime, type TestRuntime } from '../support/runtime.ts';
 import { activeMember, apiError, mailsTo, useRuntime } from '../support/accounts.ts';
 import { openEvents, until } from '../support/sse.ts';
 import { FREE_PHOTOS } from '../../src/lib/membership.ts';
@@ -213,5 +213,40 @@ describe.each(engines())('photo screening on %s', (engine) => {
     const bulk = await rt().services.moderation.bulkApprove(moderator, [ids[0]!, ids[1]!, ids[2]!], ['spetter']);
     expect(bulk.approved).toEqual([ids[0], ids[2]]);
     expect(bulk.skipped).toEqual([ids[1]]);
+  });
+});
+
+describe.skipIf(!engines().includes('postgres'))('photo screening over two runtimes on one PostgreSQL database', () => {
+  const a = useRuntime('postgres');
+  let b: TestRuntime;
+  beforeAll(async () => {
+    // A second runtime on the first one's schema and media folder: one database, two processes' worth of services and buses.
+    b = await startTestRuntime('postgres', { seed: false, config: { databaseSchema: a().schema, mediaDir: a().services.mediaDir } });
+  });
+  afterAll(async () => {
+    await b?.close();
+  });
+
+  test('a decision made on one runtime shows on the other at once: the owner\'s tab hears it, another member sees the photo, a second decision is refused', async () => {
+    const anna = await member(a(), 'female');
+    const bob = await member(a(), 'male');
+    const photo = (await upload(anna)).json().photos[0];
+    const onB = (m: Member) => {
+      const c = m.client.clone();
+      (c as { rt: TestRuntime }).rt = b;
+      return { ...m, client: c } as Member;
+    };
+    const annaOnB = onB(anna);
+    const bobOnB = onB(bob);
+    expect((await seenBy(bobOnB, anna)).count).toBe(0);
+    const tab = await openEvents(annaOnB.client);
+    await until('the stream on B is ready', () => tab.events.some((e) => e.type === 'ready'));
+
+    await a().services.moderation.decidePhoto(moderator, photo.id, { status: 'active' }, ['spetter']);
+    const heard = await until('B hears the decision', () => tab.events.find((e) => e.type === 'photos'));
+    expect(heard.data).toMatchObject({ photo_id: photo.id });
+    expect((await seenBy(bobOnB, anna)).main).toMatchObject({ filename: photo.url });
+    expect((await hostFetch(b, 'spetter', photo.url)).status).toBe(200);
+    await expect(b.services.moderation.decidePhoto({ id: 8, role: 'moderator' }, photo.id, { status: 'rejected', reason: 'other' }, 'all')).rejects.toMatchObject({ code: 'photo_already_decided', status: 409 });
   });
 });
