@@ -83,8 +83,13 @@ export interface ChatMessage {
   mine: boolean;
   kind: MessageKind;
   text: string | null;
-  /** Photo messages: the photo and its thumbnail. */
+  /**
+   * Photo messages: the photo and its thumbnail; null for the recipient while the photo waits for
+   * screening or after it was rejected (issue 22: `photo_status` says which).
+   */
   photo: { url: string; thumb_url: string } | null;
+  /** Photo messages: active, pending (waiting for screening) or rejected; null on other messages. */
+  photo_status?: 'active' | 'pending' | 'rejected' | null;
   /** Gift messages: which gift and what it cost. */
   gift: { id: string; credits: number } | null;
   gif: Gif | null;

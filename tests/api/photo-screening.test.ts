@@ -3,12 +3,14 @@
  * screening"), on every engine: what the owner and another member see of a photo before and
  * after a staff decision, the limit, the queue, and two decisions at once.
  */
+import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { engines, hostFetch, startTestRuntime, type TestRuntime } from '../support/runtime.ts';
 import { activeMember, apiError, mailsTo, useRuntime } from '../support/accounts.ts';
 import { openEvents, until } from '../support/sse.ts';
 import { FREE_PHOTOS } from '../../src/lib/membership.ts';
+import { grant } from '../../src/server/ledger.ts';
 import type { PhotoModeration } from '../../src/lib/photo-screening.ts';
 
 const moderator = { id: 7, role: 'moderator' };
@@ -213,6 +215,56 @@ describe.each(engines())('photo screening on %s', (engine) => {
     const bulk = await rt().services.moderation.bulkApprove(moderator, [ids[0]!, ids[1]!, ids[2]!], ['spetter']);
     expect(bulk.approved).toEqual([ids[0], ids[2]]);
     expect(bulk.skipped).toEqual([ids[1]]);
+  });
+});
+
+describe.each(engines())('chat photo screening on %s', (engine) => {
+  const rt = useRuntime(engine);
+
+  async function sendPhoto(from: Member, to: Member) {
+    const jpeg = await sharp({ create: { width: 300, height: 300, channels: 3, background: { r: 10, g: 200, b: 30 } } }).jpeg().toBuffer();
+    const form = new FormData();
+    form.append('photo', new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' }), 'chat.jpg');
+    const req = new Request('http://x/', { method: 'POST', body: form });
+    const body = Buffer.from(await req.arrayBuffer());
+    const res = await hostFetch(from.client.rt, from.client.tenant, `/api/chat.php?photo=1&profile_id=${to.profileId}&client_id=${randomUUID()}`, {
+      method: 'POST',
+      headers: { cookie: from.client.cookieHeader(), 'x-forwarded-for': from.client.ip, origin: `http://${from.client.tenant}.localhost:${from.client.rt.port}`, 'content-type': req.headers.get('content-type')!, 'content-length': String(body.length) },
+      body,
+    });
+    expect(res.status).toBe(200);
+    return res.json();
+  }
+  const messageOf = async (m: Member, conversationId: number, id: number) =>
+    ((await m.client.get(`/api/chat.php?id=${conversationId}`)).json().conversation.messages as Array<{ id: number; photo: unknown; photo_status: string }>).find((x) => x.id === id)!;
+
+  test('before: the recipient sees a placeholder until the photo is approved, then the photo, live; a rejected one never', async () => {
+    const anna = await member(rt(), 'female');
+    const bob = await member(rt(), 'male');
+    await grant(rt().db.db, { userId: bob.userId, credits: 100, reason: 'bonus', ref: `screening-${randomUUID()}` });
+    const sent = await sendPhoto(bob, anna);
+    expect(sent.message).toMatchObject({ kind: 'photo', photo_status: 'pending', photo: { url: expect.stringMatching(/^\/media\//) } });
+    const url = sent.message.photo.url as string;
+    expect(await messageOf(anna, sent.conversation_id, sent.message.id)).toMatchObject({ photo: null, photo_status: 'pending' });
+    expect((await hostFetch(rt(), 'spetter', url, { headers: { cookie: anna.client.cookieHeader() } })).status).toBe(404);
+    expect((await hostFetch(rt(), 'spetter', url, { headers: { cookie: bob.client.cookieHeader() } })).status).toBe(200);
+    const queue = await rt().services.moderation.chatPhotoQueue({ brands: ['spetter'], status: 'pending', limit: 200 });
+    expect(queue.photos.find((p) => p.id === sent.message.id)).toMatchObject({ conversation_id: sent.conversation_id, member: { user_id: bob.userId, brand: 'spetter' } });
+    expect((await rt().services.moderation.chatPhotoQueue({ brands: ['velvet'], status: 'pending', limit: 200 })).photos.some((p) => p.id === sent.message.id)).toBe(false);
+
+    const tab = await openEvents(anna.client);
+    await until('the stream is ready', () => tab.events.some((e) => e.type === 'ready'));
+    await rt().services.moderation.decideChatPhoto(moderator, sent.message.id, { status: 'active' }, ['spetter']);
+    await until('the recipient hears the decision', () => tab.events.find((e) => e.type === 'chat_photo'));
+    expect(await messageOf(anna, sent.conversation_id, sent.message.id)).toMatchObject({ photo: { url }, photo_status: 'active' });
+    expect((await hostFetch(rt(), 'spetter', url, { headers: { cookie: anna.client.cookieHeader() } })).status).toBe(200);
+    await expect(rt().services.moderation.decideChatPhoto(moderator, sent.message.id, { status: 'rejected', reason: 'other' }, ['spetter'])).rejects.toMatchObject({ code: 'photo_already_decided', status: 409 });
+
+    const second = await sendPhoto(bob, anna);
+    await rt().services.moderation.decideChatPhoto(moderator, second.message.id, { status: 'rejected', reason: 'contact_details' }, ['spetter']);
+    expect(await messageOf(anna, second.conversation_id, second.message.id)).toMatchObject({ photo: null, photo_status: 'rejected' });
+    expect(await messageOf(bob, second.conversation_id, second.message.id)).toMatchObject({ photo: { url: second.message.photo.url }, photo_status: 'rejected' });
+    expect((await hostFetch(rt(), 'spetter', second.message.photo.url)).status).toBe(404);
   });
 });
 

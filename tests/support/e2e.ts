@@ -85,6 +85,21 @@ export async function approvePhotosOf(email: string): Promise<void> {
   });
 }
 
+/** Approves every waiting chat photo a member sent, as a moderator would (issue 22), through the moderation service. */
+export async function approveChatPhotosOf(userId: number): Promise<void> {
+  await withDatabase(async (db) => {
+    const rows = await db
+      .selectFrom('messages')
+      .innerJoin('profiles', 'profiles.id', 'messages.sender_profile_id')
+      .select('messages.id')
+      .where('profiles.user_id', '=', userId)
+      .where('messages.photo_status', '=', 'pending')
+      .execute();
+    const moderation = createModerationService({ db, bus: createMemoryBus(), mediaDir: '', mailRejection: async () => undefined });
+    for (const row of rows) await moderation.decideChatPhoto({ id: 0, role: 'moderator' }, row.id, { status: 'active' }, 'all');
+  });
+}
+
 /** Runs `work` on the suite's database (the state a test starts from: a brand's discount code, a balance). */
 export async function withDatabase<T>(work: (db: DbHandle['db']) => Promise<T>): Promise<T> {
   const { file, url, schema } = JSON.parse(process.env.E2E_DATABASE ?? '{}') as { file: string; url: string | null; schema: string | null };

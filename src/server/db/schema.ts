@@ -237,6 +237,11 @@ export interface MessagesTable {
   client_id: string;
   notified_at: string | null;
   created_at: CreatedAt;
+  /** A photo message's screening (issue 22): pending/rejected photos are shown to the sender only; null = not screened (active). */
+  photo_status: ColumnType<PhotoStatus | null, PhotoStatus | null | undefined, PhotoStatus | null>;
+  photo_reviewed_at: ColumnType<string | null, string | null | undefined, string | null>;
+  photo_reviewed_by: ColumnType<number | null, number | null | undefined, number | null>;
+  photo_reject_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 // --- payments --------------------------------------------------------------------------

@@ -117,7 +117,7 @@ export function createServices(deps: ServiceDeps): Services {
     swipes: createSwipeService({ db, bus, now: deps.now, onLike }),
     safety: createSafetyService({ db, mail, limits, bus }),
     gifs,
-    chat: createChatService({ db, engine: deps.engine, bus, gifs, mediaDir: deps.mediaDir, onMessage: (m) => notifier.afterMessage(m.id) }),
+    chat: createChatService({ db, engine: deps.engine, bus, gifs, mediaDir: deps.mediaDir, moderationOf, onMessage: (m) => notifier.afterMessage(m.id) }),
     notifier,
     mailWebhookSecret: deps.mailWebhookSecret,
     testProvider,

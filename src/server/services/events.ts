@@ -24,7 +24,9 @@ export type MemberEvent =
   /** A payment of the member changed status (the result screen updates). */
   | { type: 'payment'; payment_id: number }
   /** Staff approved or rejected one of the member's photos (issue 22): reload the photos and the user. */
-  | { type: 'photos'; photo_id: number };
+  | { type: 'photos'; photo_id: number }
+  /** Staff approved or rejected a photo sent in one of the member's conversations: show it, or its placeholder. */
+  | { type: 'chat_photo'; conversation_id: number; message_id: number };
 
 /** The bus topic of one member's events. */
 export function userTopic(userId: number): string {

@@ -52,10 +52,11 @@ export type BrandScope = readonly string[] | 'all';
 export interface PhotoAuditEntry {
   staff_id: number;
   role: string;
-  action: 'photo_approve' | 'photo_reject';
+  action: 'photo_approve' | 'photo_reject' | 'chat_photo_approve' | 'chat_photo_reject';
   brand: string;
   /** The member whose photo it is (users.id), null for a profile without an account (fictional). */
   member_id: number | null;
+  /** `photo:<id>` for a profile photo, `message:<id>` for a photo sent in a chat. */
   object: string;
   reason: PhotoRejectReason | null;
 }
@@ -70,6 +71,23 @@ export interface PhotoQueueItem {
   url: string;
   thumb_url: string;
   member: { user_id: number | null; profile_id: number; name: string; brand: string; fictional: boolean };
+}
+
+/** A photo sent in a chat, waiting in the chat photo queue. */
+export interface ChatPhotoQueueItem {
+  /** The message id. */
+  id: number;
+  status: PhotoStatus;
+  created_at: string;
+  url: string;
+  thumb_url: string;
+  conversation_id: number;
+  member: { user_id: number | null; profile_id: number; name: string; brand: string; fictional: boolean };
+}
+
+export interface ChatPhotoQueuePage {
+  photos: ChatPhotoQueueItem[];
+  next: number | null;
 }
 
 export interface PhotoQueuePage {
@@ -110,6 +128,14 @@ export function createModerationService(deps: ModerationDeps) {
     q
       .selectFrom('photos')
       .innerJoin('profiles', 'profiles.id', 'photos.profile_id')
+      .$if(brands !== 'all', (qb) => qb.where('profiles.tenant_id', 'in', brands === 'all' || brands.length === 0 ? [''] : [...brands]));
+
+  /** Photo messages with their sender, limited to the brands in scope. */
+  const chatScoped = (q: Kysely<Database> | Transaction<Database>, brands: BrandScope) =>
+    q
+      .selectFrom('messages')
+      .innerJoin('profiles', 'profiles.id', 'messages.sender_profile_id')
+      .where('messages.kind', '=', 'photo')
       .$if(brands !== 'all', (qb) => qb.where('profiles.tenant_id', 'in', brands === 'all' || brands.length === 0 ? [''] : [...brands]));
 
   /** The state of a photo that may still be decided (canDecide): pending, or active and not yet reviewed. */
@@ -238,17 +264,92 @@ export function createModerationService(deps: ModerationDeps) {
     },
 
     /**
+     * The queue of photos sent in chats (issue 22: a chat photo is screened like a profile photo),
+     * oldest first and keyset-paged like photoQueue; ids are message ids. A pending chat photo
+     * reaches the recipient as a placeholder until approved.
+     */
+    async chatPhotoQueue(opts: { brands: BrandScope; status: PhotoQueue; before?: number; limit: number }): Promise<ChatPhotoQueuePage> {
+      const limit = Math.max(1, Math.min(PHOTO_QUEUE_MAX_LIMIT, Math.trunc(opts.limit)));
+      const rows = await chatScoped(db, opts.brands)
+        .select(['messages.id', 'messages.photo_status', 'messages.created_at', 'messages.media', 'messages.conversation_id', 'profiles.id as profile_id', 'profiles.user_id', 'profiles.name', 'profiles.tenant_id', 'profiles.fictional'])
+        .$if(opts.status === 'pending', (qb) => qb.where('messages.photo_status', '=', 'pending'))
+        .$if(opts.status === 'after-review', (qb) => qb.where('messages.photo_status', '=', 'active').where('messages.photo_reviewed_at', 'is', null))
+        .$if(opts.before !== undefined, (qb) => qb.where('messages.id', '>', opts.before!))
+        .orderBy('messages.id', 'asc')
+        .limit(limit + 1)
+        .execute();
+      const page = rows.slice(0, limit);
+      return {
+        photos: page.map((r) => ({
+          id: r.id,
+          status: r.photo_status ?? 'active',
+          created_at: r.created_at,
+          url: staffMediaUrl(r.media ?? ''),
+          thumb_url: staffMediaUrl((r.media ?? '').replace(/\.webp$/, '-t.webp')),
+          conversation_id: r.conversation_id,
+          member: { user_id: r.user_id, profile_id: r.profile_id, name: r.name, brand: r.tenant_id, fictional: r.fictional === 1 },
+        })),
+        next: rows.length > limit ? page[page.length - 1]!.id : null,
+      };
+    },
+
+    /**
+     * Approves or rejects a photo sent in a chat, as decidePhoto does a profile photo (one
+     * conditional update; 409 photo_already_decided for the second of two decisions). Both members'
+     * tabs hear `chat_photo` on any runtime: approved, the recipient sees the photo instead of the
+     * placeholder; rejected, the recipient never sees it and the sender sees it marked rejected.
+     */
+    async decideChatPhoto(staff: StaffActor, messageId: number, decision: PhotoDecision, brandsInScope: BrandScope, audit?: AuditCallback): Promise<{ id: number; status: 'active' | 'rejected'; audit: PhotoAuditEntry }> {
+      mayScreen(staff);
+      const reason = decision.status === 'rejected' ? decision.reason : undefined;
+      if (decision.status === 'rejected' && (!reason || !(PHOTO_REJECT_REASONS as readonly string[]).includes(reason))) throw needsReason();
+      if (decision.status !== 'rejected' && decision.status !== 'active') throw needsReason();
+      const result = await db.transaction().execute(async (trx) => {
+        const message = await chatScoped(trx, brandsInScope).select(['messages.id', 'messages.conversation_id', 'profiles.user_id', 'profiles.tenant_id']).where('messages.id', '=', messageId).executeTakeFirst();
+        if (!message) throw notFound();
+        const now = nowIso();
+        const updated = await trx
+          .updateTable('messages')
+          .set(reason ? { photo_status: 'rejected', photo_reject_reason: reason, photo_reviewed_at: now, photo_reviewed_by: staff.id } : { photo_status: 'active', photo_reviewed_at: now, photo_reviewed_by: staff.id })
+          .where('id', '=', messageId)
+          .where((eb) => eb.or([eb('photo_status', '=', 'pending'), eb.and([eb('photo_status', '=', 'active'), eb('photo_reviewed_at', 'is', null)])]))
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) !== 1) throw alreadyDecided();
+        const entry: PhotoAuditEntry = {
+          staff_id: staff.id,
+          role: staff.role,
+          action: reason ? 'chat_photo_reject' : 'chat_photo_approve',
+          brand: message.tenant_id,
+          member_id: message.user_id,
+          object: `message:${messageId}`,
+          reason: reason ?? null,
+        };
+        if (audit) await audit(entry, trx);
+        const members = await trx
+          .selectFrom('conversation_members')
+          .innerJoin('profiles', 'profiles.id', 'conversation_members.profile_id')
+          .select('profiles.user_id')
+          .where('conversation_members.conversation_id', '=', message.conversation_id)
+          .execute();
+        return { entry, conversationId: message.conversation_id, userIds: members.map((m) => m.user_id).filter((id): id is number => id !== null) };
+      });
+      for (const userId of result.userIds) {
+        await publishToMember(bus, userId, { type: 'chat_photo', conversation_id: result.conversationId, message_id: messageId }).catch((error: Error) => log(`chat photo event: ${error.message}`));
+      }
+      return { id: messageId, status: decision.status, audit: result.entry };
+    },
+
+    /**
      * The file behind a staff media path (`<tenant>/<hex>.webp` or its `-t` thumbnail) for the
      * console's route to stream, whatever the photo's status: an absolute path, or null when the
      * name is no photo of a brand in scope.
      */
     async staffMediaFile(storedName: string, brandsInScope: BrandScope): Promise<string | null> {
       if (!/^[a-z0-9-]+\/[a-f0-9]+(?:-t)?\.webp$/.test(storedName)) return null;
-      const photo = await scoped(db, brandsInScope)
-        .select('photos.id')
-        .where('photos.filename', '=', storedName.replace(/-t\.webp$/, '.webp'))
-        .executeTakeFirst();
-      return photo ? join(deps.mediaDir, storedName) : null;
+      const name = storedName.replace(/-t\.webp$/, '.webp');
+      const photo = await scoped(db, brandsInScope).select('photos.id').where('photos.filename', '=', name).executeTakeFirst();
+      const sent = photo ? null : await chatScoped(db, brandsInScope).select('messages.id').where('messages.media', '=', name).executeTakeFirst();
+      return photo || sent ? join(deps.mediaDir, storedName) : null;
     },
   };
 }

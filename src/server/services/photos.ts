@@ -76,9 +76,8 @@ export interface PhotoService {
   eraseAll(profileId: number): Promise<void>;
   /**
    * Who may fetch a stored file (`<tenant>/<hex>.webp` or its `-t` thumbnail) under /media/: a
-   * profile photo's status and its owner's user id, or null for a file that is no profile photo
-   * (a chat photo). Only an active photo is served to anyone; a pending or rejected one only to
-   * its owner (issue 22).
+   * profile or chat photo's status and its owner's (sender's) user id, or null for an unknown file.
+   * Only an active photo is served to anyone; a pending or rejected one only to its owner (issue 22).
    */
   mediaAccess(storedName: string): Promise<{ status: PhotoStatus; userId: number | null } | null>;
 }
@@ -265,14 +264,24 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
     await deleteFiles(mediaDir, rows.flatMap((r) => [r.filename, r.thumb_filename]));
   }
 
-  async function mediaAccess(storedName: string) {
+  async function mediaAccess(storedName: string): Promise<{ status: PhotoStatus; userId: number | null } | null> {
+    const name = storedName.replace(/-t\.webp$/, '.webp');
     const row = await db
       .selectFrom('photos')
       .innerJoin('profiles', 'profiles.id', 'photos.profile_id')
       .select(['photos.status', 'profiles.user_id'])
-      .where('photos.filename', '=', storedName.replace(/-t\.webp$/, '.webp'))
+      .where('photos.filename', '=', name)
       .executeTakeFirst();
-    return row ? { status: row.status, userId: row.user_id } : null;
+    if (row) return { status: row.status, userId: row.user_id };
+    // A photo sent in a chat: its sender's until approved.
+    const sent = await db
+      .selectFrom('messages')
+      .innerJoin('profiles', 'profiles.id', 'messages.sender_profile_id')
+      .select(['messages.photo_status', 'profiles.user_id'])
+      .where('messages.media', '=', name)
+      .where('messages.kind', '=', 'photo')
+      .executeTakeFirst();
+    return sent ? { status: sent.photo_status ?? 'active', userId: sent.user_id } : null;
   }
 
   return { list, upload, setMain, remove, mainImage, eraseAll, mediaAccess };
