@@ -9,7 +9,8 @@ import { PHOTO_REJECT_REASONS, type PhotoQueue, type PhotoRejectReason, type Pho
 
 /**
  * Photo screening for the operator console (issue 22, "Photo screening"): the queue, a decision
- * and a bulk approval. The console's routes (src/server/console/, built beside this) call these
+ * and a bulk approval of profile photos, and the same for photos sent in chats (chatPhotoQueue,
+ * decideChatPhoto: ids are message ids). The console's routes (src/server/console/, built beside this) call these
  * functions; they hold the rules, the routes only parse, check the session and answer.
  *
  * How the console calls them:
