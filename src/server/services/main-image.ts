@@ -21,8 +21,9 @@ const imageOf = (photo: { filename: string; thumb_filename: string; status: stri
 /**
  * The main image of a profile as others see it, SPEC §3 fields (urls here), or null when it has
  * none. Only an active photo is shown or used as a main or share image (SPEC §3
- * main_image.status, issue 22): the photo its owner chose as main when it is active, else the
- * first active photo in the profile's order. A pending or rejected photo never shows.
+ * main_image.status, issue 22): the photo its owner chose as main when it is active; while the
+ * chosen one waits for screening (or was rejected), the first active photo in the profile's
+ * order; none when the profile has no main photo. A pending or rejected photo never shows.
  */
 export async function mainImage(db: Kysely<Database>, profileId: number): Promise<MainImage | null> {
   return (await mainImages(db, [profileId])).get(profileId) ?? null;
@@ -47,16 +48,22 @@ export async function mainImages(db: Kysely<Database>, profileIds: readonly numb
   if (profileIds.length === 0) return images;
   const photos = await db
     .selectFrom('photos')
-    .select(['profile_id', 'filename', 'thumb_filename', 'status'])
+    .select(['profile_id', 'filename', 'thumb_filename', 'status', 'is_main'])
     .where('profile_id', 'in', profileIds)
-    .where('status', '=', 'active')
+    .where((eb) => eb.or([eb('is_main', '=', 1), eb('status', '=', 'active')]))
     .orderBy('is_main', 'desc')
     .orderBy('position', 'asc')
     .orderBy('id', 'asc')
     .execute();
+  const chosen = new Map<number, boolean>(); // profile -> whether its chosen main photo is active
   for (const photo of photos) {
-    if (images.has(photo.profile_id)) continue; // the first: the chosen main, else the next active photo
-    images.set(photo.profile_id, imageOf(photo));
+    if (photo.is_main === 1) {
+      if (!chosen.has(photo.profile_id)) chosen.set(photo.profile_id, photo.status === 'active');
+      if (photo.status === 'active' && !images.has(photo.profile_id)) images.set(photo.profile_id, imageOf(photo)); // the first, as before
+      continue;
+    }
+    // No chosen main photo: none. A chosen one not active: the first active photo in order.
+    if (chosen.get(photo.profile_id) === false && !images.has(photo.profile_id)) images.set(photo.profile_id, imageOf(photo));
   }
   return images;
 }

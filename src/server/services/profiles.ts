@@ -174,8 +174,7 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
         relation,
         photos: photos.map((photo, i) => {
           const locked = !viewer.paid_user && i > 0 && p.user_id !== viewer.id;
-          // The first active photo is the main image others see (mainImage: the chosen one if active, else the next).
-          return { id: photo.id, main: i === 0, locked, url: locked ? null : mediaUrl(photo.filename), thumb_url: locked ? null : mediaUrl(photo.thumb_filename) };
+          return { id: photo.id, main: card.main_image?.filename === mediaUrl(photo.filename), locked, url: locked ? null : mediaUrl(photo.filename), thumb_url: locked ? null : mediaUrl(photo.thumb_filename) };
         }),
         related: relatedCards.map((c) => c.card),
       };
