@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
-import { test, expect, brandUrl, callApi, confirmEntryWarning, approvePhotosOf } from '../support/e2e.ts';
+import { test, expect, brandUrl, callApi, confirmEntryWarning, approvePhotosOf, decidePhotosOf } from '../support/e2e.ts';
 
 /** Browser tests of photo screening on the member side (issue 22), in Dutch on the Spetter demo brand (photo_moderation: before). */
 
@@ -41,4 +41,21 @@ test('a member uploads a photo and sees it marked as waiting for screening until
   await expect(photos.getByText('Hoofdfoto', { exact: true })).toBeVisible();
   await expect(photos.getByText('Wordt gecontroleerd')).toHaveCount(0);
   await expect(photos.getByText('Nieuwe foto\'s worden eerst gecontroleerd.', { exact: false })).toHaveCount(0);
+});
+
+test('a member whose photo was rejected sees why on /profile and may upload another', async ({ page }) => {
+  const email = await signUp(page);
+  await page.goto(brandUrl(BRAND, '/profile#photos'));
+  await confirmEntryWarning(page);
+  const photos = page.locator('#photos');
+  const jpeg = await sharp({ create: { width: 500, height: 500, channels: 3, background: { r: 200, g: 40, b: 40 } } }).jpeg().toBuffer();
+  await page.getByLabel('Foto toevoegen').setInputFiles({ name: 'nummer.jpg', mimeType: 'image/jpeg', buffer: jpeg });
+  await expect(photos.getByText('1 van 3 foto\'s')).toBeVisible();
+
+  await decidePhotosOf(email, { status: 'rejected', reason: 'contact_details' });
+  await page.reload();
+  await expect(photos.getByRole('alert')).toHaveText('Een foto is afgekeurd: de foto bevat contactgegevens. Anderen zien hem niet; je kunt een andere foto plaatsen.');
+  await expect(photos.getByText('Afgekeurd', { exact: true })).toBeVisible();
+  // The rejected photo no longer counts toward the limit.
+  await expect(photos.getByText('0 van 3 foto\'s')).toBeVisible();
 });

@@ -1,7 +1,7 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { createDb } from '../../src/server/db/index.ts';
 import { grant } from '../../src/server/ledger.ts';
-import { createModerationService } from '../../src/server/services/moderation.ts';
+import { createModerationService, type PhotoDecision } from '../../src/server/services/moderation.ts';
 import { createMemoryBus } from '../../src/server/bus.ts';
 
 /** The base URL of a demo brand in the runtime globalSetup started: http://<id>.localhost:<port>. */
@@ -71,6 +71,11 @@ export async function grantCredits(userId: number, credits: number): Promise<voi
  * test of what others see of a member's photos starts from approved photos.
  */
 export async function approvePhotosOf(email: string): Promise<void> {
+  await decidePhotosOf(email, { status: 'active' });
+}
+
+/** Decides every waiting photo of a member as a moderator would: approves, or rejects with a reason. */
+export async function decidePhotosOf(email: string, decision: PhotoDecision): Promise<void> {
   await withDatabase(async (db) => {
     const rows = await db
       .selectFrom('photos')
@@ -81,7 +86,7 @@ export async function approvePhotosOf(email: string): Promise<void> {
       .where('photos.status', '=', 'pending')
       .execute();
     const moderation = createModerationService({ db, bus: createMemoryBus(), mediaDir: '', mailRejection: async () => undefined });
-    await moderation.bulkApprove({ id: 0, role: 'moderator' }, rows.map((r) => r.id), 'all');
+    for (const row of rows) await moderation.decidePhoto({ id: 0, role: 'moderator' }, row.id, decision, 'all');
   });
 }
 
