@@ -87,8 +87,13 @@ export const ChatMessage = z.object({
   mine: z.boolean(),
   kind: z.enum(MESSAGE_KINDS),
   text: z.string().nullable(),
-  /** Photo messages: the photo and its thumbnail. */
+  /**
+   * Photo messages: the photo and its thumbnail; null for the recipient while the photo waits for
+   * screening or after it was rejected (issue 22: `photo_status` says which).
+   */
   photo: z.object({ url: z.string(), thumb_url: z.string() }).nullable(),
+  /** Photo messages: active, pending (waiting for screening) or rejected; null on other messages. */
+  photo_status: z.enum(['active', 'pending', 'rejected']).nullable().optional(),
   /** Gift messages: which gift and what it cost. */
   gift: Gift.nullable(),
   gif: Gif.nullable(),

@@ -52,6 +52,8 @@ export const ERROR_CODES = [
   'photo_too_large',
   'photo_dimensions',
   'photo_missing',
+  'photo_already_decided',
+  'photo_reject_reason',
   // Likes, the swipe game, complaints
   'swipe_limit',
   'complaint_subject',

@@ -24,6 +24,10 @@ export const MemberEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chats') }),
   /** A payment of the member changed status (the result screen updates). */
   z.object({ type: z.literal('payment'), payment_id: z.number().int() }),
+  /** Staff approved or rejected one of the member's photos (issue 22): reload the photos and the user. */
+  z.object({ type: z.literal('photos'), photo_id: z.number().int() }),
+  /** Staff approved or rejected a photo sent in one of the member's conversations: show it, or its placeholder. */
+  z.object({ type: z.literal('chat_photo'), conversation_id: z.number().int(), message_id: z.number().int() }),
   /** Sent once when the stream opens: the member it is for (its event id: the last message id). */
   z.object({ type: z.literal('ready'), user_id: z.number().int() }),
 ]);

@@ -68,7 +68,16 @@ export type OwnProfile = z.infer<typeof OwnProfile>;
 export const ProfileAnswer = z.object({ profile: OwnProfile });
 
 /** One of the member's own photos (SPEC §3 photo: active, pending review, rejected). */
-export const PhotoView = z.object({ id: z.number().int(), url: z.string(), thumb_url: z.string(), main: z.boolean(), status: z.enum(['active', 'pending', 'rejected']) });
+export const PhotoView = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  thumb_url: z.string(),
+  main: z.boolean(),
+  /** pending: waiting for screening, seen only by its owner; rejected: never shown to others (issue 22). */
+  status: z.enum(['active', 'pending', 'rejected']),
+  /** Why staff rejected it (PHOTO_REJECT_REASONS); only on a rejected photo. */
+  reason: z.string().optional(),
+});
 export type PhotoView = z.infer<typeof PhotoView>;
 /** GET, POST, PUT and DELETE /api/photos.php: the member's photos after the change. */
 export const PhotosAnswer = z.object({ photos: z.array(PhotoView) });

@@ -4,6 +4,8 @@ import { m } from '../paraglide/messages.js';
 import type { Locale } from '../lib/locales.ts';
 import type { SiteUser } from '../contract/user.ts';
 import { ApiError } from '../stores/api.ts';
+import { onEvent } from '../stores/events.ts';
+import { countsTowardLimit, type PhotoRejectReason } from '../lib/photo-screening.ts';
 import { $photos, $upload, deletePhoto, loadPhotos, PHOTO_MAX_BYTES, photoLimit, PREMIUM_PHOTOS, setMainPhoto, uploadPhoto, type Photo } from '../stores/photos.ts';
 import { ConfirmDialog } from './profile/ConfirmDialog.tsx';
 import { Notice } from './profile/Notice.tsx';
@@ -30,11 +32,16 @@ export default function PhotosIsland({ locale, user: initialUser }: Props) {
 
   useEffect(() => {
     loadPhotos().catch((e: unknown) => setProblem(describe(e)));
+    // A staff decision on a photo (issue 22) shows at once: approved, it loses its mark; rejected, the notice appears.
+    return onEvent('photos', () => void loadPhotos().catch(() => undefined));
   }, []);
 
   const paid = user?.paid_user ?? false;
   const max = photoLimit(paid);
-  const count = photos?.length ?? 0;
+  // Pending photos count toward the limit, rejected ones do not (issue 22).
+  const count = photos?.filter((p) => countsTowardLimit(p.status)).length ?? 0;
+  const waiting = photos?.some((p) => p.status === 'pending') ?? false;
+  const rejected = photos?.filter((p) => p.status === 'rejected') ?? [];
 
   function describe(error: unknown): Problem {
     if (!(error instanceof ApiError) || error.code === 'network' || !error.message) return { message: m.error_generic({}, o), premium: false };
@@ -134,6 +141,15 @@ export default function PhotosIsland({ locale, user: initialUser }: Props) {
         <Notice tone="success">{done}</Notice>
       )}
 
+      {waiting && (
+        <Notice tone="info">{m.photos_pending_notice({}, o)}</Notice>
+      )}
+      {rejected.map((photo) => (
+        <Notice key={photo.id} tone="error">
+          <p>{m.photos_rejected_notice({ reason: reasonText(photo.reason, o) }, o)}</p>
+        </Notice>
+      ))}
+
       {photos === null ? (
         <p className="text-gray-600">{m.profile_loading({}, o)}</p>
       ) : photos.length === 0 ? (
@@ -152,7 +168,7 @@ export default function PhotosIsland({ locale, user: initialUser }: Props) {
                 </span>
               )}
               <div className="absolute inset-x-0 bottom-0 flex justify-end gap-2 bg-gradient-to-t from-black/60 to-transparent p-2 pt-8">
-                {!photo.main && (
+                {!photo.main && photo.status !== 'rejected' && (
                   <IconButton
                     label={`${m.photos_set_main({}, o)}: ${m.photos_photo({ number: index + 1 }, o)}`}
                     title={m.photos_set_main({}, o)}
@@ -189,6 +205,20 @@ export default function PhotosIsland({ locale, user: initialUser }: Props) {
       />
     </div>
   );
+}
+
+/** The reason of a rejection in the member's language (PHOTO_REJECT_REASONS, each in every catalogue). */
+function reasonText(reason: string | undefined, o: { locale: Locale }): string {
+  const texts: Record<PhotoRejectReason, () => string> = {
+    not_a_person: () => m.photo_reason_not_a_person({}, o),
+    nudity_in_profile: () => m.photo_reason_nudity_in_profile({}, o),
+    minor_suspected: () => m.photo_reason_minor_suspected({}, o),
+    not_the_member: () => m.photo_reason_not_the_member({}, o),
+    contact_details: () => m.photo_reason_contact_details({}, o),
+    copyright: () => m.photo_reason_copyright({}, o),
+    other: () => m.photo_reason_other({}, o),
+  };
+  return (texts[reason as PhotoRejectReason] ?? texts.other)();
 }
 
 interface IconButtonProps {

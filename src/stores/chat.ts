@@ -118,6 +118,19 @@ async function catchUp(): Promise<void> {
   $conversation.set({ ...now, answer: { ...now.answer, can_send: answer.can_send, reply_block: answer.reply_block, conversation: { ...now.answer.conversation!, read_up_to: Math.max(now.answer.conversation!.read_up_to, answer.conversation.read_up_to) } } });
 }
 
+/** Reads one message of the open conversation again (a chat photo staff decided on) and replaces it. */
+async function refreshMessage(messageId: number): Promise<void> {
+  const open = $conversation.get();
+  const conversation = open?.answer.conversation;
+  if (!open || !conversation) return;
+  const answer = await api('GET', '/chat.php', undefined, { id: conversation.id, after: messageId - 1, read: '0' });
+  const fresh = answer.conversation?.messages.find((msg) => msg.id === messageId);
+  const now = $conversation.get();
+  if (!fresh || now?.key !== open.key || !now.answer.conversation) return;
+  const messages = now.answer.conversation.messages.map((msg) => (msg.id === messageId ? fresh : msg));
+  $conversation.set({ ...now, answer: { ...now.answer, conversation: { ...now.answer.conversation, messages } } });
+}
+
 function newClientId(): string {
   return crypto.randomUUID();
 }
@@ -228,6 +241,10 @@ export function listenToChat(): () => void {
       if ($conversation.get()?.answer.conversation?.id === data?.conversation_id) void catchUp().catch(() => undefined);
     }),
     onEvent('chats', reloadChats),
+    // Staff decided on a chat photo (issue 22): show the photo, or keep its placeholder.
+    onEvent('chat_photo', (data) => {
+      if ($conversation.get()?.answer.conversation?.id === data?.conversation_id) void refreshMessage(data.message_id).catch(() => undefined);
+    }),
     onEvent('read', (data) => {
       const open = $conversation.get();
       const conversation = open?.answer.conversation;

@@ -8,7 +8,16 @@ export { FREE_PHOTOS, PREMIUM_PHOTOS };
 export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 
 /** One of the member's own photos (GET /api/photos.php). */
-export type Photo = { id: number; url: string; thumb_url: string; main: boolean; status: string };
+export type Photo = {
+  id: number;
+  url: string;
+  thumb_url: string;
+  main: boolean;
+  /** active; pending (waiting for screening, seen only by the member); rejected (never shown to others). */
+  status: string;
+  /** Why staff rejected it (PHOTO_REJECT_REASONS); only on a rejected photo. */
+  reason?: string;
+};
 
 export const $photos = atom<Photo[] | null>(null);
 /** The upload under way: the share of bytes sent (0..1), or null when none is. */

@@ -3,6 +3,7 @@ import { GIFT_IDS, type GiftId } from '../lib/gifts.ts';
 import { LOCALES, type Locale } from '../lib/locales.ts';
 import { NICHES, LANDER_NAMES, type Niche } from '../lib/slugs.ts';
 import { PAYMENT_METHOD_IDS } from '../lib/payment-methods.ts';
+import { PHOTO_MODERATION } from '../lib/photo-screening.ts';
 
 /**
  * tenant.json: one brand. This schema is the only place that reads a tenant file or knows a
@@ -197,6 +198,15 @@ export const TenantSchema = z
     signup_credits: z.number().int().nonnegative().default(10).describe('Credits granted once at signup.'),
     /** Longest chat message, in characters. */
     message_length: z.number().int().min(20).max(5000).default(1000).describe('Longest chat message, in characters.'),
+    /**
+     * When uploaded photos (profile and chat) are screened: `before` keeps a new photo pending,
+     * seen only by its owner, until staff approve it; `after` shows it at once and queues it for
+     * review (issue 22, DSA notice and action).
+     */
+    photo_moderation: z
+      .enum(PHOTO_MODERATION, { error: `must be one of ${PHOTO_MODERATION.join(', ')}` })
+      .default('before')
+      .describe('When uploaded photos are screened: before (pending, seen only by the owner until approved) or after (public at once, reviewed later).'),
     /** Days within which a purchase may be refunded or cancelled. */
     refund_days: z.number().int().nonnegative().default(14).describe('Days within which a purchase may be refunded or cancelled.'),
     member_resell: z.boolean().default(false).describe('Show resell promotions of partner brands.'),

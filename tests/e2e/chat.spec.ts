@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { test, expect, brandUrl, callApi, confirmEntryWarning, grantCredits } from '../support/e2e.ts';
+import { test, expect, brandUrl, callApi, confirmEntryWarning, grantCredits, approveChatPhotosOf } from '../support/e2e.ts';
 import { linkIn, mailTo } from '../support/mail.ts';
 
 /**
@@ -98,6 +98,12 @@ test('a message, a gift and a photo arrive live with the typing indicator; credi
   // A photo, re-encoded by the server; it arrives live.
   const photo = await sharp({ create: { width: 600, height: 400, channels: 3, background: { r: 220, g: 120, b: 60 } } }).jpeg().toBuffer();
   await bob.page.locator('[data-chat-photo]').setInputFiles({ name: 'zon.jpg', mimeType: 'image/jpeg', buffer: photo });
+  // spetter screens photos before the recipient sees them (issue 22): a placeholder arrives live,
+  // and once a moderator approved it the photo shows.
+  await expect(anna.page.locator('[data-message] [data-photo-placeholder]')).toHaveText('Foto wordt gecontroleerd');
+  await expect(bob.page.locator('[data-message] [data-photo-screening]')).toHaveText('Foto wordt gecontroleerd');
+  await approveChatPhotosOf(bob.userId);
+  await anna.page.reload();
   await expect(anna.page.locator('[data-message] img[src$="-t.webp"]')).toBeVisible();
 
   const spent = brand.message_credits + brand.gift_credits + brand.photo_credits;

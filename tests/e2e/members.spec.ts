@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { Browser, Page } from '@playwright/test';
-import { test, expect, brandUrl, callApi, confirmEntryWarning, withDatabase } from '../support/e2e.ts';
+import { test, expect, brandUrl, callApi, confirmEntryWarning, withDatabase, approvePhotosOf } from '../support/e2e.ts';
 import { linkIn, mailTo } from '../support/mail.ts';
 
 /** Browser tests of the members search (/members) and the member profile (/members/{id}, /likes/m/{id}). */
@@ -56,6 +56,7 @@ async function visibleMember(browser: Browser, name: string): Promise<void> {
     }, jpeg);
     expect(status).toBeLessThan(300);
   }
+  await approvePhotosOf(email); // spetter screens photos before others see them (issue 22)
   await expect.poll(() => linkIn(mailTo(email), /\/api\/activate\.php$/), { timeout: 10_000 }).toBeTruthy();
   await page.goto(brandUrl('spetter', linkIn(mailTo(email), /\/api\/activate\.php$/)!));
   await expect(page).toHaveURL(/\/activate\/done/);

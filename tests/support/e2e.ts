@@ -1,6 +1,8 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { createDb } from '../../src/server/db/index.ts';
 import { grant } from '../../src/server/ledger.ts';
+import { createModerationService, type PhotoDecision } from '../../src/server/services/moderation.ts';
+import { createMemoryBus } from '../../src/server/bus.ts';
 
 /** The base URL of a demo brand in the runtime globalSetup started: http://<id>.localhost:<port>. */
 export function brandUrl(id: string, path = '/'): string {
@@ -61,6 +63,46 @@ export async function signUpMember(
  */
 export async function grantCredits(userId: number, credits: number): Promise<void> {
   await withDatabase((db) => grant(db, { userId, credits, reason: 'bonus', ref: `e2e-${userId}-${Date.now()}-${Math.random()}` }));
+}
+
+/**
+ * Approves every waiting photo of a member as a moderator would (issue 22: brands screen photos
+ * before others see them), through the console's moderation service on the suite's database: a
+ * test of what others see of a member's photos starts from approved photos.
+ */
+export async function approvePhotosOf(email: string): Promise<void> {
+  await decidePhotosOf(email, { status: 'active' });
+}
+
+/** Decides every waiting photo of a member as a moderator would: approves, or rejects with a reason. */
+export async function decidePhotosOf(email: string, decision: PhotoDecision): Promise<void> {
+  await withDatabase(async (db) => {
+    const rows = await db
+      .selectFrom('photos')
+      .innerJoin('profiles', 'profiles.id', 'photos.profile_id')
+      .innerJoin('users', 'users.id', 'profiles.user_id')
+      .select('photos.id')
+      .where('users.email', '=', email.toLowerCase())
+      .where('photos.status', '=', 'pending')
+      .execute();
+    const moderation = createModerationService({ db, bus: createMemoryBus(), mediaDir: '', mailRejection: async () => undefined });
+    for (const row of rows) await moderation.decidePhoto({ id: 0, role: 'moderator' }, row.id, decision, 'all');
+  });
+}
+
+/** Approves every waiting chat photo a member sent, as a moderator would (issue 22), through the moderation service. */
+export async function approveChatPhotosOf(userId: number): Promise<void> {
+  await withDatabase(async (db) => {
+    const rows = await db
+      .selectFrom('messages')
+      .innerJoin('profiles', 'profiles.id', 'messages.sender_profile_id')
+      .select('messages.id')
+      .where('profiles.user_id', '=', userId)
+      .where('messages.photo_status', '=', 'pending')
+      .execute();
+    const moderation = createModerationService({ db, bus: createMemoryBus(), mediaDir: '', mailRejection: async () => undefined });
+    for (const row of rows) await moderation.decideChatPhoto({ id: 0, role: 'moderator' }, row.id, { status: 'active' }, 'all');
+  });
 }
 
 /** Runs `work` on the suite's database (the state a test starts from: a brand's discount code, a balance). */

@@ -276,10 +276,20 @@ function Bubble({ msg, ctx, hydrated }: { msg: ChatMessage; ctx: ChatContext; hy
   // In the browser's time zone, which the server does not know: once hydrated.
   const time = hydrated ? chatTime(msg.created_at, ctx.locale) : undefined;
   if (msg.kind === 'photo' && msg.photo) {
+    const screening = msg.photo_status === 'pending' ? m.chat_photo_pending({}, o) : msg.photo_status === 'rejected' ? m.chat_photo_rejected({}, o) : '';
     return (
-      <a href={msg.photo.url} target="_blank" rel="noopener" className="block overflow-hidden rounded-2xl border border-gray-200" title={time}>
+      <a href={msg.photo.url} target="_blank" rel="noopener" className="relative block overflow-hidden rounded-2xl border border-gray-200" title={time}>
         <img src={msg.photo.thumb_url} alt={m.chat_preview_photo({}, o)} width="200" height="200" className="h-48 w-48 object-cover" loading="lazy" />
+        {screening && <span className="absolute inset-x-2 bottom-2 rounded-full bg-white/90 px-2 py-0.5 text-center text-xs font-semibold text-gray-800" data-photo-screening>{screening}</span>}
       </a>
+    );
+  }
+  if (msg.kind === 'photo') {
+    // Issue 22: a photo waiting for screening (or rejected) reaches the recipient as a placeholder.
+    return (
+      <div className={`${shape} flex h-48 w-48 items-center justify-center px-4 text-center text-sm italic`} title={time} data-photo-placeholder>
+        {msg.photo_status === 'rejected' ? m.chat_photo_removed({}, o) : m.chat_photo_pending({}, o)}
+      </div>
     );
   }
   if (msg.kind === 'gift' && msg.gift) {

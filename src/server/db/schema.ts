@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { PhotoStatus } from '../../lib/photo-screening.ts';
 
 /**
  * Every table and column the runtime queries (STYLE: one `Database` interface). Conventions
@@ -242,6 +243,11 @@ export interface MessagesTable {
   client_id: string;
   notified_at: string | null;
   created_at: CreatedAt;
+  /** A photo message's screening (issue 22): pending/rejected photos are shown to the sender only; null = not screened (active). */
+  photo_status: ColumnType<PhotoStatus | null, PhotoStatus | null | undefined, PhotoStatus | null>;
+  photo_reviewed_at: ColumnType<string | null, string | null | undefined, string | null>;
+  photo_reviewed_by: ColumnType<number | null, number | null | undefined, number | null>;
+  photo_reject_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 // --- payments --------------------------------------------------------------------------
@@ -330,8 +336,8 @@ export interface TestCheckoutsTable {
 
 // --- photos ----------------------------------------------------------------------------
 
-/** Only active photos are shown to others or used as a share image. SPEC §3 */
-export type PhotoStatus = 'active' | 'pending' | 'rejected';
+/** Only active photos are shown to others or used as a share image. SPEC §3; src/lib/photo-screening.ts */
+export type { PhotoStatus } from '../../lib/photo-screening.ts';
 
 export interface PhotosTable {
   id: Id;
@@ -343,6 +349,12 @@ export interface PhotosTable {
   /** Order on the profile, ascending. */
   position: ColumnType<number, number | undefined, number>;
   created_at: CreatedAt;
+  /** When staff approved or rejected it; null while it waits (a pending photo, or an active one shown before review). */
+  reviewed_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The staff member who decided (the console's staff id). */
+  reviewed_by: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Why it was rejected: one of PHOTO_REJECT_REASONS. */
+  reject_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export type Photo = Selectable<PhotosTable>;
 export type NewPhoto = Insertable<PhotosTable>;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import type { Database } from './schema.ts';
+import { nowIso } from './engine.ts';
 import { THUMB_SIDE } from '../services/photos.ts';
 import { portrait, type EyeColor, type HairColor, type PortraitOptions } from '../../lib/portrait.ts';
 import { PROFILE_FIELD_KEYS } from '../../lib/profile-fields.ts';
@@ -74,5 +75,5 @@ async function drawPhoto(db: Kysely<Database>, mediaDir: string, profile: DemoPe
   await mkdir(join(mediaDir, profile.tenant_id), { recursive: true });
   await writeFile(join(mediaDir, filename), photo);
   await writeFile(join(mediaDir, thumbFilename), thumb);
-  await db.insertInto('photos').values({ profile_id: profile.id, filename, thumb_filename: thumbFilename, status: 'active', is_main: variant === 0 ? 1 : 0, position: variant }).execute();
+  await db.insertInto('photos').values({ profile_id: profile.id, filename, thumb_filename: thumbFilename, status: 'active', reviewed_at: nowIso(), is_main: variant === 0 ? 1 : 0, position: variant }).execute();
 }

@@ -25,6 +25,7 @@ import { visibleTarget, type Liker } from './likes.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
 import { mediaUrl } from './main-image.ts';
 import { deleteFiles, storeImage, type PhotoUpload } from './photos.ts';
+import { initialPhotoStatus, isPublicPhoto, type PhotoModeration, type PhotoStatus } from '../../lib/photo-screening.ts';
 import type { GifProvider } from '../data/gifs.ts';
 
 /** The refusals of the chat, each with its catalogue message (API.md "Chat"). */
@@ -46,6 +47,7 @@ const PREVIEW_CHARS = 80;
 
 type MessageRow = Pick<Database['messages'], 'conversation_id' | 'sender_profile_id' | 'kind' | 'body' | 'media' | 'client_id' | 'notified_at'> & {
   id: number;
+  photo_status: PhotoStatus | null;
   credits: number;
   created_at: string;
 };
@@ -55,6 +57,8 @@ export interface ChatServiceDeps {
   bus: EventBus;
   gifs: GifProvider;
   mediaDir: string;
+  /** The brand's photo_moderation by tenant id (issue 22): `before` holds a chat photo back from the recipient until approved. */
+  moderationOf?: (tenantId: string) => PhotoModeration;
   /** Called after a message is committed (push and mail to the recipient). */
   onMessage?: (message: { id: number; conversationId: number; recipientUserId: number; first: boolean }) => void;
 }
@@ -76,14 +80,19 @@ export function createChatService(deps: ChatServiceDeps) {
       mine: r.sender_profile_id === me,
       kind: r.kind,
       text: r.kind === 'text' ? r.body : null,
-      photo: r.kind === 'photo' && r.media ? { url: mediaUrl(r.media), thumb_url: mediaUrl(r.media.replace(/\.webp$/, '-t.webp')) } : null,
+      // A chat photo waiting for screening or rejected is its sender's alone: the recipient gets a placeholder (issue 22).
+      photo:
+        r.kind === 'photo' && r.media && (r.sender_profile_id === me || isPublicPhoto(r.photo_status ?? 'active'))
+          ? { url: mediaUrl(r.media), thumb_url: mediaUrl(r.media.replace(/\.webp$/, '-t.webp')) }
+          : null,
+      ...(r.kind === 'photo' ? { photo_status: r.photo_status ?? 'active' } : {}),
       gift: r.kind === 'gift' && r.media ? { id: r.media, credits: r.credits } : null,
       gif: r.kind === 'gif' && r.media ? (found.get(r.media) ?? null) : null,
       created_at: r.created_at,
     }));
   }
 
-  const MESSAGE_COLUMNS = ['messages.id', 'messages.conversation_id', 'messages.sender_profile_id', 'messages.kind', 'messages.body', 'messages.media', 'messages.credits', 'messages.client_id', 'messages.notified_at', 'messages.created_at'] as const;
+  const MESSAGE_COLUMNS = ['messages.id', 'messages.conversation_id', 'messages.sender_profile_id', 'messages.kind', 'messages.body', 'messages.media', 'messages.credits', 'messages.client_id', 'messages.notified_at', 'messages.created_at', 'messages.photo_status'] as const;
 
   /** The member's side of a conversation, by id or by the other profile. */
   function side(q: Kysely<Database> | Transaction<Database>, me: number, by: { conversationId?: number; profileId?: number }) {
@@ -133,7 +142,7 @@ export function createChatService(deps: ChatServiceDeps) {
    * stored, never a stored message that was not charged, never a balance below 0. A send repeated
    * with the same client_id answers the stored message and charges nothing.
    */
-  async function store(tenant: Tenant, me: Liker, target: { conversationId?: number; profileId?: number }, clientId: string, what: { kind: MessageKind; body: string | null; media: string | null; credits: number }) {
+  async function store(tenant: Tenant, me: Liker, target: { conversationId?: number; profileId?: number }, clientId: string, what: { kind: MessageKind; body: string | null; media: string | null; credits: number; photoStatus?: PhotoStatus }) {
     return db.transaction().execute(async (trx) => {
       let mine = await side(trx, me.profileId, target);
       if (!mine && target.conversationId !== undefined) throw notFound();
@@ -181,7 +190,7 @@ export function createChatService(deps: ChatServiceDeps) {
       }
       const row = await trx
         .insertInto('messages')
-        .values({ conversation_id: conversationId, sender_profile_id: me.profileId, kind: what.kind, body: what.body, media: what.media, credits: what.credits, client_id: clientId, created_at: now, notified_at: other.user_id === null ? now : null })
+        .values({ conversation_id: conversationId, sender_profile_id: me.profileId, kind: what.kind, body: what.body, media: what.media, photo_status: what.photoStatus ?? null, credits: what.credits, client_id: clientId, created_at: now, notified_at: other.user_id === null ? now : null })
         .returningAll()
         .executeTakeFirstOrThrow();
       let credits: number;
@@ -304,7 +313,7 @@ export function createChatService(deps: ChatServiceDeps) {
       if (target.profileId !== undefined && !(await side(db, me.profileId, { profileId: target.profileId }))) await visibleTarget(db, tenant, me, target.profileId);
       const { filename, thumbFilename } = await storeImage(mediaDir, tenant.id, file);
       try {
-        const answer = await this.deliver(tenant, me, target, clientId, { kind: 'photo', body: null, media: filename, credits: tenant.photo_credits });
+        const answer = await this.deliver(tenant, me, target, clientId, { kind: 'photo', body: null, media: filename, credits: tenant.photo_credits, photoStatus: initialPhotoStatus(deps.moderationOf?.(tenant.id) ?? tenant.photo_moderation) });
         // A repeated send keeps the photo stored the first time.
         if (answer.message.photo?.url !== mediaUrl(filename)) await deleteFiles(mediaDir, [filename, thumbFilename]);
         return answer;
@@ -315,7 +324,7 @@ export function createChatService(deps: ChatServiceDeps) {
     },
 
     /** Stores and charges a message, then tells both members' tabs (after the commit). */
-    async deliver(tenant: Tenant, me: Liker, target: { conversationId?: number; profileId?: number }, clientId: string, what: { kind: MessageKind; body: string | null; media: string | null; credits: number }): Promise<SendAnswer> {
+    async deliver(tenant: Tenant, me: Liker, target: { conversationId?: number; profileId?: number }, clientId: string, what: { kind: MessageKind; body: string | null; media: string | null; credits: number; photoStatus?: PhotoStatus }): Promise<SendAnswer> {
       const { row, credits, other, first, repeated } = await store(tenant, me, target, clientId, what);
       if (!repeated) {
         const event = { type: 'message', conversation_id: row.conversation_id, message_id: row.id } as const;

@@ -13,6 +13,7 @@ import { createAccountService, type AbuseLimits } from './accounts.ts';
 import { createProfileService } from './profiles.ts';
 import { createNotificationService } from './notifications.ts';
 import { createPhotoService } from './photos.ts';
+import { createModerationService } from './moderation.ts';
 import { createSearchService } from './search.ts';
 import { createLikeService } from './likes.ts';
 import { createSwipeService } from './swipes.ts';
@@ -97,7 +98,9 @@ export function createServices(deps: ServiceDeps): Services {
   const payments = createPaymentService({ db, bus, provider: paymentProviders(testProvider, deps), tenants: deps.tenants, discounts, log: deps.log, now: deps.now });
   const notifier = createNotifier({ db, mail, notifications, tenants: deps.tenants, vapid: deps.vapid ?? null, pushAgent: deps.pushAgent, production: deps.production, log: deps.log, now: deps.now });
   const accounts = createAccountService({ db, mail, sessions, views, bus, limits, abuse: deps.abuse, unsubscribeToken: (user) => notifications.unsubscribeToken(user), production: deps.production });
-  const photos = createPhotoService({ db, mediaDir: deps.mediaDir });
+  // A brand gone from the registry screens before showing: the safe default of issue 22.
+  const moderationOf = (tenantId: string) => deps.tenants().find((t) => t.id === tenantId)?.photo_moderation ?? 'before';
+  const photos = createPhotoService({ db, mediaDir: deps.mediaDir, moderationOf });
   const onLike = (userId: number, likerProfileId: number) => void notifier.likeArrived(userId, likerProfileId).catch((error: Error) => deps.log?.(`like mail: ${error.message}`));
   return {
     db,
@@ -111,13 +114,14 @@ export function createServices(deps: ServiceDeps): Services {
     profiles: createProfileService({ db }),
     notifications,
     photos,
+    moderation: createModerationService({ db, bus, mediaDir: deps.mediaDir, mailRejection: (userId, reason) => notifier.photoRejected(userId, reason), log: deps.log }),
     mail,
     search: createSearchService({ db }),
     likes: createLikeService({ db, bus, onLike }),
     swipes: createSwipeService({ db, bus, now: deps.now, onLike }),
     safety: createSafetyService({ db, mail, limits, bus }),
     gifs,
-    chat: createChatService({ db, bus, gifs, mediaDir: deps.mediaDir, onMessage: (m) => notifier.afterMessage(m.id) }),
+    chat: createChatService({ db, bus, gifs, mediaDir: deps.mediaDir, moderationOf, onMessage: (m) => notifier.afterMessage(m.id) }),
     notifier,
     mailWebhookSecret: deps.mailWebhookSecret,
     testProvider,

@@ -6,6 +6,7 @@ import type { ProfileService } from './profiles.ts';
 import type { NotificationService } from './notifications.ts';
 import type { SessionServiceImpl } from './sessions.ts';
 import type { PhotoService } from './photos.ts';
+import type { ModerationService } from './moderation.ts';
 import type { MailService } from './mail.ts';
 import type { SearchService } from './search.ts';
 import type { LikeService } from './likes.ts';
@@ -46,6 +47,8 @@ export interface Services {
   profiles: ProfileService;
   notifications: NotificationService;
   photos: PhotoService;
+  /** Photo screening for the console (issue 22): queue, decisions, staff media. */
+  moderation: ModerationService;
   mail: MailService;
   search: SearchService;
   likes: LikeService;

@@ -10,8 +10,24 @@ export function mediaUrl(filename: string): string {
 /** SPEC §3 `profile.main_image`: declared once, in the contract. */
 export type { MainImage };
 
-/** The main image of a profile as SPEC §3 names its fields (urls here), or null when it has none. */
+const imageOf = (photo: { filename: string; thumb_filename: string; status: string }): MainImage => {
+  const thumb = mediaUrl(photo.thumb_filename);
+  return { filename: mediaUrl(photo.filename), thumb_filename: thumb, status: photo.status, match: thumb };
+};
+
+/**
+ * The main image of a profile as others see it, SPEC §3 fields (urls here), or null when it has
+ * none. Only an active photo is shown or used as a main or share image (SPEC §3
+ * main_image.status, issue 22): the photo its owner chose as main when it is active; while the
+ * chosen one waits for screening (or was rejected), the first active photo in the profile's
+ * order; none when the profile has no main photo. A pending or rejected photo never shows.
+ */
 export async function mainImage(db: Kysely<Database>, profileId: number): Promise<MainImage | null> {
+  return (await mainImages(db, [profileId])).get(profileId) ?? null;
+}
+
+/** The main image of a profile as its owner sees it: the photo they chose as main whatever its status (the status says whether others see it). */
+export async function ownMainImage(db: Kysely<Database>, profileId: number): Promise<MainImage | null> {
   const photo = await db
     .selectFrom('photos')
     .select(['filename', 'thumb_filename', 'status'])
@@ -20,9 +36,7 @@ export async function mainImage(db: Kysely<Database>, profileId: number): Promis
     .orderBy('id', 'asc')
     .limit(1)
     .executeTakeFirst();
-  if (!photo) return null;
-  const thumb = mediaUrl(photo.thumb_filename);
-  return { filename: mediaUrl(photo.filename), thumb_filename: thumb, status: photo.status, match: thumb };
+  return photo ? imageOf(photo) : null;
 }
 
 /** The main images of many profiles in one query, as mainImage() answers them one by one. */
@@ -31,15 +45,22 @@ export async function mainImages(db: Kysely<Database>, profileIds: readonly numb
   if (profileIds.length === 0) return images;
   const photos = await db
     .selectFrom('photos')
-    .select(['profile_id', 'filename', 'thumb_filename', 'status'])
+    .select(['profile_id', 'filename', 'thumb_filename', 'status', 'is_main'])
     .where('profile_id', 'in', profileIds)
-    .where('is_main', '=', 1)
+    .where((eb) => eb.or([eb('is_main', '=', 1), eb('status', '=', 'active')]))
+    .orderBy('is_main', 'desc')
+    .orderBy('position', 'asc')
     .orderBy('id', 'asc')
     .execute();
+  const chosen = new Map<number, boolean>(); // profile -> whether its chosen main photo is active
   for (const photo of photos) {
-    if (images.has(photo.profile_id)) continue; // the first, as mainImage() takes it
-    const thumb = mediaUrl(photo.thumb_filename);
-    images.set(photo.profile_id, { filename: mediaUrl(photo.filename), thumb_filename: thumb, status: photo.status, match: thumb });
+    if (photo.is_main === 1) {
+      if (!chosen.has(photo.profile_id)) chosen.set(photo.profile_id, photo.status === 'active');
+      if (photo.status === 'active' && !images.has(photo.profile_id)) images.set(photo.profile_id, imageOf(photo)); // the first, as before
+      continue;
+    }
+    // No chosen main photo: none. A chosen one not active: the first active photo in order.
+    if (chosen.get(photo.profile_id) === false && !images.has(photo.profile_id)) images.set(photo.profile_id, imageOf(photo));
   }
   return images;
 }

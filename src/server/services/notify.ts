@@ -6,6 +6,7 @@ import type { EmailNotificationType } from '../../contract/enums.ts';
 import { nowIso } from '../db/engine.ts';
 import { message } from '../i18n.ts';
 import type { MailService } from './mail.ts';
+import type { PhotoRejectReason } from '../../lib/photo-screening.ts';
 import type { NotificationService } from './notifications.ts';
 
 /**
@@ -78,7 +79,7 @@ export function createNotifier(deps: NotifyDeps) {
     return (await deps.notifications.get(userId)).email[type];
   }
 
-  async function sendMail(user: { id: number; tenant_id: string; email: string; language: string }, type: EmailNotificationType, kind: 'mail_new_conversation' | 'mail_new_message' | 'mail_like' | 'mail_unread_reminder', path: string, params: Record<string, string | number>) {
+  async function sendMail(user: { id: number; tenant_id: string; email: string; language: string }, type: EmailNotificationType, kind: 'mail_new_conversation' | 'mail_new_message' | 'mail_like' | 'mail_unread_reminder' | 'mail_photo_rejected', path: string, params: Record<string, string | number>) {
     const tenant = tenantOf(user.tenant_id);
     if (!tenant) return;
     const token = await deps.notifications.unsubscribeToken(user);
@@ -195,6 +196,21 @@ export function createNotifier(deps: NotifyDeps) {
       await db.updateTable('users').set({ like_mailed_at: now().toISOString() }).where('id', '=', user.id).execute();
       const liker = await db.selectFrom('profiles').select('name').where('id', '=', likerProfileId).executeTakeFirst();
       await sendMail(user, 'like', 'mail_like', '/likes', { name: liker?.name ?? '' });
+    },
+
+    /**
+     * The statement of reasons for a rejected photo (issue 22, DSA art. 17), by preference: sent
+     * under the `reminders` type (the account's service mails), so a member who switched those off,
+     * or whose address bounced or reported spam, gets the notice on /profile only. The reason is
+     * written in the member's language.
+     */
+    async photoRejected(userId: number, reason: PhotoRejectReason): Promise<void> {
+      const user = await db.selectFrom('users').select(['id', 'tenant_id', 'email', 'language', 'status']).where('id', '=', userId).executeTakeFirst();
+      if (!user || user.status !== 'active') return;
+      if (!(await wants(user.id, 'reminders'))) return;
+      const tenant = tenantOf(user.tenant_id);
+      const text = message(`photo_reason_${reason}`, user.language, {}, tenant?.locales.fallback);
+      await sendMail(user, 'reminders', 'mail_photo_rejected', '/profile#photos', { reason: text });
     },
 
     /** The sweep job: messages a crash left without their push and mail. */

@@ -10,6 +10,7 @@ import { lockingRows } from '../db/engine.ts';
 import type { Database, Photo, PhotoStatus } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
 import { FREE_PHOTOS, PREMIUM_PHOTOS } from '../../lib/membership.ts';
+import { initialPhotoStatus, type PhotoModeration } from '../../lib/photo-screening.ts';
 
 export { FREE_PHOTOS, PREMIUM_PHOTOS };
 /** Largest upload (API.md "Conventions"). */
@@ -65,6 +66,12 @@ export interface PhotoService {
   mainImage(profileId: number): Promise<MainImage | null>;
   /** Deletes every photo of the profile and its files (final account removal). */
   eraseAll(profileId: number): Promise<void>;
+  /**
+   * Who may fetch a stored file (`<tenant>/<hex>.webp` or its `-t` thumbnail) under /media/: a
+   * profile or chat photo's status and its owner's (sender's) user id, or null for an unknown file.
+   * Only an active photo is served to anyone; a pending or rejected one only to its owner (issue 22).
+   */
+  mediaAccess(storedName: string): Promise<{ status: PhotoStatus; userId: number | null } | null>;
 }
 
 export interface PhotoServiceOptions {
@@ -72,9 +79,11 @@ export interface PhotoServiceOptions {
   /** Folder the files are written to, one sub-folder per tenant (configuration: MEDIA_DIR, else data/media). */
   mediaDir: string;
   /**
-   * Status of a new photo. Nothing in SPEC or API.md moderates uploads, so photos are active at
-   * once; a moderated deployment would pass 'pending'.
+   * The brand's `photo_moderation` by tenant id (issue 22): `before` makes a new photo pending,
+   * `after` active at once (and queued for review). The runtime passes the tenants' setting.
    */
+  moderationOf?: (tenantId: string) => PhotoModeration;
+  /** Status of a new photo when no moderationOf is given (a service built alone, as in unit tests). */
   initialStatus?: PhotoStatus;
 }
 
@@ -91,7 +100,8 @@ export const photoError = {
 export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
   const { db } = opts;
   const { mediaDir } = opts;
-  const initialStatus: PhotoStatus = opts.initialStatus ?? 'active';
+  const statusFor = (tenantId: string): PhotoStatus =>
+    opts.moderationOf ? initialPhotoStatus(opts.moderationOf(tenantId)) : (opts.initialStatus ?? 'active');
 
   const view = (p: Photo): PhotoView => ({
     id: p.id,
@@ -99,6 +109,7 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
     thumb_url: mediaUrl(p.thumb_filename),
     main: p.is_main === 1,
     status: p.status,
+    ...(p.status === 'rejected' ? { reason: p.reject_reason ?? 'other' } : {}),
   });
 
   async function list(profileId: number): Promise<PhotoView[]> {
@@ -119,11 +130,13 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
     throw paid ? photoError.limit(PREMIUM_PHOTOS) : photoError.premiumOnly();
   };
 
+  /** The photos that count toward the limit: active and pending, not rejected (countsTowardLimit, issue 22). */
   async function countPhotos(q: Kysely<Database>, profileId: number): Promise<number> {
     const { n } = await q
       .selectFrom('photos')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('profile_id', '=', profileId)
+      .where('status', 'in', ['active', 'pending'])
       .executeTakeFirstOrThrow();
     return Number(n);
   }
@@ -157,10 +170,11 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
         if (!locked) throw notFound();
         const stats = await trx
           .selectFrom('photos')
-          .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max<number | null>('position').as('last')])
+          .select((eb) => [eb.fn.max<number | null>('position').as('last'), eb.fn.sum<number | null>('is_main').as('mains')])
           .where('profile_id', '=', profileId)
+          .where('status', '!=', 'rejected')
           .executeTakeFirstOrThrow();
-        const count = Number(stats.n);
+        const count = await countPhotos(trx, profileId);
         // Premium when the caller says so or the locked row does (a purchase may have just landed).
         refuseOverLimit(user.paid_user || locked.paid_user === 1, count);
         await trx
@@ -169,8 +183,9 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
             profile_id: profileId,
             filename,
             thumb_filename: thumbFilename,
-            status: initialStatus,
-            is_main: count === 0 ? 1 : 0,
+            status: statusFor(user.tenant_id),
+            // The first photo that is not rejected becomes main (a rejected main lost the flag).
+            is_main: Number(stats.mains ?? 0) === 0 ? 1 : 0,
             position: stats.last === null ? 0 : Number(stats.last) + 1,
           })
           .execute();
@@ -189,6 +204,7 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
         .select('id')
         .where('id', '=', photoId)
         .where('profile_id', '=', profileId)
+        .where('status', '!=', 'rejected') // a rejected photo is never a main image
         .executeTakeFirst();
       if (!photo) throw notFound();
       await trx.updateTable('photos').set({ is_main: 0 }).where('profile_id', '=', profileId).where('id', '!=', photoId).execute();
@@ -212,6 +228,7 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
           .selectFrom('photos')
           .select('id')
           .where('profile_id', '=', profileId)
+          .where('status', '!=', 'rejected')
           .orderBy('position', 'asc')
           .orderBy('id', 'asc')
           .limit(1)
@@ -238,7 +255,27 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
     await deleteFiles(mediaDir, rows.flatMap((r) => [r.filename, r.thumb_filename]));
   }
 
-  return { list, upload, setMain, remove, mainImage, eraseAll };
+  async function mediaAccess(storedName: string): Promise<{ status: PhotoStatus; userId: number | null } | null> {
+    const name = storedName.replace(/-t\.webp$/, '.webp');
+    const row = await db
+      .selectFrom('photos')
+      .innerJoin('profiles', 'profiles.id', 'photos.profile_id')
+      .select(['photos.status', 'profiles.user_id'])
+      .where('photos.filename', '=', name)
+      .executeTakeFirst();
+    if (row) return { status: row.status, userId: row.user_id };
+    // A photo sent in a chat: its sender's until approved.
+    const sent = await db
+      .selectFrom('messages')
+      .innerJoin('profiles', 'profiles.id', 'messages.sender_profile_id')
+      .select(['messages.photo_status', 'profiles.user_id'])
+      .where('messages.media', '=', name)
+      .where('messages.kind', '=', 'photo')
+      .executeTakeFirst();
+    return sent ? { status: sent.photo_status ?? 'active', userId: sent.user_id } : null;
+  }
+
+  return { list, upload, setMain, remove, mainImage, eraseAll, mediaAccess };
 }
 
 /** Removes stored files; a file already gone is fine, a name that is not ours is never touched. */

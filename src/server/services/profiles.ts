@@ -9,7 +9,7 @@ import { isInterestKey } from '../data/interests.ts';
 import { clearNewLike, relationOf } from './likes.ts';
 import { profileCards } from './cards.ts';
 import { findRegion } from '../data/regions.ts';
-import { mainImage, mediaUrl } from './main-image.ts';
+import { mainImage, mediaUrl, ownMainImage } from './main-image.ts';
 import { bandedPage, homeBands, visibleProfiles } from './visibility.ts';
 import { GENDERS } from '../../contract/enums.ts';
 import { wantedGenders } from './search.ts';
@@ -77,7 +77,7 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
   return {
     async get(userId: number) {
       const profile = await own(userId);
-      return { ...profileView(profile), main_image: await mainImage(db, profile.id) };
+      return { ...profileView(profile), main_image: await ownMainImage(db, profile.id) };
     },
 
     /** Saves the changed fields after the SPEC §5 rules; a field the brand hides cannot be set. */
@@ -174,7 +174,7 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
         relation,
         photos: photos.map((photo, i) => {
           const locked = !viewer.paid_user && i > 0 && p.user_id !== viewer.id;
-          return { id: photo.id, main: photo.is_main === 1, locked, url: locked ? null : mediaUrl(photo.filename), thumb_url: locked ? null : mediaUrl(photo.thumb_filename) };
+          return { id: photo.id, main: card.main_image?.filename === mediaUrl(photo.filename), locked, url: locked ? null : mediaUrl(photo.filename), thumb_url: locked ? null : mediaUrl(photo.thumb_filename) };
         }),
         related: relatedCards.map((c) => c.card),
       };

@@ -17,6 +17,7 @@ import * as m20261125_0019 from './2026-11-25-0019-session-rows-notify.ts';
 import * as m20261126_0020 from './2026-11-26-0020-invoice-snapshot.ts';
 import * as m20261126_0021 from './2026-11-26-0021-payment-reversals.ts';
 import * as m20261126_0022 from './2026-11-26-0022-console.ts';
+import * as m20261126_0023 from './2026-11-26-0023-photo-screening.ts';
 
 /**
  * Every migration of this folder, by file name without extension. Imported statically, not
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-0020-invoice-snapshot': m20261126_0020,
   '2026-11-26-0021-payment-reversals': m20261126_0021,
   '2026-11-26-0022-console': m20261126_0022,
+  '2026-11-26-0023-photo-screening': m20261126_0023,
 };

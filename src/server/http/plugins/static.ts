@@ -58,10 +58,19 @@ export const staticPlugin: FastifyPluginAsync<{ registry: TenantRegistry; servic
     const rest = (request.params as { '*': string })['*'];
     return reply.sendFile(`${request.tenant.id}/client/brand/${rest}`, { maxAge: BRAND_MAX_AGE_MS, cacheControl: true });
   });
-  app.get('/media/*', (request, reply) => {
+  app.get('/media/*', async (request, reply) => {
     // Photo names are random and never reused: browsers and CDNs may keep them for a year.
     const match = MEDIA_PATH.exec(request.url.split('?')[0]!);
     if (!match) return app.sendErrorPage(request, reply, 404);
-    return reply.sendFile(`${match[1]}/${match[2]}`, services.mediaDir, { maxAge: ASSET_MAX_AGE_MS, immutable: true, cacheControl: true });
+    const name = `${match[1]}/${match[2]}`;
+    // A photo that is not active (waiting for screening, or rejected) is its owner's alone: served
+    // with the owner's session only, never stored by a shared cache (issue 22).
+    const access = await services.photos.mediaAccess(name);
+    if (access && access.status !== 'active') {
+      const session = await services.sessions.fromRequest(request.raw, request.tenant);
+      if (!session || access.userId === null || session.user.id !== access.userId) return app.sendErrorPage(request, reply, 404);
+      return reply.header('cache-control', 'private, no-store').sendFile(name, services.mediaDir, { cacheControl: false });
+    }
+    return reply.sendFile(name, services.mediaDir, { maxAge: ASSET_MAX_AGE_MS, immutable: true, cacheControl: true });
   });
 };

@@ -1,0 +1,358 @@
+import { join } from 'node:path';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/index.ts';
+import type { EventBus } from '../bus.ts';
+import { nowIso } from '../db/engine.ts';
+import { AppError, forbidden, notFound } from '../errors.ts';
+import { publishToMember } from './events.ts';
+import { PHOTO_REJECT_REASONS, type PhotoQueue, type PhotoRejectReason, type PhotoStatus } from '../../lib/photo-screening.ts';
+
+/**
+ * Photo screening for the operator console (issue 22, "Photo screening"): the queue, a decision
+ * and a bulk approval of profile photos, and the same for photos sent in chats (chatPhotoQueue,
+ * decideChatPhoto: ids are message ids). The console's routes (src/server/console/, built beside this) call these
+ * functions; they hold the rules, the routes only parse, check the session and answer.
+ *
+ * How the console calls them:
+ * - `staff` is the acting staff member as the console's session knows it, `{ id, role }`; only
+ *   the roles of PHOTO_SCREENING_ROLES may decide (403 forbidden otherwise: the route writes that
+ *   attempt to the audit log too).
+ * - `brandsInScope` is the staff member's brand scope, `'all'` or a list of tenant ids: a photo
+ *   of another brand is not found (404), never told apart from a photo that does not exist.
+ * - What to audit: each decision calls `audit(entry, trx)` inside its transaction when given (the
+ *   audit row commits with the decision or not at all) and also returns the entries.
+ * - Staff see photos at `/api/console/media/<tenant>/<hex>.webp` (STAFF_MEDIA_PREFIX): the
+ *   console route serves the file `staffMediaFile()` answers, whatever the photo's status; the
+ *   member-facing /media/ serves a non-active photo to its owner only.
+ *
+ * The database is the record: a decision is one conditional UPDATE, so two moderators deciding
+ * at once give one decision and the other gets 409 photo_already_decided, on any runtime. After
+ * the commit the owner's tabs hear `{type: 'photos'}` over the event bus (every runtime on
+ * PostgreSQL); a rejection also sends the statement of reasons by mail (by preference) and the
+ * owner's /profile shows it beside the photo (GET /api/photos.php answers its `reason`).
+ */
+
+/** Roles that screen photos (issue 22: owner, admin, moderator). */
+export const PHOTO_SCREENING_ROLES = ['owner', 'admin', 'moderator'] as const;
+/** Where the console serves a photo to staff, whatever its status. */
+export const STAFF_MEDIA_PREFIX = '/api/console/media/';
+/** Most photos one queue page answers. */
+export const PHOTO_QUEUE_MAX_LIMIT = 200;
+/** Most photos one bulk approval takes. */
+export const BULK_APPROVE_MAX = 200;
+
+export interface StaffActor {
+  id: number;
+  role: string;
+}
+
+/** A brand scope: every brand, or these tenant ids. */
+export type BrandScope = readonly string[] | 'all';
+
+/** One row for the console's audit log, as the decision describes it. */
+export interface PhotoAuditEntry {
+  staff_id: number;
+  role: string;
+  action: 'photo_approve' | 'photo_reject' | 'chat_photo_approve' | 'chat_photo_reject';
+  brand: string;
+  /** The member whose photo it is (users.id), null for a profile without an account (fictional). */
+  member_id: number | null;
+  /** `photo:<id>` for a profile photo, `message:<id>` for a photo sent in a chat. */
+  object: string;
+  reason: PhotoRejectReason | null;
+}
+
+export type AuditCallback = (entry: PhotoAuditEntry, trx: Transaction<Database>) => Promise<void>;
+
+export interface PhotoQueueItem {
+  id: number;
+  status: PhotoStatus;
+  created_at: string;
+  /** The photo and its thumbnail at the staff-only media path. */
+  url: string;
+  thumb_url: string;
+  member: { user_id: number | null; profile_id: number; name: string; brand: string; fictional: boolean };
+}
+
+/** A photo sent in a chat, waiting in the chat photo queue. */
+export interface ChatPhotoQueueItem {
+  /** The message id. */
+  id: number;
+  status: PhotoStatus;
+  created_at: string;
+  url: string;
+  thumb_url: string;
+  conversation_id: number;
+  member: { user_id: number | null; profile_id: number; name: string; brand: string; fictional: boolean };
+}
+
+export interface ChatPhotoQueuePage {
+  photos: ChatPhotoQueueItem[];
+  next: number | null;
+}
+
+export interface PhotoQueuePage {
+  photos: PhotoQueueItem[];
+  /** Pass as `before` for the next page; null on the last page. */
+  next: number | null;
+}
+
+export interface PhotoDecision {
+  status: 'active' | 'rejected';
+  reason?: PhotoRejectReason;
+}
+
+export interface ModerationDeps {
+  db: Kysely<Database>;
+  bus: EventBus;
+  mediaDir: string;
+  /** The owner's statement of reasons by mail (notifier.photoRejected). */
+  mailRejection: (userId: number, reason: PhotoRejectReason) => Promise<void>;
+  log?: (line: string) => void;
+}
+
+export const staffMediaUrl = (filename: string) => `${STAFF_MEDIA_PREFIX}${filename}`;
+
+const alreadyDecided = () => new AppError('photo_already_decided', 409, { key: 'photo_already_decided' });
+const needsReason = () => new AppError('photo_reject_reason', 400, { key: 'photo_reject_reason', field: 'reason' });
+
+function mayScreen(staff: StaffActor): void {
+  if (!(PHOTO_SCREENING_ROLES as readonly string[]).includes(staff.role)) throw forbidden();
+}
+
+export function createModerationService(deps: ModerationDeps) {
+  const { db, bus } = deps;
+  const log = deps.log ?? ((line: string) => console.error(line));
+
+  /** Photos with their owner, limited to the brands in scope. */
+  const scoped = (q: Kysely<Database> | Transaction<Database>, brands: BrandScope) =>
+    q
+      .selectFrom('photos')
+      .innerJoin('profiles', 'profiles.id', 'photos.profile_id')
+      .$if(brands !== 'all', (qb) => qb.where('profiles.tenant_id', 'in', brands === 'all' || brands.length === 0 ? [''] : [...brands]));
+
+  /** Photo messages with their sender, limited to the brands in scope. */
+  const chatScoped = (q: Kysely<Database> | Transaction<Database>, brands: BrandScope) =>
+    q
+      .selectFrom('messages')
+      .innerJoin('profiles', 'profiles.id', 'messages.sender_profile_id')
+      .where('messages.kind', '=', 'photo')
+      .$if(brands !== 'all', (qb) => qb.where('profiles.tenant_id', 'in', brands === 'all' || brands.length === 0 ? [''] : [...brands]));
+
+  /** The state of a photo that may still be decided (canDecide): pending, or active and not yet reviewed. */
+  const undecided = <Q extends { where: (...args: any[]) => Q }>(qb: Q): Q =>
+    qb.where((eb: any) => eb.or([eb('status', '=', 'pending'), eb.and([eb('status', '=', 'active'), eb('reviewed_at', 'is', null)])]));
+
+  async function afterCommit(userId: number | null, photoId: number, reason: PhotoRejectReason | null) {
+    if (userId === null) return;
+    await publishToMember(bus, userId, { type: 'photos', photo_id: photoId }).catch((error: Error) => log(`photos event: ${error.message}`));
+    if (reason) await deps.mailRejection(userId, reason).catch((error: Error) => log(`photo rejected mail: ${error.message}`));
+  }
+
+  return {
+    /**
+     * The screening queue, oldest first (by upload, the photo id), keyset-paged by `before`
+     * (the `next` of the previous page: photos after it). `pending`: photos waiting to be shown
+     * (`photo_moderation: before`); `after-review`: photos shown at once (`after`) not yet reviewed.
+     */
+    async photoQueue(opts: { brands: BrandScope; status: PhotoQueue; before?: number; limit: number }): Promise<PhotoQueuePage> {
+      const limit = Math.max(1, Math.min(PHOTO_QUEUE_MAX_LIMIT, Math.trunc(opts.limit)));
+      const rows = await scoped(db, opts.brands)
+        .select(['photos.id', 'photos.status', 'photos.created_at', 'photos.filename', 'photos.thumb_filename', 'profiles.id as profile_id', 'profiles.user_id', 'profiles.name', 'profiles.tenant_id', 'profiles.fictional'])
+        .$if(opts.status === 'pending', (qb) => qb.where('photos.status', '=', 'pending'))
+        .$if(opts.status === 'after-review', (qb) => qb.where('photos.status', '=', 'active').where('photos.reviewed_at', 'is', null))
+        .$if(opts.before !== undefined, (qb) => qb.where('photos.id', '>', opts.before!))
+        .orderBy('photos.id', 'asc')
+        .limit(limit + 1)
+        .execute();
+      const page = rows.slice(0, limit);
+      return {
+        photos: page.map((r) => ({
+          id: r.id,
+          status: r.status,
+          created_at: r.created_at,
+          url: staffMediaUrl(r.filename),
+          thumb_url: staffMediaUrl(r.thumb_filename),
+          member: { user_id: r.user_id, profile_id: r.profile_id, name: r.name, brand: r.tenant_id, fictional: r.fictional === 1 },
+        })),
+        next: rows.length > limit ? page[page.length - 1]!.id : null,
+      };
+    },
+
+    /**
+     * Approves (`active`) or rejects (with a reason of PHOTO_REJECT_REASONS) one photo in one
+     * transaction. A rejected main image passes the main flag to the owner's next photo that is
+     * not rejected; others then see the next active photo or none. 404 out of scope or unknown,
+     * 403 for a role that does not screen, 400 photo_reject_reason, 409 photo_already_decided.
+     */
+    async decidePhoto(staff: StaffActor, photoId: number, decision: PhotoDecision, brandsInScope: BrandScope, audit?: AuditCallback): Promise<{ id: number; status: 'active' | 'rejected'; audit: PhotoAuditEntry }> {
+      mayScreen(staff);
+      const reason = decision.status === 'rejected' ? decision.reason : undefined;
+      if (decision.status === 'rejected' && (!reason || !(PHOTO_REJECT_REASONS as readonly string[]).includes(reason))) throw needsReason();
+      if (decision.status !== 'rejected' && decision.status !== 'active') throw needsReason();
+      const result = await db.transaction().execute(async (trx) => {
+        const photo = await scoped(trx, brandsInScope)
+          .select(['photos.id', 'photos.profile_id', 'photos.is_main', 'profiles.user_id', 'profiles.tenant_id'])
+          .where('photos.id', '=', photoId)
+          .executeTakeFirst();
+        if (!photo) throw notFound();
+        const now = nowIso();
+        // The conditional update is the decision: of two at once, one changes the row.
+        const updated = await undecided(
+          trx
+            .updateTable('photos')
+            .set(reason ? { status: 'rejected', reject_reason: reason, is_main: 0, reviewed_at: now, reviewed_by: staff.id } : { status: 'active', reviewed_at: now, reviewed_by: staff.id })
+            .where('id', '=', photoId),
+        ).executeTakeFirst();
+        if (Number(updated.numUpdatedRows) !== 1) throw alreadyDecided();
+        if (reason && photo.is_main === 1) {
+          const next = await trx
+            .selectFrom('photos')
+            .select('id')
+            .where('profile_id', '=', photo.profile_id)
+            .where('status', '!=', 'rejected')
+            .orderBy('position', 'asc')
+            .orderBy('id', 'asc')
+            .limit(1)
+            .executeTakeFirst();
+          if (next) await trx.updateTable('photos').set({ is_main: 1 }).where('id', '=', next.id).execute();
+        }
+        const entry: PhotoAuditEntry = {
+          staff_id: staff.id,
+          role: staff.role,
+          action: reason ? 'photo_reject' : 'photo_approve',
+          brand: photo.tenant_id,
+          member_id: photo.user_id,
+          object: `photo:${photoId}`,
+          reason: reason ?? null,
+        };
+        if (audit) await audit(entry, trx);
+        return { userId: photo.user_id, entry };
+      });
+      await afterCommit(result.userId, photoId, reason ?? null);
+      return { id: photoId, status: decision.status, audit: result.entry };
+    },
+
+    /**
+     * Approves many photos at once (the queue's bulk approve): each in scope and still undecided
+     * is approved, in one transaction; the others are answered as skipped (already decided,
+     * unknown or out of scope) rather than failing the rest.
+     */
+    async bulkApprove(staff: StaffActor, ids: readonly number[], brandsInScope: BrandScope, audit?: AuditCallback): Promise<{ approved: number[]; skipped: number[]; audit: PhotoAuditEntry[] }> {
+      mayScreen(staff);
+      const unique = [...new Set(ids)].filter((id) => Number.isSafeInteger(id) && id > 0);
+      if (unique.length === 0) return { approved: [], skipped: [...ids], audit: [] };
+      if (unique.length > BULK_APPROVE_MAX) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: 'ids' });
+      const done = await db.transaction().execute(async (trx) => {
+        const photos = await scoped(trx, brandsInScope)
+          .select(['photos.id', 'profiles.user_id', 'profiles.tenant_id'])
+          .where('photos.id', 'in', unique)
+          .execute();
+        const now = nowIso();
+        const approved: Array<{ id: number; userId: number | null; entry: PhotoAuditEntry }> = [];
+        for (const photo of photos.sort((a, b) => a.id - b.id)) {
+          const updated = await undecided(trx.updateTable('photos').set({ status: 'active', reviewed_at: now, reviewed_by: staff.id }).where('id', '=', photo.id)).executeTakeFirst();
+          if (Number(updated.numUpdatedRows) !== 1) continue;
+          const entry: PhotoAuditEntry = { staff_id: staff.id, role: staff.role, action: 'photo_approve', brand: photo.tenant_id, member_id: photo.user_id, object: `photo:${photo.id}`, reason: null };
+          if (audit) await audit(entry, trx);
+          approved.push({ id: photo.id, userId: photo.user_id, entry });
+        }
+        return approved;
+      });
+      for (const a of done) await afterCommit(a.userId, a.id, null);
+      const approvedIds = done.map((a) => a.id);
+      return { approved: approvedIds, skipped: ids.filter((id) => !approvedIds.includes(id)), audit: done.map((a) => a.entry) };
+    },
+
+    /**
+     * The queue of photos sent in chats (issue 22: a chat photo is screened like a profile photo),
+     * oldest first and keyset-paged like photoQueue; ids are message ids. A pending chat photo
+     * reaches the recipient as a placeholder until approved.
+     */
+    async chatPhotoQueue(opts: { brands: BrandScope; status: PhotoQueue; before?: number; limit: number }): Promise<ChatPhotoQueuePage> {
+      const limit = Math.max(1, Math.min(PHOTO_QUEUE_MAX_LIMIT, Math.trunc(opts.limit)));
+      const rows = await chatScoped(db, opts.brands)
+        .select(['messages.id', 'messages.photo_status', 'messages.created_at', 'messages.media', 'messages.conversation_id', 'profiles.id as profile_id', 'profiles.user_id', 'profiles.name', 'profiles.tenant_id', 'profiles.fictional'])
+        .$if(opts.status === 'pending', (qb) => qb.where('messages.photo_status', '=', 'pending'))
+        .$if(opts.status === 'after-review', (qb) => qb.where('messages.photo_status', '=', 'active').where('messages.photo_reviewed_at', 'is', null))
+        .$if(opts.before !== undefined, (qb) => qb.where('messages.id', '>', opts.before!))
+        .orderBy('messages.id', 'asc')
+        .limit(limit + 1)
+        .execute();
+      const page = rows.slice(0, limit);
+      return {
+        photos: page.map((r) => ({
+          id: r.id,
+          status: r.photo_status ?? 'active',
+          created_at: r.created_at,
+          url: staffMediaUrl(r.media ?? ''),
+          thumb_url: staffMediaUrl((r.media ?? '').replace(/\.webp$/, '-t.webp')),
+          conversation_id: r.conversation_id,
+          member: { user_id: r.user_id, profile_id: r.profile_id, name: r.name, brand: r.tenant_id, fictional: r.fictional === 1 },
+        })),
+        next: rows.length > limit ? page[page.length - 1]!.id : null,
+      };
+    },
+
+    /**
+     * Approves or rejects a photo sent in a chat, as decidePhoto does a profile photo (one
+     * conditional update; 409 photo_already_decided for the second of two decisions). Both members'
+     * tabs hear `chat_photo` on any runtime: approved, the recipient sees the photo instead of the
+     * placeholder; rejected, the recipient never sees it and the sender sees it marked rejected.
+     */
+    async decideChatPhoto(staff: StaffActor, messageId: number, decision: PhotoDecision, brandsInScope: BrandScope, audit?: AuditCallback): Promise<{ id: number; status: 'active' | 'rejected'; audit: PhotoAuditEntry }> {
+      mayScreen(staff);
+      const reason = decision.status === 'rejected' ? decision.reason : undefined;
+      if (decision.status === 'rejected' && (!reason || !(PHOTO_REJECT_REASONS as readonly string[]).includes(reason))) throw needsReason();
+      if (decision.status !== 'rejected' && decision.status !== 'active') throw needsReason();
+      const result = await db.transaction().execute(async (trx) => {
+        const message = await chatScoped(trx, brandsInScope).select(['messages.id', 'messages.conversation_id', 'profiles.user_id', 'profiles.tenant_id']).where('messages.id', '=', messageId).executeTakeFirst();
+        if (!message) throw notFound();
+        const now = nowIso();
+        const updated = await trx
+          .updateTable('messages')
+          .set(reason ? { photo_status: 'rejected', photo_reject_reason: reason, photo_reviewed_at: now, photo_reviewed_by: staff.id } : { photo_status: 'active', photo_reviewed_at: now, photo_reviewed_by: staff.id })
+          .where('id', '=', messageId)
+          .where((eb) => eb.or([eb('photo_status', '=', 'pending'), eb.and([eb('photo_status', '=', 'active'), eb('photo_reviewed_at', 'is', null)])]))
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) !== 1) throw alreadyDecided();
+        const entry: PhotoAuditEntry = {
+          staff_id: staff.id,
+          role: staff.role,
+          action: reason ? 'chat_photo_reject' : 'chat_photo_approve',
+          brand: message.tenant_id,
+          member_id: message.user_id,
+          object: `message:${messageId}`,
+          reason: reason ?? null,
+        };
+        if (audit) await audit(entry, trx);
+        const members = await trx
+          .selectFrom('conversation_members')
+          .innerJoin('profiles', 'profiles.id', 'conversation_members.profile_id')
+          .select('profiles.user_id')
+          .where('conversation_members.conversation_id', '=', message.conversation_id)
+          .execute();
+        return { entry, conversationId: message.conversation_id, userIds: members.map((m) => m.user_id).filter((id): id is number => id !== null) };
+      });
+      for (const userId of result.userIds) {
+        await publishToMember(bus, userId, { type: 'chat_photo', conversation_id: result.conversationId, message_id: messageId }).catch((error: Error) => log(`chat photo event: ${error.message}`));
+      }
+      return { id: messageId, status: decision.status, audit: result.entry };
+    },
+
+    /**
+     * The file behind a staff media path (`<tenant>/<hex>.webp` or its `-t` thumbnail) for the
+     * console's route to stream, whatever the photo's status: an absolute path, or null when the
+     * name is no photo of a brand in scope.
+     */
+    async staffMediaFile(storedName: string, brandsInScope: BrandScope): Promise<string | null> {
+      if (!/^[a-z0-9-]+\/[a-f0-9]+(?:-t)?\.webp$/.test(storedName)) return null;
+      const name = storedName.replace(/-t\.webp$/, '.webp');
+      const photo = await scoped(db, brandsInScope).select('photos.id').where('photos.filename', '=', name).executeTakeFirst();
+      const sent = photo ? null : await chatScoped(db, brandsInScope).select('messages.id').where('messages.media', '=', name).executeTakeFirst();
+      return photo || sent ? join(deps.mediaDir, storedName) : null;
+    },
+  };
+}
+
+export type ModerationService = ReturnType<typeof createModerationService>;
