@@ -150,13 +150,18 @@ for (const viewport of [DESKTOP, PHONE]) {
     await confirmEntryWarning(page);
     const cards = await page.locator('[data-suggestion]').all();
     expect(cards.length).toBeGreaterThanOrEqual(2);
-    const rows = new Map<number, number[]>();
+    const rows = new Map<number, { buttons: number[]; reasons: number[] }>();
     for (const card of cards) {
       const top = Math.round((await box(card)).y);
-      const button = Math.round((await box(card.getByRole('button'))).y);
-      rows.set(top, [...(rows.get(top) ?? []), button]);
+      const row = rows.get(top) ?? { buttons: [], reasons: [] };
+      row.buttons.push(Math.round((await box(card.getByRole('button'))).y));
+      // The lines the reasons take (their list itself grows to the row's height).
+      row.reasons.push(await card.locator('[data-reason]').evaluateAll((els) => new Set(els.map((el) => Math.round(el.getBoundingClientRect().y))).size));
+      rows.set(top, row);
     }
-    for (const [top, ys] of rows) expect(new Set(ys).size, `row at ${top}: ${ys.join(' ')}`).toBe(1);
+    // The case that matters is there: a row whose cards' reasons take a different number of lines.
+    expect([...rows.values()].some((row) => new Set(row.reasons).size > 1)).toBe(true);
+    for (const [top, row] of rows) expect(new Set(row.buttons).size, `row at ${top}: ${row.buttons.join(' ')}`).toBe(1);
     await page.context().close();
   });
 }

@@ -14,7 +14,7 @@ import { Notice } from '../profile/Notice.tsx';
 import { useLike } from './useLike.ts';
 
 /** Like, message and gift: equal cells of one row; on a phone the icon stands above a shorter label. */
-const MAIN_ACTION = 'min-w-0 flex-col gap-1 px-2 py-2 text-center text-sm leading-tight sm:flex-row sm:gap-2 sm:px-3 sm:text-base';
+const MAIN_ACTION = 'min-w-0 flex-col gap-1 px-2 py-2 max-sm:rounded-2xl text-center text-sm leading-tight sm:flex-row sm:gap-2 sm:px-3 sm:text-base';
 
 interface Props {
   locale: Locale;

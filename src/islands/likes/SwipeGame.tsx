@@ -230,7 +230,7 @@ export default function SwipeGame({ locale, fictional, initial, interestLabels }
           <span aria-hidden="true" className="absolute right-5 top-6 rotate-[14deg] rounded-lg border-4 border-danger px-3 py-1 text-2xl font-black uppercase text-danger" style={{ opacity: Math.max(0, Math.min(1, -dx / SWIPE_THRESHOLD)) }}>
             {m.swipe_pass({}, { locale })}
           </span>
-          <div className="absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/85 via-black/50 to-transparent px-5 pb-5 pt-16 text-white">
+          <div className="absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/85 via-black/50 to-transparent px-4 pb-4 pt-12 text-white sm:px-5 sm:pb-5 sm:pt-16">
             {/* In words, above the name (DESIGN §10): an icon alone is too faint a disclosure. */}
             {top.fictional && (
               <p className="mb-2 inline-flex items-start gap-1.5 rounded-lg bg-warning px-2.5 py-1 text-xs font-bold text-gray-900" data-fictional>
@@ -238,7 +238,7 @@ export default function SwipeGame({ locale, fictional, initial, interestLabels }
                 {fictional.warning}
               </p>
             )}
-            <h2 className="text-2xl font-extrabold">
+            <h2 className="text-xl font-extrabold sm:text-2xl">
               <a href={`/members/${top.id}`} className="text-white no-underline hover:underline" draggable={false}>{top.name}</a>, {top.age}
             </h2>
             {place && <p className="text-sm text-white/90">{place}</p>}
