@@ -88,7 +88,7 @@ export default function NotificationsIsland({ locale, user: initialUser }: Props
   const reasons = [...new Set(settings.disabled.map((d) => d.reason))];
 
   return (
-    <div className="max-w-3xl space-y-6">
+    <div className="flex flex-col gap-6">
       {reasons.length > 0 && (
         <section id="disabled" aria-labelledby="disabled-title" className="rounded-2xl border-l-4 border-danger bg-danger/10 p-5">
           <h2 id="disabled-title" className="mb-1 text-lg font-bold text-[#5c0d16]">{m.notifications_disabled_title({}, o)}</h2>

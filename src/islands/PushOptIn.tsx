@@ -44,7 +44,7 @@ export default function PushOptIn({ locale, publicKey: given }: { locale: Locale
     setSnoozed(true);
   };
   return (
-    <div role="alert" className="container mt-3" data-push-optin>
+    <div role="alert" className="container mt-3" data-push-optin data-banner="push">
       <div className="flex flex-wrap items-center gap-3 rounded-2xl border border-primary/30 bg-primary/5 px-4 py-3">
         <span aria-hidden="true" className="i-tabler-bell-ringing text-2xl text-primary" />
         <p className="min-w-48 flex-1 text-sm">

@@ -86,3 +86,21 @@ export function visibleBanners(ctx: BannerContext): BannerName[] {
   if (user.notifications_disabled.length > 0) banners.push('notifications-disabled');
   return banners.filter((name) => ctx.dismissed[name] === undefined);
 }
+
+/** Every banner that can stand above a page: the layout's own, the welcome time bonus (SPEC §4) and the push offer. */
+export type StackedBanner = BannerName | 'time-bonus';
+
+/**
+ * Which banner takes the first screen when several want it (issue 21: four stacked banners left a
+ * phone no result above the fold). The choice: what keeps the member from using the site at all
+ * comes first (activate the account), then what most changes their answers (a profile photo), then
+ * the offer that runs out (the time bonus), then the push offer, and last the notice that e-mails
+ * are off (it waits without harm).
+ */
+export const BANNER_PRIORITY: readonly StackedBanner[] = ['activate', 'profile-photo', 'time-bonus', 'push', 'notifications-disabled'];
+
+/** The banner shown first and the ones collapsed behind a "more" line, from the banners a page has (any order). */
+export function stackBanners(present: readonly StackedBanner[]): { first: StackedBanner | null; collapsed: StackedBanner[] } {
+  const ordered = BANNER_PRIORITY.filter((name) => present.includes(name));
+  return { first: ordered[0] ?? null, collapsed: ordered.slice(1) };
+}

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { landingSlug, NICHES, type Niche } from '../../src/lib/slugs.ts';
 import { LOCALES, chooseLocale, visibleLocales, showLanguageDropdown, type Locale } from '../../src/lib/locales.ts';
 import { registryKey } from '../../src/lib/company-registry.ts';
-import { showEntryWarning, visibleBanners, type EntryWarningContext, type BannerContext, type BannerUser } from '../../src/lib/visibility.ts';
+import { showEntryWarning, visibleBanners, stackBanners, BANNER_PRIORITY, type EntryWarningContext, type BannerContext, type BannerUser } from '../../src/lib/visibility.ts';
 import { brandedTitle, countBadge, creditsBadge, titleWithCount } from '../../src/lib/badges.ts';
 import { refreshPeriodSeconds, refreshSchedule } from '../../src/lib/refresh.ts';
 import { termsVersionDate } from '../../src/lib/terms.ts';
@@ -279,6 +279,19 @@ describe('banners of the default layout (SPEC §2)', () => {
     const user = member({}, { main_image: null });
     expect(on('members', user, { dismissed: { 'profile-photo': Date.now() } })).not.toContain('profile-photo');
     expect(on('members', user, { dismissed: { push: Date.now() }, pushOfferable: true })).toEqual(['profile-photo']);
+  });
+});
+
+describe('one banner on the first screen (issue 21)', () => {
+  it('puts the banners in the stated priority: activate, profile photo, time bonus, push, e-mails off', () => {
+    expect(BANNER_PRIORITY).toEqual(['activate', 'profile-photo', 'time-bonus', 'push', 'notifications-disabled']);
+  });
+
+  it('shows the first by priority and collapses the others, whatever order the page has them in', () => {
+    expect(stackBanners(['profile-photo', 'activate', 'time-bonus', 'push'])).toEqual({ first: 'activate', collapsed: ['profile-photo', 'time-bonus', 'push'] });
+    expect(stackBanners(['push', 'notifications-disabled', 'time-bonus'])).toEqual({ first: 'time-bonus', collapsed: ['push', 'notifications-disabled'] });
+    expect(stackBanners(['notifications-disabled'])).toEqual({ first: 'notifications-disabled', collapsed: [] });
+    expect(stackBanners([])).toEqual({ first: null, collapsed: [] });
   });
 });
 

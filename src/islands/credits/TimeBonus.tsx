@@ -73,7 +73,7 @@ export default function TimeBonus({ locale, user: initial, banner, membersArea }
   return (
     <>
       {banner && (
-        <div className="container mt-3" data-time-bonus>
+        <div className="container mt-3" data-time-bonus data-banner="time-bonus">
           <a href={TIME_BONUS_HREF} className="flex flex-wrap items-center justify-center gap-x-3 gap-y-1 rounded-2xl bg-primary px-4 py-2.5 text-center text-white no-underline shadow-sm hover:brightness-110">
             <span aria-hidden="true" className="i-tabler-gift text-xl" />
             <span className="text-sm font-semibold sm:text-base">{m.timebonus_banner({ percent }, o)}</span>

@@ -29,7 +29,7 @@ export default function BlockedList({ locale, initial }: Props) {
   }
 
   return (
-    <section aria-labelledby="blocked-title" className="card space-y-3 p-5 md:p-6">
+    <section aria-labelledby="blocked-title" className="card space-y-3 p-5 md:p-7">
       <h2 id="blocked-title" className="text-lg font-bold">{m.blocked_title({}, { locale })}</h2>
       <p className="text-sm text-gray-700">{profiles.length ? m.blocked_intro({}, { locale }) : m.blocked_empty({}, { locale })}</p>
       {profiles.length > 0 && (

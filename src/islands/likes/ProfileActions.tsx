@@ -13,6 +13,9 @@ import { ConfirmDialog } from '../profile/ConfirmDialog.tsx';
 import { Notice } from '../profile/Notice.tsx';
 import { useLike } from './useLike.ts';
 
+/** Like, message and gift: equal cells of one row; on a phone the icon stands above a shorter label. */
+const MAIN_ACTION = 'min-w-0 flex-col gap-1 px-2 py-2 max-sm:rounded-2xl text-center text-sm leading-tight sm:flex-row sm:gap-2 sm:px-3 sm:text-base';
+
 interface Props {
   locale: Locale;
   profile: ProfileCardData;
@@ -52,7 +55,7 @@ export default function ProfileActions({ locale, profile, relation }: Props) {
       setBlocked(true);
       // The block deleted the likes between the two.
       markLiked(profile.id, false);
-      setNotice({ tone: 'success', text: m.block_done({ name }, { locale }) });
+      // The blocked notice below says it already: no second "is blocked" message.
     });
   const unblock = () =>
     run(async () => {
@@ -83,10 +86,11 @@ export default function ProfileActions({ locale, profile, relation }: Props) {
           {match ? m.profile_match({}, { locale }) : m.profile_likes_you({ name }, { locale })}
         </p>
       )}
-      <div className="flex flex-wrap items-center gap-2">
+      {/* The three actions are one row of equal cells at every width; reporting and blocking follow on a row of their own. */}
+      <div className="grid grid-cols-3 gap-2" data-profile-main-actions>
         <button
           type="button"
-          className={isLiked ? 'btn-light' : 'btn-primary'}
+          className={`${isLiked ? 'btn-light' : 'btn-primary'} ${MAIN_ACTION}`}
           aria-pressed={isLiked}
           onClick={toggleLike}
           disabled={busy || like.busy || !hydrated}
@@ -95,15 +99,16 @@ export default function ProfileActions({ locale, profile, relation }: Props) {
           <span aria-hidden="true" className={isLiked ? 'i-tabler-heart-filled' : 'i-tabler-heart'} />
           {isLiked ? m.profile_unlike({}, { locale }) : relation.liked_me ? m.profile_like_back({}, { locale }) : m.profile_like({}, { locale })}
         </button>
-        <a href={`/members/${profile.id}/chat`} className="btn-primary no-underline" data-message-button>
+        <a href={`/members/${profile.id}/chat`} className={`btn-primary ${MAIN_ACTION} no-underline`} data-message-button>
           <span aria-hidden="true" className="i-tabler-message-circle" />
           {m.profile_message({}, { locale })}
         </a>
-        <a href={`/members/${profile.id}/chat?gift=1`} className="btn-light no-underline" data-gift-button>
+        <a href={`/members/${profile.id}/chat?gift=1`} className={`btn-light ${MAIN_ACTION} no-underline`} data-gift-button>
           <span aria-hidden="true" className="i-tabler-gift" />
           {m.profile_gift({}, { locale })}
         </a>
-        <span className="flex-1" />
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
         <a href={`/complaints?profile=${profile.id}`} className="btn px-3 text-sm text-gray-700 no-underline hover:text-gray-900">
           <span aria-hidden="true" className="i-tabler-flag" />
           {m.profile_report({}, { locale })}

@@ -20,6 +20,38 @@ import { useHydrated } from '../useHydrated.ts';
 const SWIPE_THRESHOLD = 110;
 /** Ask for more cards when this few are left. */
 const REFILL_AT = 3;
+/** The card is never narrower than this (px), however little room the viewport leaves. */
+const MIN_CARD_WIDTH = 180;
+
+/**
+ * Sizes the deck so the card and its buttons fit the first screen (issue 21: at 1280x800 the
+ * buttons were below the fold): the deck's width follows the height left between its top and the
+ * viewport's bottom, less what stands below it (the buttons). It follows the page as banners come
+ * and go.
+ */
+function useFitDeck() {
+  const deck = useRef<HTMLDivElement>(null);
+  const buttons = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState<number | null>(null);
+  useEffect(() => {
+    const fit = () => {
+      if (!deck.current || !buttons.current) return;
+      const top = deck.current.getBoundingClientRect().top + scrollY;
+      const below = buttons.current.getBoundingClientRect().bottom - deck.current.getBoundingClientRect().bottom;
+      const height = innerHeight - top - below - 12;
+      setWidth(Math.max(MIN_CARD_WIDTH, Math.floor((height * 3) / 4)));
+    };
+    fit();
+    const observer = new ResizeObserver(fit);
+    observer.observe(document.body);
+    addEventListener('resize', fit);
+    return () => {
+      observer.disconnect();
+      removeEventListener('resize', fit);
+    };
+  }, []);
+  return { deck, buttons, style: { width: width === null ? undefined : `min(100%, 24rem, ${width}px)` } };
+}
 
 type Deck = SwipeState & { profiles: SwipeCard[] };
 
@@ -47,6 +79,7 @@ export default function SwipeGame({ locale, fictional, initial, interestLabels }
   const start = useRef<{ x: number; y: number; id: number } | null>(null);
   const busy = useRef(false);
   const hydrated = useHydrated();
+  const fit = useFitDeck();
   const top = cards[0];
   const waiting = state.likes_left === 0 && state.next_at !== null;
 
@@ -148,7 +181,7 @@ export default function SwipeGame({ locale, fictional, initial, interestLabels }
       <p className="text-sm font-semibold text-primary" aria-live="polite" data-likes-left={state.likes_left}>
         {state.likes_left === 1 ? m.swipe_left_one({}, { locale }) : m.swipe_left({ count: state.likes_left }, { locale })}
       </p>
-      <div className="relative aspect-[3/4] w-full max-w-sm select-none">
+      <div ref={fit.deck} className="relative aspect-[3/4] w-[min(100%,24rem,calc((100dvh-26rem)*0.75))] min-w-45 select-none" style={fit.style}>
         {cards.slice(1, 3).reverse().map((card, i) => (
           <div key={card.id} aria-hidden="true" className="absolute inset-0 overflow-hidden rounded-3xl bg-gray-200 shadow" style={{ transform: `scale(${0.92 + i * 0.04}) translateY(${(1 - i) * 14}px)` }}>
             {image(card) && <img src={image(card)!} alt="" className="h-full w-full object-cover opacity-80" />}
@@ -198,7 +231,7 @@ export default function SwipeGame({ locale, fictional, initial, interestLabels }
           <span aria-hidden="true" className="absolute right-5 top-6 rotate-[14deg] rounded-lg border-4 border-danger px-3 py-1 text-2xl font-black uppercase text-danger" style={{ opacity: Math.max(0, Math.min(1, -dx / SWIPE_THRESHOLD)) }}>
             {m.swipe_pass({}, { locale })}
           </span>
-          <div className="absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/85 via-black/50 to-transparent px-5 pb-5 pt-16 text-white">
+          <div className="absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/85 via-black/50 to-transparent px-4 pb-4 pt-12 text-white sm:px-5 sm:pb-5 sm:pt-16">
             {/* In words, above the name (DESIGN §10): an icon alone is too faint a disclosure. */}
             {top.fictional && (
               <p className="mb-2 inline-flex items-start gap-1.5 rounded-lg bg-warning px-2.5 py-1 text-xs font-bold text-gray-900" data-fictional>
@@ -206,7 +239,7 @@ export default function SwipeGame({ locale, fictional, initial, interestLabels }
                 {fictional.warning}
               </p>
             )}
-            <h2 className="text-2xl font-extrabold">
+            <h2 className="text-xl font-extrabold sm:text-2xl">
               <a href={`/members/${top.id}`} className="text-white no-underline hover:underline" draggable={false}>{top.name}</a>, {top.age}
             </h2>
             {place && <p className="text-sm text-white/90">{place}</p>}
@@ -220,7 +253,7 @@ export default function SwipeGame({ locale, fictional, initial, interestLabels }
         </article>
       </div>
       {top.fictional && <p role="note" className="max-w-sm text-center text-xs text-gray-600">{fictional.warning}</p>}
-      <div className="flex items-center gap-6">
+      <div ref={fit.buttons} className="flex items-center gap-6">
         <button type="button" onClick={() => void answer('pass')} disabled={!hydrated} className="grid h-16 w-16 place-items-center rounded-full bg-white text-3xl text-danger shadow-lg hover:scale-105" aria-label={m.swipe_pass({}, { locale })} data-swipe="pass">
           <span aria-hidden="true" className="i-tabler-x" />
         </button>
