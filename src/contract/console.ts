@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/account-rules.ts';
+import { QueryId } from './ids.ts';
 
 /**
  * The operator console (issue 22, DESIGN §11): staff roles, what each may do, and the console
@@ -58,7 +59,8 @@ const email = z.string().min(1).max(254);
 const reason = z.string().trim().min(1).max(1000);
 const brandId = z.string().regex(/^[a-z0-9-]{1,40}$/);
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
-const page = z.coerce.number().int().min(1).max(10_000).default(1);
+/** A page number of a list: digits only, as every id of a query (src/contract/ids.ts). */
+const page = z.string().max(5).regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(10_000)).default(1);
 
 /** POST /api/console/login: the code is a TOTP code (6 digits) or a recovery code; absent before enrolment. */
 export const ConsoleLoginBody = z.object({
@@ -89,7 +91,7 @@ export const ConsoleMembersQuery = z.object({
 export type ConsoleMembersInput = z.output<typeof ConsoleMembersQuery>;
 
 /** A member's id in a console path. */
-export const MemberParams = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
+export const MemberParams = z.object({ id: QueryId });
 /** POST /api/console/members/{id}/suspend, /unsuspend, /directdebit-block */
 export const ReasonBody = z.object({ reason });
 /** POST /api/console/members/{id}/credits: positive grants, negative takes back. */
@@ -105,11 +107,11 @@ export const CreditsBody = z.object({
 /** GET /api/console/audit */
 export const AuditQuery = z.object({
   brand: brandId.optional(),
-  staff: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+  staff: QueryId.optional(),
   action: z.string().max(60).optional(),
   q: z.string().max(200).optional(),
   /** An audit entry id: the page of entries older than it. */
-  before: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+  before: QueryId.optional(),
 });
 export type AuditInput = z.output<typeof AuditQuery>;
 
