@@ -1,4 +1,4 @@
-import { atom, onMount } from 'nanostores';
+import { atom, onMount } from './browser-only.ts';
 
 /**
  * The event stream of this tab (GET /api/events.php, DESIGN §9): one EventSource, opened while

@@ -1,4 +1,4 @@
-import { atom, map } from 'nanostores';
+import { atom, map } from './browser-only.ts';
 import { api } from './api.ts';
 import { $user } from './user.ts';
 import type { SiteUser } from '../contract/user.ts';

@@ -1,4 +1,4 @@
-import { atom, computed } from 'nanostores';
+import { atom, computed } from './browser-only.ts';
 import { api } from './api.ts';
 import type { SiteUser } from '../contract/user.ts';
 import { KEPT_MEMBER_KEY, SIGNED_IN_COOKIE } from '../lib/signed-in.ts';

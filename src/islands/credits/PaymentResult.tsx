@@ -4,12 +4,12 @@
  * credits added and the new balance), or failed or cancelled with a retry through another method.
  */
 import { useEffect, useState } from 'react';
-import { useStore } from '@nanostores/react';
 import { m } from '../../paraglide/messages.js';
 import type { Locale } from '../../lib/locales.ts';
 import { api } from '../../stores/api.ts';
 import { onEvent } from '../../stores/events.ts';
 import { $user, loadUser } from '../../stores/user.ts';
+import { useStoreOnceHydrated } from '../useStoreOnceHydrated.ts';
 
 interface Payment {
   payment_id: number;
@@ -25,7 +25,8 @@ const POLL_MS = 2_000;
 export default function PaymentResult({ locale, initial, credits }: { locale: Locale; initial: Payment; credits: number }) {
   const o = { locale };
   const [payment, setPayment] = useState(initial);
-  const user = useStore($user);
+  // The balance the page was rendered with, then the member's as the store follows it.
+  const user = useStoreOnceHydrated($user, null);
   const final = payment.status === 'paid' || payment.status === 'failed' || payment.status === 'canceled' || payment.status === 'expired';
 
   useEffect(() => {
