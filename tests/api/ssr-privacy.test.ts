@@ -148,7 +148,8 @@ for (const engine of engines()) {
 
       const seen = { a: new Set<string>(), b: new Set<string>() };
       for (const page of pages) {
-        for (const [i, [self, other]] of [[a, b], [b, a], [a, b], [b, a]].entries()) {
+        const turns: [Member, Member][] = [[a, b], [b, a], [a, b], [b, a]];
+        for (const [i, [self, other]] of turns.entries()) {
           const who = self === a ? 'a' : 'b';
           for (const path of of[who][page]!) {
             const res = await self.client.get(path, { accept: 'text/html' });
