@@ -45,7 +45,8 @@ export default function DateOfBirthPicker({ locale, value, onChange, id = 'birth
   }, [value]);
 
   const options = useMemo(() => {
-    const thisYear = new Date().getFullYear();
+    // This year in UTC, as the birth-date rule counts it: the same on the server and in any browser.
+    const thisYear = new Date().getUTCFullYear();
     const years: string[] = [];
     for (let y = thisYear - MIN_AGE; y >= thisYear - MAX_AGE; y--) years.push(String(y));
     const monthName = new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' });

@@ -1,4 +1,4 @@
-import { atom } from 'nanostores';
+import { atom } from './browser-only.ts';
 import type { BodyOf } from '../contract/endpoints.ts';
 import type { DeleteReasonsAnswer } from '../contract/accounts.ts';
 import { api } from './api.ts';

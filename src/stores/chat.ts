@@ -1,4 +1,4 @@
-import { atom, map } from 'nanostores';
+import { atom, browserOnly, map } from './browser-only.ts';
 import { createRouter } from '@nanostores/router';
 import { api, ApiError } from './api.ts';
 import { $user } from './user.ts';
@@ -17,13 +17,15 @@ import { TYPING_SEND_EVERY_MS, TYPING_SHOW_MS } from '../lib/typing.ts';
  * router's own link handling would take over every link of the page (also /members, /credits):
  * `followChatLinks` takes only the chat's own addresses.
  */
-export const $chatRouter = createRouter(
-  {
-    chats: '/chats',
-    chat: '/chats/:id',
-    member: '/members/:id/chat',
-  },
-  { links: false },
+export const $chatRouter = browserOnly(
+  createRouter(
+    {
+      chats: '/chats',
+      chat: '/chats/:id',
+      member: '/members/:id/chat',
+    },
+    { links: false },
+  ),
 );
 
 /** The chat's own addresses, switched without a reload; every other link loads its page. */

@@ -1,4 +1,4 @@
-import { atom, onMount } from 'nanostores';
+import { atom, onMount } from './browser-only.ts';
 import type { EventData, EventName } from '../contract/events.ts';
 
 /**

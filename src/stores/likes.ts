@@ -1,4 +1,4 @@
-import { atom, computed } from 'nanostores';
+import { atom, computed } from './browser-only.ts';
 import { api } from './api.ts';
 import type { LikeAnswer, LikesAnswer, ProfileCardData } from '../contract/likes.ts';
 

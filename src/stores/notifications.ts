@@ -1,4 +1,4 @@
-import { atom } from 'nanostores';
+import { atom } from './browser-only.ts';
 import { api } from './api.ts';
 import { loadUser } from './user.ts';
 import { EMAIL_NOTIFICATION_TYPES, type EmailNotificationType, type DisabledReason } from '../contract/enums.ts';

@@ -1,4 +1,4 @@
-import { atom } from 'nanostores';
+import { atom } from './browser-only.ts';
 import { api, ApiError } from './api.ts';
 import { loadUser } from './user.ts';
 import { FREE_PHOTOS, PREMIUM_PHOTOS } from '../lib/membership.ts';

@@ -1,4 +1,4 @@
-import { atom, computed } from 'nanostores';
+import { atom, computed } from './browser-only.ts';
 import type { BodyOf } from '../contract/endpoints.ts';
 import { api } from './api.ts';
 

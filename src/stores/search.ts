@@ -1,4 +1,4 @@
-import { atom } from 'nanostores';
+import { atom } from './browser-only.ts';
 import { api, ApiError } from './api.ts';
 import { GENDERS, MAX_PAGE, SEARCH_GENDER_CHOICES, SEARCH_MAX_AGE, SEARCH_MIN_AGE } from '../contract/enums.ts';
 import type { SearchAnswer, SearchCard } from '../contract/search.ts';

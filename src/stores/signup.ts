@@ -1,4 +1,4 @@
-import { atom, map } from 'nanostores';
+import { atom, map } from './browser-only.ts';
 import type { ProfileCardData } from '../contract/cards.ts';
 import type { BodyOf } from '../contract/endpoints.ts';
 import { api } from './api.ts';

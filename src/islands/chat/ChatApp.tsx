@@ -5,19 +5,21 @@
  * @nanostores/router over /chats, /chats/{id} and /members/{id}/chat. The page renders the first
  * view on the server; live events of the tab's stream keep everything current.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useStore } from '@nanostores/react';
 import { m } from '../../paraglide/messages.js';
 import type { Locale } from '../../lib/locales.ts';
 import type { ChatsAnswer } from '../../contract/chat.ts';
 import type { SiteUser } from '../../contract/user.ts';
 import type { Fictional } from '../search/ProfileCard.tsx';
-import { $chatRouter, $chats, $conversation, followChatLinks, openConversation, setChats, type OpenConversation } from '../../stores/chat.ts';
+import { $chatRouter, $chats, $conversation, $unread, followChatLinks, openConversation, type OpenConversation } from '../../stores/chat.ts';
+import { hydrateStore } from '../../stores/browser-only.ts';
 import { $user } from '../../stores/user.ts';
 import { $newLikes } from '../../stores/likes.ts';
 import { startLive } from '../../stores/live.ts';
 import { ChatList } from './ChatList.tsx';
 import { useHydrated } from '../useHydrated.ts';
+import { useStoreOnceHydrated } from '../useStoreOnceHydrated.ts';
 import { Conversation } from './Conversation.tsx';
 import type { ChatContext } from './context.ts';
 
@@ -42,24 +44,21 @@ function keyOf(page: ReturnType<typeof $chatRouter.get>): string | null {
 }
 
 export default function ChatApp({ locale, chats, conversation, user, newLikes, gifts, fictional, messageLength, premiumFrom }: Props) {
-  const seeded = useRef(false);
-  // Stores are seeded in the browser only: on the server a module-level atom is shared by every
-  // request, and one member's chats would be rendered for the next.
-  if (!seeded.current && typeof window !== 'undefined') {
-    // The server's answer is the first state: no second request on load.
-    seeded.current = true;
-    if (!$chats.get()) setChats(chats);
-    if (conversation && !$conversation.get()) $conversation.set(conversation);
-    if (!$user.get()) $user.set(user);
-    $newLikes.set(newLikes);
-  }
-  // The first render (the server's, and hydrating it) is the page's props; then the stores.
+  // The server's answer is the stores' first state (no second request on load), in the browser:
+  // on the server a store is shared by every request, and one member's chats would be rendered
+  // for the next. Until hydrated, the island shows its props.
+  useEffect(() => {
+    hydrateStore($chats, chats);
+    hydrateStore($unread, chats.total_unread);
+    if (conversation) hydrateStore($conversation, conversation);
+    hydrateStore($user, user);
+    hydrateStore($newLikes, newLikes);
+  }, []);
   const hydrated = useHydrated();
   const page = useStore($chatRouter);
-  const storedOpen = useStore($conversation);
-  const storedChats = useStore($chats);
-  const storedUser = useStore($user);
-  const open = hydrated ? storedOpen : conversation;
+  const open = useStoreOnceHydrated($conversation, conversation);
+  const shownChats = useStoreOnceHydrated($chats, chats);
+  const shownUser = useStoreOnceHydrated($user, user);
   const key = hydrated ? keyOf(page) : (conversation?.key ?? null);
 
   useEffect(() => {
@@ -84,11 +83,11 @@ export default function ChatApp({ locale, chats, conversation, user, newLikes, g
   return (
     <div className="flex min-h-0 flex-1 bg-gray-50">
       <div className={`${showing ? 'hidden lg:flex' : 'flex'} min-h-0 w-full flex-col border-r border-gray-200 bg-white lg:w-[340px] lg:min-w-[300px] lg:max-w-[400px] xl:w-[400px]`}>
-        <ChatList ctx={ctx} chats={hydrated ? storedChats : chats} activeId={open?.answer.conversation?.id ?? null} />
+        <ChatList ctx={ctx} chats={shownChats} activeId={open?.answer.conversation?.id ?? null} />
       </div>
       <div className={`${showing ? 'flex' : 'hidden lg:flex'} min-h-0 min-w-0 flex-1 justify-center`}>
         {showing && open ? (
-          <Conversation ctx={ctx} open={open} user={hydrated ? storedUser : user} key={open.answer.profile.id} />
+          <Conversation ctx={ctx} open={open} user={shownUser} key={open.answer.profile.id} />
         ) : showing ? (
           <div className="grid flex-1 place-items-center text-gray-500" aria-busy="true">
             <span className="i-tabler-loader-2 animate-spin text-3xl" aria-hidden="true" />

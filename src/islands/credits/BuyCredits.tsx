@@ -154,6 +154,7 @@ function DiscountCode({ locale, discount, onChange, initialError, notApplicable:
   const [error, setError] = useState(initialError);
   const [busy, setBusy] = useState(false);
   const [open, setOpen] = useState(initialError !== '');
+  const hydrated = useHydrated();
   const [ends] = useState(() => (discount?.validity != null ? Date.now() + discount.validity * 1000 : null));
   const [left, setLeft] = useState(discount?.validity ?? null);
   const [until, setUntil] = useState(ends);
@@ -200,7 +201,8 @@ function DiscountCode({ locale, discount, onChange, initialError, notApplicable:
           {discount.kind === 'time_bonus' && left !== null ? (
             <span className="font-mono tabular-nums" data-countdown>{m.discount_time_left({ time: formatCountdown(left) }, o)}</span>
           ) : (
-            discount.expires && <span className="text-sm text-gray-700">{m.discount_valid_until({ date: new Date(discount.expires).toLocaleDateString(locale, { dateStyle: 'medium' }) }, o)}</span>
+            // The day in the browser's time zone, which the server does not know: shown once hydrated.
+            discount.expires && hydrated && <span className="text-sm text-gray-700">{m.discount_valid_until({ date: new Date(discount.expires).toLocaleDateString(locale, { dateStyle: 'medium' }) }, o)}</span>
           )}
           <button type="button" className="ml-auto text-sm font-semibold text-gray-700 underline" onClick={() => onChange(null)}>{m.discount_remove({}, o)}</button>
         </p>

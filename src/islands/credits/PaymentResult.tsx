@@ -6,12 +6,12 @@
 import { useEffect, useState } from 'react';
 import { FINAL_PAYMENT_STATUSES } from '../../contract/enums.ts';
 import type { PaymentView } from '../../contract/payments.ts';
-import { useStore } from '@nanostores/react';
 import { m } from '../../paraglide/messages.js';
 import type { Locale } from '../../lib/locales.ts';
 import { api } from '../../stores/api.ts';
 import { onEvent } from '../../stores/events.ts';
 import { $user, loadUser } from '../../stores/user.ts';
+import { useStoreOnceHydrated } from '../useStoreOnceHydrated.ts';
 
 type Payment = Pick<PaymentView, 'payment_id' | 'package_id' | 'credits' | 'discount_code' | 'status'>;
 
@@ -21,7 +21,8 @@ const POLL_MS = 2_000;
 export default function PaymentResult({ locale, initial, credits }: { locale: Locale; initial: Payment; credits: number }) {
   const o = { locale };
   const [payment, setPayment] = useState(initial);
-  const user = useStore($user);
+  // The balance the page was rendered with, then the member's as the store follows it.
+  const user = useStoreOnceHydrated($user, null);
   const final = FINAL_PAYMENT_STATUSES.includes(payment.status);
 
   useEffect(() => {

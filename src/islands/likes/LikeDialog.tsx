@@ -7,13 +7,13 @@
  * (GET /api/auto-like.php). Fictional profiles show their icon and warning here too.
  */
 import { useEffect } from 'react';
-import { useStore } from '@nanostores/react';
 import { m } from '../../paraglide/messages.js';
 import { Glyph } from '../Glyph.tsx';
 import type { Locale } from '../../lib/locales.ts';
 import type { Fictional } from '../search/ProfileCard.tsx';
 import { $likeDialog, showAutoLike } from '../../stores/likes.ts';
 import { useModal } from '../profile/ConfirmDialog.tsx';
+import { useStoreOnceHydrated } from '../useStoreOnceHydrated.ts';
 
 /** SPEC §9: the dialog's image animates in after 0.75 s. */
 export const LIKE_DIALOG_IMAGE_DELAY_MS = 750;
@@ -26,7 +26,8 @@ interface Props {
 }
 
 export default function LikeDialog({ locale, fictional }: Props) {
-  const state = useStore($likeDialog);
+  // Closed in the server's HTML and while hydrating; then as the store has it.
+  const state = useStoreOnceHydrated($likeDialog, null);
   const ref = useModal(state !== null);
 
   useEffect(() => {

@@ -146,14 +146,16 @@ export default function SwipeGame({ locale, fictional, initial, interestLabels }
   });
 
   if (waiting) {
+    // The browser's clock: the server's HTML and the hydrating render (seconds apart) show no time yet.
+    const left = hydrated ? timeLeft(state.next_at!, now) : '--:--:--';
     return (
       <section className="card mx-auto max-w-md px-6 py-10 text-center" aria-live="polite" data-swipe-wait>
         <span aria-hidden="true" className="mx-auto mb-4 grid h-16 w-16 place-items-center rounded-full bg-primary/10 text-3xl text-primary">
           <span className="i-tabler-hourglass" />
         </span>
         <h2 className="text-xl font-bold">{m.swipe_wait_title({}, { locale })}</h2>
-        <p className="mt-2 text-gray-700">{m.swipe_wait_text({ time: timeLeft(state.next_at!, now), count: SWIPE_LIKES_PER_DAY }, { locale })}</p>
-        <p className="mt-4 font-mono text-3xl font-bold tabular-nums text-primary" data-swipe-countdown>{timeLeft(state.next_at!, now)}</p>
+        <p className="mt-2 text-gray-700">{m.swipe_wait_text({ time: left, count: SWIPE_LIKES_PER_DAY }, { locale })}</p>
+        <p className="mt-4 font-mono text-3xl font-bold tabular-nums text-primary" data-swipe-countdown>{left}</p>
         <a href="/likes" className="btn-primary mt-6 inline-flex">{m.swipe_wait_likes({}, { locale })}</a>
       </section>
     );
