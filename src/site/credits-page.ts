@@ -1,6 +1,5 @@
 import type { AstroGlobal } from 'astro';
-import { TIME_BONUS, timeBonusLeft, type DiscountView } from '../lib/discounts.ts';
-import { hasForbiddenControl } from '../contract/text.ts';
+import type { DiscountView } from '../lib/discounts.ts';
 import { routeId } from '../lib/routes.ts';
 import { creditsOffer } from '../lib/credits-offer.ts';
 import type { PackageOption, PackagesAnswer } from '../contract/payments.ts';
@@ -26,26 +25,7 @@ export function premiumFrom(astro: Pick<AstroGlobal, 'locals'>): string | null {
 export async function activeDiscount(astro: Pick<AstroGlobal, 'locals' | 'url'>): Promise<{ code: DiscountView | null; /** The catalogue key of the refusal of the address's code. */ error: string | null }> {
   const { tenant, services, user } = astro.locals;
   if (!user) return { code: null, error: null };
-  const member = { id: user.id, paid_user: user.paid_user, signup_date: user.signup_date };
-  const named = astro.url.searchParams.get('code')?.trim();
-  if (named && named.length <= 40) {
-    // A code holding a character a person cannot type is no code (and PostgreSQL cannot even look for it).
-    if (hasForbiddenControl(named)) return { code: null, error: 'discount_not_found' };
-    try {
-      return { code: await services.discounts.lookup(tenant, member, named), error: null };
-    } catch (error) {
-      // The runtime's services are not bundled with the page: a refusal is known by its status.
-      const refusal = error as { status?: unknown; messageKey?: string } | null;
-      if (typeof refusal?.status !== 'number') throw error;
-      // An ended time bonus in an old link falls through to the welcome code.
-      if (named.toUpperCase() !== TIME_BONUS.code) return { code: null, error: refusal.messageKey ?? 'discount_not_found' };
-    }
-  }
-  if (timeBonusLeft(user, Date.now()) > 0) {
-    const bonus = await services.discounts.lookup(tenant, member, TIME_BONUS.code).catch(() => null);
-    if (bonus) return { code: bonus, error: null };
-  }
-  return { code: await services.discounts.welcome(tenant, member).catch(() => null), error: null };
+  return services.discounts.active(tenant, { id: user.id, paid_user: user.paid_user, signup_date: user.signup_date }, astro.url.searchParams.get('code'));
 }
 
 /** A refusal of the runtime's services is known by its status (they are not bundled with the page). */

@@ -55,7 +55,12 @@ export const paymentRoutes = [
     path: 'packages.php',
     who: 'member',
     answer: PackagesAnswer,
-    handler: (ctx) => json(creditsOffer({ tenant: ctx.tenant, locale: ctx.locale, country: ctx.country, user: ctx.session.user })),
+    handler: async (ctx) => {
+      // Less the code the checkout would start with, as on the page (`?code=` names one).
+      const { user } = ctx.session;
+      const discount = await ctx.services.discounts.active(ctx.tenant, { id: user.id, paid_user: user.paid_user, signup_date: user.signup_date }, ctx.params.get('code'));
+      return json(creditsOffer({ tenant: ctx.tenant, locale: ctx.locale, country: ctx.country, user }, undefined, discount.code));
+    },
   }),
   route({
     // Starts a payment of a package; the browser goes to checkout_url.

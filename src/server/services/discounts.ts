@@ -4,7 +4,8 @@ import type { Database, DiscountCodesTable, DiscountPurpose, PaymentStatus } fro
 import type { Tenant } from '../../tenant/schema.ts';
 import { AppError } from '../errors.ts';
 import { formatMoney } from '../../lib/money.ts';
-import { RETENTION_DISCOUNT_DAYS, TIME_BONUS, WELCOME_DISCOUNT, discountCents, notApplicable, timeBonusEnd, type DiscountView, type NotApplicable } from '../../lib/discounts.ts';
+import { RETENTION_DISCOUNT_DAYS, TIME_BONUS, WELCOME_DISCOUNT, discountCents, notApplicable, timeBonusEnd, timeBonusLeft, type DiscountView, type NotApplicable } from '../../lib/discounts.ts';
+import { hasForbiddenControl } from '../../contract/text.ts';
 
 /** What a code needs to know of the member asking. */
 export interface DiscountMember {
@@ -166,6 +167,33 @@ export function createDiscountService(deps: { db: Kysely<Database>; now?: () => 
       if (member.paid_user || end <= now() || (await hasPurchased(member.id))) throw new AppError('discount_not_found', 404);
       const row = await personal(tenant, member, 'welcome', WELCOME_DISCOUNT.percentage, end);
       return usable(member, rowView(row, await usedBy(member.id, row.code)));
+    },
+
+    /**
+     * The code a member's checkout starts with (SPEC §4), for the credits pages and GET
+     * /api/packages.php alike: a code the member names (`?code=`, such as the retention offer's
+     * link) if it is usable, else the time bonus while it runs (it takes priority over the welcome
+     * code), else the member's welcome code. Failing to find one is silent (SPEC §8), except for a
+     * named code: its refusal comes back as the catalogue key `error`.
+     */
+    async active(tenant: Tenant, member: DiscountMember, named?: string | null): Promise<{ code: DiscountView | null; error: string | null }> {
+      const typed = named?.trim();
+      if (typed && typed.length <= 40) {
+        // A code holding a character a person cannot type is no code (and PostgreSQL cannot even look for it).
+        if (hasForbiddenControl(typed)) return { code: null, error: 'discount_not_found' };
+        try {
+          return { code: await this.lookup(tenant, member, typed), error: null };
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          // An ended time bonus in an old link falls through to the welcome code.
+          if (typed.toUpperCase() !== TIME_BONUS.code) return { code: null, error: error.messageKey ?? 'discount_not_found' };
+        }
+      }
+      if (timeBonusLeft(member, now().getTime()) > 0) {
+        const bonus = await this.lookup(tenant, member, TIME_BONUS.code).catch(() => null);
+        if (bonus) return { code: bonus, error: null };
+      }
+      return { code: await this.welcome(tenant, member).catch(() => null), error: null };
     },
 
     /** The retention offer (company delete_discount) for a member who starts deleting the account; null when the brand offers none. */
