@@ -9,7 +9,7 @@
  * It starts its own runtime (SQLite, seeded: bench/lib.ts) and prints; it never asserts.
  * Environment: LH_PAGES (a comma-separated filter on the page column, e.g. "/members,/profile"),
  * LH_BRANDS (e.g. "velvet"), LH_RUNS (runs per page, default 1; the median of the performance
- * score is kept with its run's metrics).
+ * score is kept with its run's metrics), LH_DETAIL=1 (prints what shifted and the console's errors).
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -80,6 +80,8 @@ interface Result {
   cls: number;
   /** The audits of the categories that failed (score below 1, scored), for reading the rows. */
   failing: string[];
+  /** What moved (the layout-shifts audit's elements and scores) and the console's errors. */
+  detail: string[];
 }
 
 async function audit(url: string, port: number, cookie: string | undefined): Promise<Result> {
@@ -106,7 +108,12 @@ async function audit(url: string, port: number, cookie: string | undefined): Pro
       failing.add(ref.id);
     }
   }
+  const detail: string[] = [];
+  type Item = { node?: { selector?: string; snippet?: string }; score?: number; description?: string; source?: string };
+  for (const item of ((lhr.audits['layout-shifts']?.details as { items?: Item[] } | undefined)?.items ?? [])) detail.push(`shift ${item.score?.toFixed(3)}: ${item.node?.selector ?? ''} ${item.node?.snippet?.slice(0, 120) ?? ''}`);
+  for (const item of ((lhr.audits['errors-in-console']?.details as { items?: Item[] } | undefined)?.items ?? [])) detail.push(`console ${item.source ?? ''}: ${item.description?.slice(0, 200) ?? ''}`);
   return {
+    detail,
     scores: { performance: score('performance'), accessibility: score('accessibility'), 'best-practices': score('best-practices'), seo: score('seo') },
     lcp: num('largest-contentful-paint'),
     tbt: num('total-blocking-time'),
@@ -140,6 +147,7 @@ export async function lighthouseSection(): Promise<void> {
         const perf = results.map((x) => x.scores.performance).join('/');
         rows.push([tenant, p.page, perf, r.scores.accessibility, r.scores['best-practices'], r.scores.seo, (r.lcp / 1000).toFixed(1), r.tbt.toFixed(0), r.cls.toFixed(3)]);
         if (r.failing.length) notes.push(`${tenant} ${p.page}: ${r.failing.join(', ')}`);
+        if (process.env.LH_DETAIL) for (const d of r.detail) console.log(`    ${d}`);
         console.log(`  ${tenant} ${p.page}: performance ${perf}, LCP ${(r.lcp / 1000).toFixed(1)} s, TBT ${r.tbt.toFixed(0)} ms, CLS ${r.cls.toFixed(3)}`);
       }
     }
