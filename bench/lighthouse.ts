@@ -137,6 +137,11 @@ async function audit(url: string, port: number): Promise<Result> {
   type Item = { node?: { selector?: string; snippet?: string }; score?: number; description?: string; source?: string };
   for (const item of ((lhr.audits['layout-shifts']?.details as { items?: Item[] } | undefined)?.items ?? [])) detail.push(`shift ${item.score?.toFixed(3)}: ${item.node?.selector ?? ''} ${item.node?.snippet?.slice(0, 120) ?? ''}`);
   for (const item of ((lhr.audits['errors-in-console']?.details as { items?: Item[] } | undefined)?.items ?? [])) detail.push(`console ${item.source ?? ''}: ${item.description?.slice(0, 200) ?? ''}`);
+  for (const id of ['color-contrast', 'errors-in-console', 'image-aspect-ratio', 'image-size-responsive']) {
+    const a = lhr.audits[id];
+    if (!a || a.score === null || a.score >= 1 || id === 'errors-in-console') continue;
+    for (const item of ((a.details as { items?: Item[] } | undefined)?.items ?? []).slice(0, 5)) detail.push(`${id}: ${item.node?.snippet?.slice(0, 160) ?? ''}`);
+  }
   return {
     detail,
     scores: { performance: score('performance'), accessibility: score('accessibility'), 'best-practices': score('best-practices'), seo: score('seo') },
