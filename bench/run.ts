@@ -3,7 +3,8 @@
  * node:http answering the same bytes in the same run; page weights; memory per loaded brand;
  * build time per brand. Prints tables only; it never asserts on timings (bench/README.md).
  *
- * Sections (all by default): throughput, stall, queries, delivery, profile, weight, memory, build.
+ * Sections (all by default): throughput, stall, queries, delivery, profile, weight, memory, build,
+ * lighthouse.
  * Environment: BENCH_SECONDS (per load run, default 10), DATABASE_URL (adds PostgreSQL).
  */
 import { gzipSync, brotliCompressSync, constants as zlib } from 'node:zlib';
@@ -16,11 +17,12 @@ import { join } from 'node:path';
 import { summarize } from './profile.ts';
 import { explainShapes, openBenchDb } from './queries.ts';
 import { measureDelivery, notifyLatency } from './delivery.ts';
+import { lighthouseSection } from './lighthouse.ts';
 import { loadAllTenants } from '../src/tenant/load.ts';
 import { TENANTS_DIR } from '../cli/paths.ts';
 import { CONNECTIONS, REPO, SECONDS, kb, load, ratio, startBare, startRuntime, table, type Bare, type Engine, type Runtime } from './lib.ts';
 
-const ALL = ['throughput', 'stall', 'queries', 'delivery', 'profile', 'weight', 'memory', 'build'] as const;
+const ALL = ['throughput', 'stall', 'queries', 'delivery', 'profile', 'weight', 'memory', 'build', 'lighthouse'] as const;
 type Section = (typeof ALL)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 for (const a of asked) if (!ALL.includes(a as Section)) throw new Error(`bench: unknown section ${a} (${ALL.join(', ')})`);
@@ -481,5 +483,8 @@ if (sections.has('weight') || sections.has('memory')) {
     await rt.close();
   }
 }
+
+// Lighthouse on a phone, every brand's public and member pages (bench/lighthouse.ts)
+if (sections.has('lighthouse')) await lighthouseSection();
 
 console.log(`\nbench: done in ${((performance.now() - started) / 1000).toFixed(0)} s`);

@@ -53,7 +53,8 @@ export default function ProfileIsland({ locale, user: initialUser, locales, visi
       <button type="button" className="font-semibold text-primary underline" onClick={load}>{m.profile_retry({}, o)}</button>
     </Notice>
   ) : (
-    <p className="text-gray-600" role="status">{m.form_loading({}, o)}</p>
+    // The form is taller than a screen: its room is kept while it loads, so what follows stays put.
+    <p className="min-h-[100vh] text-gray-600" role="status">{m.form_loading({}, o)}</p>
   );
 
   return (

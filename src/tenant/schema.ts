@@ -27,7 +27,7 @@ const ThemeSchema = z
     primary: color.default('#6f2da8').describe('Main brand colour: buttons, links, top bar.'),
     /** Lighter companion colour. */
     secondary: color.default('#a66dd4').describe('Lighter companion colour.'),
-    success: color.default('#1e8a4c').describe('Success colour (green).'),
+    success: color.default('#1b7d45').describe('Success colour (green).'),
     info: color.default('#0f7c91').describe('Info colour (cyan).'),
     warning: color.default('#f5c400').describe('Warning colour (yellow).'),
     danger: color.default('#c62839').describe('Danger colour (red).'),

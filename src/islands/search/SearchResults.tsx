@@ -11,6 +11,8 @@ import LikeButton from '../likes/LikeButton.tsx';
 
 /** Placeholders while a page loads; a page of the API is about this size. */
 const SKELETONS = 12;
+/** Cards whose photos load at once: a phone's first screen shows two rows of two. */
+const EAGER = 4;
 const gridClass = 'grid grid-cols-2 gap-3 sm:grid-cols-3 md:gap-4 xl:grid-cols-4';
 
 interface Props {
@@ -38,10 +40,11 @@ export default function SearchResults({ locale, state, fictional, countryName, o
   const profiles = state.results[params.page];
   const similar = state.similar[params.page] ?? [];
 
+  // The first row or two fill a phone's first screen.
   const cards = (list: MemberCard[]) =>
-    list.map((member) => (
+    list.map((member, i) => (
       <li key={member.id} className="relative">
-        <ProfileCard locale={locale} member={member} fictional={fictional} countryName={countryName} />
+        <ProfileCard locale={locale} member={member} fictional={fictional} countryName={countryName} eager={i < EAGER} />
         {/* A member's search: like from the card (SPEC §2), the heart over the photo's lower corner. */}
         {member.liked !== undefined && (
           <div className="absolute bottom-14 right-2">
