@@ -64,3 +64,20 @@ export async function mainImages(db: Kysely<Database>, profileIds: readonly numb
   }
   return images;
 }
+
+/**
+ * After the main photo is deleted or rejected: the main flag passes to the owner's first photo
+ * that is not rejected (others then see it once it is active), or to none.
+ */
+export async function passMainOn(trx: Kysely<Database>, profileId: number): Promise<void> {
+  const next = await trx
+    .selectFrom('photos')
+    .select('id')
+    .where('profile_id', '=', profileId)
+    .where('status', '!=', 'rejected')
+    .orderBy('position', 'asc')
+    .orderBy('id', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  if (next) await trx.updateTable('photos').set({ is_main: 1 }).where('id', '=', next.id).execute();
+}

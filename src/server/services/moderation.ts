@@ -5,6 +5,7 @@ import type { EventBus } from '../bus.ts';
 import { nowIso } from '../db/engine.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
 import { publishToMember } from './events.ts';
+import { passMainOn } from './main-image.ts';
 import { PHOTO_REJECT_REASONS, type PhotoQueue, type PhotoRejectReason, type PhotoStatus } from '../../lib/photo-screening.ts';
 
 /**
@@ -120,6 +121,13 @@ function mayScreen(staff: StaffActor): void {
   if (!(PHOTO_SCREENING_ROLES as readonly string[]).includes(staff.role)) throw forbidden();
 }
 
+/** A decision's reason: none to approve; one of PHOTO_REJECT_REASONS to reject (400 photo_reject_reason otherwise). */
+function reasonOf(decision: PhotoDecision): PhotoRejectReason | undefined {
+  if (decision.status === 'active') return undefined;
+  if (decision.status !== 'rejected' || !decision.reason || !(PHOTO_REJECT_REASONS as readonly string[]).includes(decision.reason)) throw needsReason();
+  return decision.reason as PhotoRejectReason;
+}
+
 export function createModerationService(deps: ModerationDeps) {
   const { db, bus } = deps;
   const log = deps.log ?? ((line: string) => console.error(line));
@@ -187,9 +195,7 @@ export function createModerationService(deps: ModerationDeps) {
      */
     async decidePhoto(staff: StaffActor, photoId: number, decision: PhotoDecision, brandsInScope: BrandScope, audit?: AuditCallback): Promise<{ id: number; status: 'active' | 'rejected'; audit: PhotoAuditEntry }> {
       mayScreen(staff);
-      const reason = decision.status === 'rejected' ? decision.reason : undefined;
-      if (decision.status === 'rejected' && (!reason || !(PHOTO_REJECT_REASONS as readonly string[]).includes(reason))) throw needsReason();
-      if (decision.status !== 'rejected' && decision.status !== 'active') throw needsReason();
+      const reason = reasonOf(decision);
       const result = await db.transaction().execute(async (trx) => {
         const photo = await scoped(trx, brandsInScope)
           .select(['photos.id', 'photos.profile_id', 'photos.is_main', 'profiles.user_id', 'profiles.tenant_id'])
@@ -205,18 +211,7 @@ export function createModerationService(deps: ModerationDeps) {
             .where('id', '=', photoId),
         ).executeTakeFirst();
         if (Number(updated.numUpdatedRows) !== 1) throw alreadyDecided();
-        if (reason && photo.is_main === 1) {
-          const next = await trx
-            .selectFrom('photos')
-            .select('id')
-            .where('profile_id', '=', photo.profile_id)
-            .where('status', '!=', 'rejected')
-            .orderBy('position', 'asc')
-            .orderBy('id', 'asc')
-            .limit(1)
-            .executeTakeFirst();
-          if (next) await trx.updateTable('photos').set({ is_main: 1 }).where('id', '=', next.id).execute();
-        }
+        if (reason && photo.is_main === 1) await passMainOn(trx, photo.profile_id);
         const entry: PhotoAuditEntry = {
           staff_id: staff.id,
           role: staff.role,
@@ -302,9 +297,7 @@ export function createModerationService(deps: ModerationDeps) {
      */
     async decideChatPhoto(staff: StaffActor, messageId: number, decision: PhotoDecision, brandsInScope: BrandScope, audit?: AuditCallback): Promise<{ id: number; status: 'active' | 'rejected'; audit: PhotoAuditEntry }> {
       mayScreen(staff);
-      const reason = decision.status === 'rejected' ? decision.reason : undefined;
-      if (decision.status === 'rejected' && (!reason || !(PHOTO_REJECT_REASONS as readonly string[]).includes(reason))) throw needsReason();
-      if (decision.status !== 'rejected' && decision.status !== 'active') throw needsReason();
+      const reason = reasonOf(decision);
       const result = await db.transaction().execute(async (trx) => {
         const message = await chatScoped(trx, brandsInScope).select(['messages.id', 'messages.conversation_id', 'profiles.user_id', 'profiles.tenant_id']).where('messages.id', '=', messageId).executeTakeFirst();
         if (!message) throw notFound();

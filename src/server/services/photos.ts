@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import { fileTypeFromBuffer } from 'file-type';
-import { mainImage as readMainImage, mediaUrl, type MainImage } from './main-image.ts';
+import { mainImage as readMainImage, mediaUrl, passMainOn, type MainImage } from './main-image.ts';
 import { lockingRows } from '../db/engine.ts';
 import type { Database, Photo, PhotoStatus } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -223,18 +223,7 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
         .executeTakeFirst();
       if (!photo) throw notFound();
       await trx.deleteFrom('photos').where('id', '=', photoId).execute();
-      if (photo.is_main === 1) {
-        const next = await trx
-          .selectFrom('photos')
-          .select('id')
-          .where('profile_id', '=', profileId)
-          .where('status', '!=', 'rejected')
-          .orderBy('position', 'asc')
-          .orderBy('id', 'asc')
-          .limit(1)
-          .executeTakeFirst();
-        if (next) await trx.updateTable('photos').set({ is_main: 1 }).where('id', '=', next.id).execute();
-      }
+      if (photo.is_main === 1) await passMainOn(trx, profileId);
       return photo;
     });
     // Files go after the commit: a failed delete must not leave a row without its files.
