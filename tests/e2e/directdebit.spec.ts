@@ -63,6 +63,8 @@ test('a repeat order on the saved card of a card purchase, in one step; the card
   await expect(page.getByText('Je hebt nog geen credits gekocht.')).toBeVisible();
 
   await page.goto(brandUrl('spetter', '/credits'));
+  // Click once the islands are interactive (Astro drops `ssr` when hydrated): a click before is lost.
+  await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0);
   await page.locator('[data-package="popular"]').click();
   await page.locator('[data-method="visa"]').click();
   await page.locator('[data-pay]').click();
