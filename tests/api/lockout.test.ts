@@ -4,16 +4,14 @@
  * LOGIN_MAX_FAILURES password checks; the rest, and the right password after them, are refused as
  * locked without a check. A logged-in member's own password checks hold their limit the same way.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { REPO, adminQuery, engines, type HostResponse, type TestRuntime } from '../support/runtime.ts';
+import { adminQuery, engines, type HostResponse, type TestRuntime } from '../support/runtime.ts';
 import { Client, PASSWORD, activeMember, apiError, setCookies, signUp, useRuntime, userRow } from '../support/accounts.ts';
+import { serveProcess } from '../support/serve-process.ts';
 import { LOCK_MINUTES, LOGIN_MAX_FAILURES, PASSWORD_CHECKS_PER_MEMBER } from '../../src/server/services/accounts.ts';
 
 /** Every argon2 verification of the in-process runtimes (the price a guess costs and what it may learn). */
@@ -109,42 +107,6 @@ describe.each(engines())('the login lockout under races on %s', (engine) => {
 });
 
 const url = process.env.DATABASE_URL;
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    const value = await fn().catch(() => undefined);
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-/** A `sitegen serve` process on a schema of the test database, on a free port (as in processes.test.ts). */
-async function serveProcess(schema: string, dir: string): Promise<{ child: ChildProcess; port: number }> {
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port: p } = probe.address() as AddressInfo;
-      probe.close(() => resolve(p));
-    });
-  });
-  const child = spawn(process.execPath, [join(REPO, 'cli', 'main.ts'), 'serve', '--port', String(port), '--host', '127.0.0.1'], {
-    cwd: REPO,
-    env: { ...process.env, DATABASE_URL: url, DATABASE_SCHEMA: schema, DATA_DIR: dir, TRUST_PROXY: '1', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let errors = '';
-  child.stderr!.on('data', (c: Buffer) => (errors += c.toString()));
-  await until(`runtime on port ${port} (${errors})`, () => new Promise<true | undefined>((resolve) => {
-    const req = request({ host: '127.0.0.1', port, path: '/api/settings.php', headers: { host: `spetter.localhost:${port}` } }, (res) => {
-      res.resume();
-      resolve(res.statusCode === 200 ? true : undefined);
-    });
-    req.on('error', () => resolve(undefined));
-    req.end();
-  }), 60_000);
-  return { child, port };
-}
 
 describe.skipIf(!url)('the login lockout over two runtime processes on one PostgreSQL database', () => {
   const schema = `t_${randomBytes(6).toString('hex')}`;

@@ -4,18 +4,17 @@
  * streams of another, also after the listening connection was cut; rate limits count across
  * processes. Runs when DATABASE_URL is set.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createDb } from '../../src/server/db/index.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { REPO, adminQuery, hostFetch, startTestRuntime, type TestRuntime } from '../support/runtime.ts';
+import { adminQuery, hostFetch, startTestRuntime, type TestRuntime } from '../support/runtime.ts';
 import { Client, activeMember, signUp, takeMail } from '../support/accounts.ts';
+import { serveProcess } from '../support/serve-process.ts';
 import { collectEvents, openEvents } from '../support/sse.ts';
 import { grant } from '../../src/server/ledger.ts';
 import { ABUSE_LIMITS } from '../../src/server/services/accounts.ts';
@@ -98,33 +97,6 @@ describe.skipIf(!url)('a runtime on PostgreSQL survives its database', () => {
     await until('the members page again', async () => ((await client.get('/members')).status === 200 ? true : undefined));
   });
 });
-
-/** A `sitegen serve` process on a schema of the test database, on a free port. */
-async function serveProcess(schema: string, dir: string): Promise<{ child: ChildProcess; port: number; output: () => string }> {
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port: p } = probe.address() as AddressInfo;
-      probe.close(() => resolve(p));
-    });
-  });
-  const child = spawn(process.execPath, [join(REPO, 'cli', 'main.ts'), 'serve', '--port', String(port), '--host', '127.0.0.1'], {
-    cwd: REPO,
-    env: { ...process.env, DATABASE_URL: url, DATABASE_SCHEMA: schema, DATA_DIR: dir, TRUST_PROXY: '1', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  await until(`runtime on port ${port} (${output})`, () => new Promise<true | undefined>((resolve) => {
-    const req = request({ host: '127.0.0.1', port, path: '/api/settings.php', headers: { host: `spetter.localhost:${port}` } }, (res) => {
-      res.resume();
-      resolve(res.statusCode === 200 ? true : undefined);
-    });
-    req.on('error', () => resolve(undefined));
-    req.end();
-  }), 60_000);
-  return { child, port, output: () => output };
-}
 
 describe.skipIf(!url)('two runtime processes on one PostgreSQL database', () => {
   const schema = `t_${randomBytes(6).toString('hex')}`;

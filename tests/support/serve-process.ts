@@ -1,0 +1,49 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { REPO } from './runtime.ts';
+
+/** A free port on the loopback address, found by opening and closing a server on port 0. */
+function freePort(): Promise<number> {
+  return new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Whether a runtime answers settings.php on the port yet. */
+function answers(port: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path: '/api/settings.php', headers: { host: `spetter.localhost:${port}` } }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on('error', () => resolve(false));
+    req.end();
+  });
+}
+
+/**
+ * A `sitegen serve` process on a schema of the PostgreSQL of DATABASE_URL, on a free port, with
+ * one trusted proxy hop (tests give each request its own X-Forwarded-For); resolved once it answers.
+ */
+export async function serveProcess(schema: string, dir: string): Promise<{ child: ChildProcess; port: number; output: () => string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(REPO, 'cli', 'main.ts'), 'serve', '--port', String(port), '--host', '127.0.0.1'], {
+    cwd: REPO,
+    env: { ...process.env, DATABASE_SCHEMA: schema, DATA_DIR: dir, TRUST_PROXY: '1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  const end = Date.now() + 60_000;
+  while (!(await answers(port))) {
+    if (Date.now() > end) throw new Error(`timed out waiting for the runtime on port ${port} (${output})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, port, output: () => output };
+}
