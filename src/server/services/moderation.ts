@@ -121,6 +121,24 @@ function mayScreen(staff: StaffActor): void {
   if (!(PHOTO_SCREENING_ROLES as readonly string[]).includes(staff.role)) throw forbidden();
 }
 
+/** A queue page's size: what was asked, within 1..PHOTO_QUEUE_MAX_LIMIT. */
+const queueLimit = (asked: number) => Math.max(1, Math.min(PHOTO_QUEUE_MAX_LIMIT, Math.trunc(asked)));
+
+/** The member a queued photo belongs to, as staff see them (no e-mail address). */
+const queueMember = (r: { user_id: number | null; profile_id: number; name: string; tenant_id: string; fictional: number }) => ({
+  user_id: r.user_id,
+  profile_id: r.profile_id,
+  name: r.name,
+  brand: r.tenant_id,
+  fictional: r.fictional === 1,
+});
+
+/** A keyset page of a queue read with `limit + 1` rows: the first `limit`, and the cursor of the next page when there is one. */
+function keysetPage<R extends { id: number }, T>(rows: R[], limit: number, view: (row: R) => T): { photos: T[]; next: number | null } {
+  const page = rows.slice(0, limit);
+  return { photos: page.map(view), next: rows.length > limit ? page[page.length - 1]!.id : null };
+}
+
 /** A decision's reason: none to approve; one of PHOTO_REJECT_REASONS to reject (400 photo_reject_reason otherwise). */
 function reasonOf(decision: PhotoDecision): PhotoRejectReason | undefined {
   if (decision.status === 'active') return undefined;
@@ -164,7 +182,7 @@ export function createModerationService(deps: ModerationDeps) {
      * (`photo_moderation: before`); `after-review`: photos shown at once (`after`) not yet reviewed.
      */
     async photoQueue(opts: { brands: BrandScope; status: PhotoQueue; before?: number; limit: number }): Promise<PhotoQueuePage> {
-      const limit = Math.max(1, Math.min(PHOTO_QUEUE_MAX_LIMIT, Math.trunc(opts.limit)));
+      const limit = queueLimit(opts.limit);
       const rows = await scoped(db, opts.brands)
         .select(['photos.id', 'photos.status', 'photos.created_at', 'photos.filename', 'photos.thumb_filename', 'profiles.id as profile_id', 'profiles.user_id', 'profiles.name', 'profiles.tenant_id', 'profiles.fictional'])
         .$if(opts.status === 'pending', (qb) => qb.where('photos.status', '=', 'pending'))
@@ -173,18 +191,14 @@ export function createModerationService(deps: ModerationDeps) {
         .orderBy('photos.id', 'asc')
         .limit(limit + 1)
         .execute();
-      const page = rows.slice(0, limit);
-      return {
-        photos: page.map((r) => ({
+      return keysetPage(rows, limit, (r) => ({
           id: r.id,
           status: r.status,
           created_at: r.created_at,
           url: staffMediaUrl(r.filename),
           thumb_url: staffMediaUrl(r.thumb_filename),
-          member: { user_id: r.user_id, profile_id: r.profile_id, name: r.name, brand: r.tenant_id, fictional: r.fictional === 1 },
-        })),
-        next: rows.length > limit ? page[page.length - 1]!.id : null,
-      };
+          member: queueMember(r),
+      }));
     },
 
     /**
@@ -265,7 +279,7 @@ export function createModerationService(deps: ModerationDeps) {
      * reaches the recipient as a placeholder until approved.
      */
     async chatPhotoQueue(opts: { brands: BrandScope; status: PhotoQueue; before?: number; limit: number }): Promise<ChatPhotoQueuePage> {
-      const limit = Math.max(1, Math.min(PHOTO_QUEUE_MAX_LIMIT, Math.trunc(opts.limit)));
+      const limit = queueLimit(opts.limit);
       const rows = await chatScoped(db, opts.brands)
         .select(['messages.id', 'messages.photo_status', 'messages.created_at', 'messages.media', 'messages.conversation_id', 'profiles.id as profile_id', 'profiles.user_id', 'profiles.name', 'profiles.tenant_id', 'profiles.fictional'])
         .$if(opts.status === 'pending', (qb) => qb.where('messages.photo_status', '=', 'pending'))
@@ -274,19 +288,15 @@ export function createModerationService(deps: ModerationDeps) {
         .orderBy('messages.id', 'asc')
         .limit(limit + 1)
         .execute();
-      const page = rows.slice(0, limit);
-      return {
-        photos: page.map((r) => ({
+      return keysetPage(rows, limit, (r) => ({
           id: r.id,
           status: r.photo_status ?? 'active',
           created_at: r.created_at,
           url: staffMediaUrl(r.media ?? ''),
           thumb_url: staffMediaUrl((r.media ?? '').replace(/\.webp$/, '-t.webp')),
           conversation_id: r.conversation_id,
-          member: { user_id: r.user_id, profile_id: r.profile_id, name: r.name, brand: r.tenant_id, fictional: r.fictional === 1 },
-        })),
-        next: rows.length > limit ? page[page.length - 1]!.id : null,
-      };
+          member: queueMember(r),
+      }));
     },
 
     /**
