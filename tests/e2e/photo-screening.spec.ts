@@ -23,6 +23,8 @@ test('a member uploads a photo and sees it marked as waiting for screening until
   await confirmEntryWarning(page);
   const photos = page.locator('#photos');
   await expect(photos.getByText('0 van 3 foto\'s')).toBeVisible();
+  // Choose the file once the islands are interactive (Astro drops `ssr` when hydrated): a change before is lost.
+  await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0);
 
   const jpeg = await sharp({ create: { width: 500, height: 500, channels: 3, background: { r: 30, g: 140, b: 90 } } }).jpeg().toBuffer();
   await page.getByLabel('Foto toevoegen').setInputFiles({ name: 'ik.jpg', mimeType: 'image/jpeg', buffer: jpeg });
@@ -48,6 +50,7 @@ test('a member whose photo was rejected sees why on /profile and may upload anot
   await page.goto(brandUrl(BRAND, '/profile#photos'));
   await confirmEntryWarning(page);
   const photos = page.locator('#photos');
+  await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0);
   const jpeg = await sharp({ create: { width: 500, height: 500, channels: 3, background: { r: 200, g: 40, b: 40 } } }).jpeg().toBuffer();
   await page.getByLabel('Foto toevoegen').setInputFiles({ name: 'nummer.jpg', mimeType: 'image/jpeg', buffer: jpeg });
   await expect(photos.getByText('1 van 3 foto\'s')).toBeVisible();
