@@ -12,6 +12,7 @@ import type { Services } from '../services/index.ts';
 import { CONSOLE_ROUTES, type AnyConsoleRoute } from '../console/routes.ts';
 import { consolePage, CONSOLE_PAGES } from '../console/pages.ts';
 import type { Result } from './routes.ts';
+import { openStream, sendFile } from './api.ts';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 
@@ -48,7 +49,7 @@ function refusal(error: z.ZodError): AppError {
   return new AppError('invalid_input', 400, { key: 'error_bad_request', field });
 }
 
-function answer(reply: FastifyReply, result: Result): FastifyReply {
+function answer(request: FastifyRequest, reply: FastifyReply, result: Result): FastifyReply | void {
   reply.header('cache-control', 'no-store');
   switch (result.kind) {
     case 'json':
@@ -60,8 +61,10 @@ function answer(reply: FastifyReply, result: Result): FastifyReply {
       return reply.code(result.status).type('text/html; charset=utf-8').send(result.html);
     case 'redirect':
       return reply.redirect(result.location, result.status);
-    default:
-      throw new Error('the console answers no streams');
+    case 'file':
+      return sendFile(reply, result);
+    case 'stream':
+      return openStream(request, reply, result.open);
   }
 }
 
@@ -137,7 +140,7 @@ export function registerConsole(app: FastifyInstance, options: ConsoleOptions): 
           ip,
           setCookie: (value: string) => void reply.header('set-cookie', value),
         } as never);
-        return answer(reply, result);
+        return answer(request, reply, result);
       },
     });
   }
@@ -147,7 +150,7 @@ export function registerConsole(app: FastifyInstance, options: ConsoleOptions): 
     app.get(`/console/${path}`, { config: { console: true } }, async (request, reply) => {
       if (!isConsoleHost(request, options.host)) return reply.callNotFound();
       const session = await consoleService.fromCookie(request.headers.cookie);
-      return answer(reply, await consolePage(path, { services, session, request }));
+      return answer(request, reply, await consolePage(path, { services, session, request }));
     });
   }
 }
