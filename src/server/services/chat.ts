@@ -28,7 +28,18 @@ import { deleteFiles, storeImage, type PhotoUpload } from './photos.ts';
 import { initialPhotoStatus, isPublicPhoto, type PhotoModeration, type PhotoStatus } from '../../lib/photo-screening.ts';
 import type { HoldStatus } from '../../lib/safety-rules.ts';
 import type { GifProvider } from '../data/gifs.ts';
-import type { MessageScreen } from './message-safety.ts';
+
+/**
+ * The safety rules' look at a message before it is stored (services/message-safety.ts): the text to
+ * store, and why it is held (JSON) or null when it is delivered.
+ */
+export type MessageScreen = (
+  trx: Transaction<Database>,
+  tenant: Tenant,
+  sender: Liker,
+  recipient: { profileId: number; userId: number | null },
+  what: { kind: MessageKind; body: string | null },
+) => Promise<{ body: string | null; hold: string | null }>;
 
 /** The refusals of the chat, each with its catalogue message (API.md "Chat"). */
 export const chatError = {
@@ -197,7 +208,7 @@ export function createChatService(deps: ChatServiceDeps) {
         await trx
           .insertInto('conversation_members')
           .values([
-            { conversation_id: conversationId, profile_id: me.profileId, other_profile_id: otherId, last_message_at: now },
+            { conversation_id: conversationId, profile_id: me.profileId, other_profile_id: otherId, last_message_at: now, hidden: 0 },
             // A conversation whose first message is held stays out of the recipient's list until released.
             { conversation_id: conversationId, profile_id: otherId, other_profile_id: me.profileId, last_message_at: now, hidden: held ? 1 : 0 },
           ])

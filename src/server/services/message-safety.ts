@@ -15,7 +15,7 @@ import { grant } from '../ledger.ts';
 import { publishToMember } from './events.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
 import { audit, inScope } from './console.ts';
-import { reachRecipient, shownTo, type ChatService } from './chat.ts';
+import { reachRecipient, shownTo, type ChatService, type MessageScreen } from './chat.ts';
 import type { Liker } from './likes.ts';
 
 /**
@@ -46,15 +46,6 @@ export interface HoldWhy {
   recipients?: number;
   max_recipients?: number;
 }
-
-/** The text to store and whether the message is held (`hold`: the JSON of HoldWhy, or null). */
-export type MessageScreen = (
-  trx: Transaction<Database>,
-  tenant: Tenant,
-  sender: Liker,
-  recipient: { profileId: number; userId: number | null },
-  what: { kind: MessageKind; body: string | null },
-) => Promise<{ body: string | null; hold: string | null }>;
 
 /** The effective rules of a brand: tenant.json `safety` with its defaults (the schema resolves them). */
 export const safetyRules = (tenant: Tenant): SafetyRules => tenant.safety;
