@@ -33,9 +33,18 @@ async function member(rt: TestRuntime, brand: string, state: { status?: 'active'
   return user.id;
 }
 
+/** A postback of the brand, written straight to the database (as if a member of a network had bought). */
+async function postback(rt: TestRuntime, brand: string): Promise<number> {
+  const key = `purchase:${Math.random().toString(36).slice(2)}`;
+  const row = await rt.db.db.insertInto('postbacks').values({ tenant_id: brand, user_id: null, event: 'purchase', event_key: key, network: 'net', url: 'http://127.0.0.1:9/' }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
 interface Sample {
   /** The member the path names (`:id`), made fresh for each call in the state the route needs. */
   member?: { status?: 'active' | 'not_confirmed'; suspended?: boolean };
+  /** The path names a postback (`:id`) of the brand. */
+  postback?: true;
   body?: unknown;
   /** A list route: the brand asked for goes into `?brand=`. */
   brandQuery?: boolean;
@@ -59,12 +68,16 @@ const SAMPLES: Record<string, Sample> = {
   'POST members/:id/directdebit-block': { member: {}, body: { reason: 'Stornering' }, ok: 200 },
   'POST members/:id/delete': { member: {}, body: { reason: 'Verzoek van het lid' }, ok: 200 },
   'GET audit': { brandQuery: true, ok: 200 },
+  'GET revenue': { brandQuery: true, ok: 200 },
+  'GET postbacks': { brandQuery: true, ok: 200 },
+  'POST postbacks/:id/resend': { postback: true, ok: 200 },
 };
 
 async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, brand: string): Promise<{ status: number; text: string }> {
   const sample = SAMPLES[key(route)]!;
   let path = `/api/console/${route.path}`;
   if (sample.member) path = path.replace(':id', String(await member(rt, brand, sample.member)));
+  if (sample.postback) path = path.replace(':id', String(await postback(rt, brand)));
   if (sample.brandQuery) path += `?brand=${brand}`;
   const res = route.method === 'GET' ? await client.get(path) : await client.post(path, sample.body ?? {});
   return { status: res.status, text: res.text };
