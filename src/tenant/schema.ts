@@ -4,6 +4,7 @@ import { LOCALES, type Locale } from '../lib/locales.ts';
 import { NICHES, LANDER_NAMES, type Niche } from '../lib/slugs.ts';
 import { PAYMENT_METHOD_IDS } from '../lib/payment-methods.ts';
 import { PHOTO_MODERATION } from '../lib/photo-screening.ts';
+import { POSTBACK_EVENTS, POSTBACK_MACROS, unknownMacros } from '../lib/postbacks.ts';
 import { CONTACT_ACTIONS } from '../lib/safety-rules.ts';
 
 /**
@@ -132,6 +133,33 @@ const PackageSchema = z
     popular: z.boolean().default(false).describe('Shows the popular tag.'),
     /** Discount ribbon percentage, 0 for none. */
     discount: z.number().int().min(0).max(90).default(0).describe('Discount ribbon percentage, 0 for none.'),
+  })
+  .strict();
+
+/**
+ * A server-to-server postback (issue 23): the events of members who came from `network`
+ * (their tracking's network, exactly) are posted to `url` through the job queue.
+ */
+const PostbackSchema = z
+  .object({
+    /** The traffic source's network as its links name it (`?network=`). */
+    network: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be 1 to 100 letters, digits, dots, dashes or underscores').describe("The traffic source's network, as its links name it (?network=)."),
+    /** The URL template; each macro is filled URL-encoded. */
+    url: z
+      .string()
+      .max(2000)
+      .regex(/^https?:\/\/[^\s/?#]+[^\s]*$/, 'must be an http:// or https:// URL')
+      .superRefine((url, ctx) => {
+        const unknown = unknownMacros(url);
+        if (unknown.length) ctx.addIssue({ code: 'custom', message: `unknown macro ${unknown.map((m) => `{${m}}`).join(', ')}: the macros are ${POSTBACK_MACROS.map((m) => `{${m}}`).join(', ')}` });
+      })
+      .describe(`The URL template; macros ${POSTBACK_MACROS.map((m) => `{${m}}`).join(', ')} are filled URL-encoded.`),
+    /** The events the network wants. */
+    events: z
+      .array(z.enum(POSTBACK_EVENTS, { error: `must be one of ${POSTBACK_EVENTS.join(', ')}` }))
+      .min(1)
+      .refine((events) => new Set(events).size === events.length, 'must not name an event twice')
+      .describe(`The events posted: ${POSTBACK_EVENTS.join(', ')}.`),
   })
   .strict();
 
@@ -267,6 +295,12 @@ export const TenantSchema = z
       .record(country, z.array(z.enum(PAYMENT_METHOD_IDS, { error: `must be one of ${PAYMENT_METHOD_IDS.join(', ')}` })).min(1))
       .default({})
       .describe('Payment methods per country, in order, overriding the defaults, e.g. {"NL": ["ideal", "creditcard", "paypal"]}.'),
+    /** Server-to-server postbacks to affiliate networks, one per network (issue 23). */
+    postbacks: z
+      .array(PostbackSchema)
+      .default([])
+      .refine((list) => new Set(list.map((p) => p.network)).size === list.length, 'must name each network once')
+      .describe('Server-to-server postbacks to affiliate networks: [{network, url, events}], one per network.'),
     /** Landers this brand serves; all by default. */
     landers: z.array(z.enum(['tinderswipe', ...LANDER_NAMES])).default(['tinderswipe', ...LANDER_NAMES]).describe('Landers this brand serves.'),
   })

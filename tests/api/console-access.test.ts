@@ -56,11 +56,20 @@ async function heldMessage(rt: TestRuntime, brand: string): Promise<number> {
   return message.id;
 }
 
+/** A postback of the brand, written straight to the database (as if a member of a network had bought). */
+async function postback(rt: TestRuntime, brand: string): Promise<number> {
+  const key = `purchase:${Math.random().toString(36).slice(2)}`;
+  const row = await rt.db.db.insertInto('postbacks').values({ tenant_id: brand, user_id: null, event: 'purchase', event_key: key, network: 'net', url: 'http://127.0.0.1:9/' }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
 interface Sample {
   /** The member the path names (`:id`), made fresh for each call in the state the route needs. */
   member?: { status?: 'active' | 'not_confirmed'; suspended?: boolean };
   /** The held message the path names (`:id`), made fresh for each call. */
   held?: true;
+  /** The path names a postback (`:id`) of the brand. */
+  postback?: true;
   body?: unknown;
   /** A list route: the brand asked for goes into `?brand=`. */
   brandQuery?: boolean;
@@ -87,6 +96,9 @@ const SAMPLES: Record<string, Sample> = {
   'POST held/:id': { held: true, body: { action: 'release', reason: 'Geen probleem' }, ok: 200 },
   'GET safety': { brandQuery: true, ok: 200 },
   'GET audit': { brandQuery: true, ok: 200 },
+  'GET revenue': { brandQuery: true, ok: 200 },
+  'GET postbacks': { brandQuery: true, ok: 200 },
+  'POST postbacks/:id/resend': { postback: true, ok: 200 },
 };
 
 async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, brand: string): Promise<{ status: number; text: string }> {
@@ -94,6 +106,7 @@ async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, bra
   let path = `/api/console/${route.path}`;
   if (sample.member) path = path.replace(':id', String(await member(rt, brand, sample.member)));
   if (sample.held) path = path.replace(':id', String(await heldMessage(rt, brand)));
+  if (sample.postback) path = path.replace(':id', String(await postback(rt, brand)));
   if (sample.brandQuery) path += `?brand=${brand}`;
   const res = route.method === 'GET' ? await client.get(path) : await client.post(path, sample.body ?? {});
   return { status: res.status, text: res.text };

@@ -9,11 +9,12 @@
  * spetter keeps the defaults (contact details masked); this file's copy of velvet holds them and
  * lists words.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { engines, startTestRuntime, TENANTS_DIR, type TestRuntime } from '../support/runtime.ts';
+import { engines, startTestRuntime, type TestRuntime } from '../support/runtime.ts';
+import { tenantsWith } from '../support/tenants.ts';
 import { Client, apiError, mailsTo, signupBody, snapshot, useRuntime } from '../support/accounts.ts';
 import { balanceAndLedger, chatMember, sendText, type ChatMember } from '../support/chat.ts';
 import { staffLogin } from '../support/console.ts';
@@ -21,11 +22,9 @@ import { openEvents, until } from '../support/sse.ts';
 import { serveProcess } from '../support/serve-process.ts';
 
 const WORDS = ['western union', 'gift card'];
-const tenantsDir = mkdtempSync(join(tmpdir(), 'sitegen-safety-'));
-cpSync(TENANTS_DIR, tenantsDir, { recursive: true });
-const velvetFile = join(tenantsDir, 'velvet', 'tenant.json');
-writeFileSync(velvetFile, JSON.stringify({ ...JSON.parse(readFileSync(velvetFile, 'utf8')), safety: { contacts: 'hold', words: WORDS } }, null, 2));
-afterAll(() => rmSync(tenantsDir, { recursive: true, force: true }));
+const tenants = tenantsWith({ velvet: { safety: { contacts: 'hold', words: WORDS } } });
+const tenantsDir = tenants.dir;
+afterAll(() => tenants.remove());
 
 const PHONE_TEXT = 'Call me on +49 30 12345678 tonight';
 /** What a text message costs on a brand. */

@@ -10,13 +10,17 @@ import {
   HeldParams,
   HeldQuery,
   MemberParams,
+  PostbackParams,
+  PostbacksQuery,
   ReasonBody,
+  RevenueQuery,
   SafetyQuery,
   type Permission,
 } from '../../contract/console.ts';
 import type { ConsoleService, StaffSession } from '../services/console.ts';
 import type { Services } from '../services/index.ts';
 import { json, noContent, type Method, type Result } from '../http/routes.ts';
+import { postbacksCsv, revenueCsv } from './revenue-csv.ts';
 
 /**
  * A console route (DESIGN §11), declared like a member route (`route()` in http/routes.ts) with
@@ -38,7 +42,7 @@ export interface ConsoleRouteSpec<B extends z.ZodType | undefined, Q extends z.Z
 
 export interface ConsoleContext<Body, Query, Params, R> {
   console: ConsoleService;
-  /** The runtime's other services (the brands served, moderation, chat): staff act through them (DESIGN §11). */
+  /** The runtime's other services (the brands served, moderation, chat, revenue): staff act through them (DESIGN §11). */
   services: Services;
   /** Always there on routes with a permission. */
   session: R extends 'public' ? StaffSession | null : StaffSession;
@@ -219,5 +223,35 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
     scoped: true,
     query: AuditQuery,
     handler: async ({ console, session, query }) => json(await console.auditLog(session.staff, query)),
+  }),
+  consoleRoute({
+    method: 'GET',
+    path: 'revenue',
+    roles: 'revenue',
+    scoped: true,
+    query: RevenueQuery,
+    handler: async ({ services, session, query }) => {
+      const figures = await services.revenue.revenue(session.staff, query);
+      return query.format === 'csv' ? revenueCsv(figures, query.table) : json(figures);
+    },
+  }),
+  consoleRoute({
+    method: 'GET',
+    path: 'postbacks',
+    roles: 'postbacks',
+    scoped: true,
+    query: PostbacksQuery,
+    handler: async ({ services, session, query }) => {
+      const log = await services.postbacks.list(session.staff, query);
+      return query.format === 'csv' ? postbacksCsv(log.attempts) : json(log);
+    },
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'postbacks/:id/resend',
+    roles: 'postbacks',
+    scoped: true,
+    params: PostbackParams,
+    handler: async ({ services, session, params, ip }) => json(await services.postbacks.resend(session.staff, params.id, ip)),
   }),
 ];

@@ -23,6 +23,8 @@ import type { TransactionService } from './invoices.ts';
 import type { TestProvider } from '../payments/test-provider.ts';
 import type { GifProvider } from '../data/gifs.ts';
 import type { ConsoleService } from './console.ts';
+import type { PostbackService } from './postbacks.ts';
+import type { RevenueService } from './revenue.ts';
 
 /** A logged-in member on one request (declared beside the sessions that make it). */
 export type { Session } from './sessions.ts';
@@ -73,4 +75,8 @@ export interface Services {
   testProvider: TestProvider;
   /** The operator console: staff, their sessions, members as staff see them, the audit log. */
   console: ConsoleService;
+  /** Postbacks to affiliate networks (issue 23). */
+  postbacks: PostbackService;
+  /** Revenue figures for the console (issue 23). */
+  revenue: RevenueService;
 }
