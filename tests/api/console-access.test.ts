@@ -33,29 +33,6 @@ async function member(rt: TestRuntime, brand: string, state: { status?: 'active'
   return user.id;
 }
 
-/** A message held for review between two members of a brand, written straight to the database (credits 0: nothing to refund). */
-async function heldMessage(rt: TestRuntime, brand: string): Promise<number> {
-  const db = rt.db.db;
-  const [from, to] = await Promise.all([member(rt, brand), member(rt, brand)]);
-  const profile = async (userId: number) => (await db.selectFrom('profiles').select('id').where('user_id', '=', userId).executeTakeFirstOrThrow()).id;
-  const [sender, recipient] = [await profile(from), await profile(to)];
-  const now = new Date().toISOString();
-  const conversation = await db.insertInto('conversations').values({ tenant_id: brand, started_by: sender, created_at: now }).returning('id').executeTakeFirstOrThrow();
-  await db
-    .insertInto('conversation_members')
-    .values([
-      { conversation_id: conversation.id, profile_id: sender, other_profile_id: recipient, last_message_at: now, hidden: 0 },
-      { conversation_id: conversation.id, profile_id: recipient, other_profile_id: sender, last_message_at: now, hidden: 1 },
-    ])
-    .execute();
-  const message = await db
-    .insertInto('messages')
-    .values({ conversation_id: conversation.id, sender_profile_id: sender, kind: 'text', body: 'Hoi', credits: 0, client_id: `held-${now}-${Math.random()}`, created_at: now, notified_at: now, hold_status: 'held', hold_reasons: '{"reasons":["words"]}' })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return message.id;
-}
-
 /** A postback of the brand, written straight to the database (as if a member of a network had bought). */
 async function postback(rt: TestRuntime, brand: string): Promise<number> {
   const key = `purchase:${Math.random().toString(36).slice(2)}`;
@@ -89,8 +66,6 @@ async function heldMessage(rt: TestRuntime, brand: string): Promise<number> {
 interface Sample {
   /** The member the path names (`:id`), made fresh for each call in the state the route needs. */
   member?: { status?: 'active' | 'not_confirmed'; suspended?: boolean };
-  /** The held message the path names (`:id`), made fresh for each call. */
-  held?: true;
   /** The path names a postback (`:id`) of the brand. */
   postback?: true;
   /** The path names a held message (`:id`) of the brand. */
@@ -117,9 +92,6 @@ const SAMPLES: Record<string, Sample> = {
   'POST members/:id/resend-activation': { member: { status: 'not_confirmed' }, ok: 200 },
   'POST members/:id/directdebit-block': { member: {}, body: { reason: 'Stornering' }, ok: 200 },
   'POST members/:id/delete': { member: {}, body: { reason: 'Verzoek van het lid' }, ok: 200 },
-  'GET held': { brandQuery: true, ok: 200 },
-  'POST held/:id': { held: true, body: { action: 'release', reason: 'Geen probleem' }, ok: 200 },
-  'GET safety': { brandQuery: true, ok: 200 },
   'GET audit': { brandQuery: true, ok: 200 },
   'GET revenue': { brandQuery: true, ok: 200 },
   'GET postbacks': { brandQuery: true, ok: 200 },
@@ -133,7 +105,6 @@ async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, bra
   const sample = SAMPLES[key(route)]!;
   let path = `/api/console/${route.path}`;
   if (sample.member) path = path.replace(':id', String(await member(rt, brand, sample.member)));
-  if (sample.held) path = path.replace(':id', String(await heldMessage(rt, brand)));
   if (sample.postback) path = path.replace(':id', String(await postback(rt, brand)));
   if (sample.held) path = path.replace(':id', String(await heldMessage(rt, brand)));
   if (sample.brandQuery) path += `?brand=${brand}`;
