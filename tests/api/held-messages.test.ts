@@ -6,8 +6,8 @@
  * back through the ledger, the sender told why). Disposable addresses are refused at signup. And on
  * two runtimes of one PostgreSQL database, a release on one reaches the recipient's stream on the other.
  *
- * spetter keeps the defaults (contact details masked); this file's copy of velvet holds them and
- * lists words.
+ * spetter masks contact details (the default) and lists scam words in its tenant.json; this file's
+ * copy of velvet holds contact details and lists words of its own.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -246,7 +246,8 @@ describe.each(engines())('safety rules and held messages on %s', (engine) => {
     const res = await client.get('/api/console/safety');
     expect(res.status).toBe(200);
     const byId = Object.fromEntries(res.json().brands.map((b: { id: string; safety: unknown }) => [b.id, b.safety]));
-    expect(byId.spetter).toEqual({ burst: { new_account_hours: 24, max_recipients: 5 }, contacts: 'mask', words: [], disposable_email: true });
+    // spetter's own tenant.json lists scam words; the rest are the defaults.
+    expect(byId.spetter).toEqual({ burst: { new_account_hours: 24, max_recipients: 5 }, contacts: 'mask', words: ['western union', 'moneygram', 'gift card', 'cadeaukaart', 'bitcoin'], disposable_email: true });
     expect(byId.velvet).toEqual({ burst: { new_account_hours: 24, max_recipients: 5 }, contacts: 'hold', words: WORDS, disposable_email: true });
     expect((await client.get('/api/console/safety?brand=velvet')).json().brands).toHaveLength(1);
   });
