@@ -94,6 +94,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
     abuse: config.abuse,
     log: (text) => log.info(text),
     now: config.now,
+    landers: (id) => registry.landerManifests(id),
   });
   // Accounts past their 14-day reactivation window are removed for good, at start and every hour,
   // by one process at a time.
@@ -140,6 +141,8 @@ export async function buildApp(config: AppConfig): Promise<App> {
     },
     async close() {
       await http.close();
+      // The visits counted in memory since the last second.
+      await services.traffic.close();
       await jobs.stop();
       await bus.close();
       await db.close();

@@ -6,12 +6,18 @@ import {
   ConsoleLoginBody,
   ConsoleMembersQuery,
   CreditsBody,
+  EndVariantBody,
+  EndVariantQuery,
+  ExperimentsQuery,
   MemberParams,
   ReasonBody,
+  SourcesQuery,
   type Permission,
 } from '../../contract/console.ts';
 import type { ConsoleService, StaffSession } from '../services/console.ts';
+import type { Services } from '../services/index.ts';
 import { json, noContent, type Method, type Result } from '../http/routes.ts';
+import { experimentsCsv, sourcesCsv } from './traffic-csv.ts';
 
 /**
  * A console route (DESIGN §11), declared like a member route (`route()` in http/routes.ts) with
@@ -33,6 +39,8 @@ export interface ConsoleRouteSpec<B extends z.ZodType | undefined, Q extends z.Z
 
 export interface ConsoleContext<Body, Query, Params, R> {
   console: ConsoleService;
+  /** The runtime's other services, for the figures the console reads (traffic, issue 23). */
+  services: Services;
   /** Always there on routes with a permission. */
   session: R extends 'public' ? StaffSession | null : StaffSession;
   body: Body;
@@ -187,5 +195,36 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
     scoped: true,
     query: AuditQuery,
     handler: async ({ console, session, query }) => json(await console.auditLog(session.staff, query)),
+  }),
+  consoleRoute({
+    method: 'GET',
+    path: 'sources',
+    roles: 'sources',
+    scoped: true,
+    query: SourcesQuery,
+    handler: async ({ services, session, query }) => {
+      const figures = await services.traffic.sources(session.staff, query);
+      return query.format === 'csv' ? sourcesCsv(figures) : json(figures);
+    },
+  }),
+  consoleRoute({
+    method: 'GET',
+    path: 'experiments',
+    roles: 'experiments',
+    scoped: true,
+    query: ExperimentsQuery,
+    handler: async ({ services, session, query }) => {
+      const figures = await services.traffic.experiments(session.staff, query);
+      return query.format === 'csv' ? experimentsCsv(figures) : json(figures);
+    },
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'experiments/end',
+    roles: 'experiments',
+    scoped: true,
+    query: EndVariantQuery,
+    body: EndVariantBody,
+    handler: async ({ services, session, query, body, ip }) => json(await services.traffic.endVariant(session.staff, query.brand, body.variant, ip)),
   }),
 ];

@@ -133,6 +133,7 @@ export function registerConsole(app: FastifyInstance, options: ConsoleOptions): 
         if (route.scoped && brand && session && session.staff.brands !== null && !session.staff.brands.includes(brand)) throw notFound();
         const result = await route.handler({
           console: consoleService,
+          services,
           session: session as never,
           body,
           query,

@@ -30,6 +30,8 @@ import { createMollieProvider } from '../payments/mollie.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { AppError } from '../errors.ts';
 import { localGifs, type GifProvider } from '../data/gifs.ts';
+import { createTrafficService } from './traffic.ts';
+import type { LanderManifest } from '../../lib/attribution.ts';
 
 export interface ServiceDeps {
   db: Kysely<Database>;
@@ -61,6 +63,8 @@ export interface ServiceDeps {
   env?: Record<string, string | undefined>;
   /** Mollie's API base URL other than Mollie's own (tests: a stand-in); else MOLLIE_API_ENDPOINT. */
   mollieEndpoint?: string;
+  /** The landers of a brand's build, per locale (the registry's); none: no lander experiments known. */
+  landers?: (tenantId: string) => LanderManifest[];
 }
 
 /**
@@ -95,9 +99,11 @@ export function createServices(deps: ServiceDeps): Services {
   const gifs = deps.gifs ?? localGifs();
   const testProvider = createTestProvider({ db, now: deps.now });
   const discounts = createDiscountService({ db, now: deps.now });
-  const payments = createPaymentService({ db, bus, provider: paymentProviders(testProvider, deps), tenants: deps.tenants, discounts, log: deps.log, now: deps.now });
+  const traffic = createTrafficService({ db, bus, production: deps.production, tenants: deps.tenants, now: deps.now, log: deps.log, landers: deps.landers });
+  const countMember = traffic.countMember;
+  const payments = createPaymentService({ db, bus, provider: paymentProviders(testProvider, deps), tenants: deps.tenants, discounts, log: deps.log, now: deps.now, countMember });
   const notifier = createNotifier({ db, mail, notifications, tenants: deps.tenants, vapid: deps.vapid ?? null, pushAgent: deps.pushAgent, production: deps.production, log: deps.log, now: deps.now });
-  const accounts = createAccountService({ db, mail, sessions, views, bus, limits, abuse: deps.abuse, unsubscribeToken: (user) => notifications.unsubscribeToken(user), production: deps.production });
+  const accounts = createAccountService({ db, mail, sessions, views, bus, limits, abuse: deps.abuse, unsubscribeToken: (user) => notifications.unsubscribeToken(user), production: deps.production, countMember });
   // A brand gone from the registry screens before showing: the safe default of issue 22.
   const moderationOf = (tenantId: string) => deps.tenants().find((t) => t.id === tenantId)?.photo_moderation ?? 'before';
   const photos = createPhotoService({ db, mediaDir: deps.mediaDir, moderationOf });
@@ -128,6 +134,7 @@ export function createServices(deps: ServiceDeps): Services {
     discounts,
     payments,
     transactions: createTransactionService({ db }),
+    traffic,
     directDebit: createDirectDebitService({ db, sms: outboxSms({ outboxDir: deps.outboxDir, log: deps.log }), limits, discounts, pay: (order) => payments.directDebit(order), now: deps.now }),
     console: createConsoleService({
       db,

@@ -22,6 +22,7 @@ import type { TransactionService } from './invoices.ts';
 import type { TestProvider } from '../payments/test-provider.ts';
 import type { GifProvider } from '../data/gifs.ts';
 import type { ConsoleService } from './console.ts';
+import type { TrafficService } from './traffic.ts';
 
 /** A logged-in member on one request (declared beside the sessions that make it). */
 export type { Session } from './sessions.ts';
@@ -70,4 +71,6 @@ export interface Services {
   testProvider: TestProvider;
   /** The operator console: staff, their sessions, members as staff see them, the audit log. */
   console: ConsoleService;
+  /** Traffic attribution, visit and funnel counts, lander experiments (issue 23). */
+  traffic: TrafficService;
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, PaymentStatus, PaymentsTable } from '../db/schema.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import type { EventBus } from '../bus.ts';
@@ -13,6 +13,7 @@ import type { DirectDebitPayment } from './directdebit.ts';
 import { assignInvoiceNumber } from './invoices.ts';
 import { bundlePrice } from '../../lib/bundle-price.ts';
 import { lockMember, lockingRows } from '../db/engine.ts';
+import type { CountMemberEvent } from './traffic.ts';
 
 /**
  * A repeat order on the saved card within this many seconds of the same one answers that charge
@@ -36,7 +37,7 @@ export type { PaymentView, RepeatOffer };
  * duplicate, or the member's return racing the webhook never credits twice. The first completed
  * purchase makes the member premium (SPEC §4 membership).
  */
-export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus; provider: (tenant: Tenant, name?: PaymentProvider['name']) => PaymentProvider; tenants: () => Tenant[]; discounts: DiscountService; log?: (line: string) => void; now?: () => Date }) {
+export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus; provider: (tenant: Tenant, name?: PaymentProvider['name']) => PaymentProvider; tenants: () => Tenant[]; discounts: DiscountService; log?: (line: string) => void; now?: () => Date; countMember?: CountMemberEvent }) {
   const { db, bus } = deps;
   /** The one clock of payments, as of discounts and direct debit (tests move it). */
   const now = () => deps.now?.() ?? new Date();
@@ -181,6 +182,15 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
     return (await provider.mandates(known.customer_id)).find((m) => m.status === 'valid' && m.method === 'creditcard') ?? null;
   }
 
+  /** A payment just paid, counted for the member's lander and source (issue 23): their first, or a further one. */
+  async function countPurchase(trx: Transaction<Database>, payment: Selectable<PaymentsTable>): Promise<void> {
+    if (!deps.countMember) return;
+    // Two payments of one member paid at once: the second waits, and sees the first.
+    await lockMember(trx, payment.user_id);
+    const earlier = await trx.selectFrom('payments').select('id').where('user_id', '=', payment.user_id).where('status', '=', 'paid').where('id', '!=', payment.id).limit(1).executeTakeFirst();
+    await deps.countMember(trx, payment.user_id, { kind: 'purchase', first: !earlier, amount: payment.amount, currency: payment.currency });
+  }
+
   /**
    * A paid payment given back since, in part or whole (refunded at the provider, or charged back
    * by the member's bank, as a SEPA direct debit may be for 8 weeks): the bundle's credits go
@@ -193,6 +203,8 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
       const before = await trx.selectFrom('payments').select('reversed_amount').where('id', '=', payment.id).$call(lockingRows(trx)).executeTakeFirstOrThrow();
       if (reversed <= before.reversed_amount) return null;
       await trx.updateTable('payments').set({ reversed_amount: reversed, updated_at: now().toISOString() }).where('id', '=', payment.id).execute();
+      // Counted for the member's lander and source (issue 23) with the amount given back now.
+      await deps.countMember?.(trx, payment.user_id, { kind: chargedBack ? 'chargeback' : 'refund', amount: reversed - before.reversed_amount, currency: payment.currency });
       if (chargedBack && payment.method === 'sdd') await trx.updateTable('users').set({ directdebit_blocked: 1 }).where('id', '=', payment.user_id).execute();
       const share = (cents: number) => Math.floor((payment.credits * Math.min(cents, payment.amount)) / payment.amount);
       const owed = share(reversed) - share(before.reversed_amount);
@@ -238,6 +250,7 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
       const { balance, duplicate } = await grant(trx, { userId: payment.user_id, credits: payment.credits, reason: 'purchase', ref: providerId });
       if (duplicate) return null;
       await assignInvoiceNumber(trx, payment.id, tenant, at);
+      await countPurchase(trx, payment);
       await trx.updateTable('users').set({ paid_user: 1 }).where('id', '=', payment.user_id).execute();
       return balance;
     });
