@@ -59,6 +59,10 @@ const SAMPLES: Record<string, Sample> = {
   'POST members/:id/directdebit-block': { member: {}, body: { reason: 'Stornering' }, ok: 200 },
   'POST members/:id/delete': { member: {}, body: { reason: 'Verzoek van het lid' }, ok: 200 },
   'GET audit': { brandQuery: true, ok: 200 },
+  'GET sources': { brandQuery: true, ok: 200 },
+  'GET experiments': { brandQuery: true, ok: 200 },
+  // spetter's alonetonight lander has the variant `direct` (tenants/spetter/landers/); ending it again answers the same.
+  'POST experiments/end': { brandQuery: true, body: { variant: 'direct' }, ok: 200 },
 };
 
 async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, brand: string): Promise<{ status: number; text: string }> {

@@ -178,8 +178,10 @@ export function createTrafficService(deps: { db: Kysely<Database>; bus: EventBus
     return staff.brands === null ? all : all.filter((id) => staff.brands!.includes(id));
   }
 
-  function range(input: { from?: string; to?: string }, fallbackDays: number | null): { from: string | null; to: string | null } {
-    const to = input.to ?? (fallbackDays === null ? null : new Date(now()).toISOString().slice(0, 10));
+  /** The days asked for; by default the last `fallbackDays` up to the latest of the brands' today (their time zones), or all. */
+  function range(input: { from?: string; to?: string }, brands: string[], fallbackDays: number | null): { from: string | null; to: string | null } {
+    const latest = brands.map((id) => tenantOf(id)).reduce((day, t) => (t && today(t) > day ? today(t) : day), now().toISOString().slice(0, 10));
+    const to = input.to ?? (fallbackDays === null ? null : latest);
     const from = input.from ?? (fallbackDays === null || !to ? null : addDays(to, -(fallbackDays - 1)));
     if (from && to && from > to) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: 'from' });
     if (from && to && Date.parse(to) - Date.parse(from) > MAX_RANGE_DAYS * 86_400_000) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: 'to' });
@@ -259,8 +261,8 @@ export function createTrafficService(deps: { db: Kysely<Database>; bus: EventBus
      */
     async sources(staff: StaffView, input: SourcesInput) {
       await flush();
-      const { from, to } = range(input, DEFAULT_DAYS);
       const brands = brandsFor(staff, input.brand);
+      const { from, to } = range(input, brands, DEFAULT_DAYS);
       const rows = brands.length
         ? (
             await db
@@ -302,7 +304,7 @@ export function createTrafficService(deps: { db: Kysely<Database>; bus: EventBus
      */
     async experiments(staff: StaffView, input: ExperimentsInput) {
       await flush();
-      const { from, to } = range(input, null);
+      const { from, to } = range(input, [input.brand], null);
       let q = db
         .selectFrom('funnel_daily')
         .select((eb) => ['lander', 'niche', 'locale', 'variant', 'currency', ...sums(eb)])
