@@ -37,7 +37,7 @@ export type CountMemberEvent = (trx: Executor, userId: number, event: MemberEven
 
 /** Visits waiting in memory are written at least this often (ms): a lander never waits for a write. */
 export const VISIT_FLUSH_MS = 1000;
-/** How long a process trusts its list of ended variants when the bus is not heard (ms). */
+/** How long a process keeps its list of ended variants at most (ms); the bus empties it sooner. */
 const ENDED_CACHE_MS = 10_000;
 const ENDED_TOPIC = 'lander_variants';
 /** Days the sources table covers without `from` (chosen). */
@@ -137,8 +137,9 @@ export function createTrafficService(deps: { db: Kysely<Database>; bus: EventBus
 
   function endedVariants(tenantId: string): Promise<Set<string>> {
     const known = ended.get(tenantId);
-    // Trusted while the bus is heard; else for ENDED_CACHE_MS at most.
-    if (known && (bus.listening() !== null || Date.now() - known.at < ENDED_CACHE_MS)) return known.names;
+    // The bus drops it at once when any runtime ends a variant; read again after ENDED_CACHE_MS
+    // all the same (a runtime that did not hear: SQLite processes have no bus between them).
+    if (known && Date.now() - known.at < ENDED_CACHE_MS) return known.names;
     const names = db
       .selectFrom('lander_variant_ends')
       .select('variant')
