@@ -123,3 +123,9 @@ export interface StaffView {
   /** Brand ids, or null for every brand. */
   brands: string[] | null;
 }
+
+/** A brand as the console names it (GET /api/console/me `brands`: those in the staff member's scope). */
+export interface ConsoleBrand {
+  id: string;
+  name: string;
+}

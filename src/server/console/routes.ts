@@ -8,9 +8,14 @@ import {
   CreditsBody,
   MemberParams,
   ReasonBody,
+  type ConsoleBrand,
   type Permission,
+  type StaffView,
 } from '../../contract/console.ts';
 import type { ConsoleService, StaffSession } from '../services/console.ts';
+import type { Services } from '../services/index.ts';
+import { inScope } from '../services/console.ts';
+import type { Tenant } from '../../tenant/schema.ts';
 import { json, noContent, type Method, type Result } from '../http/routes.ts';
 
 /**
@@ -33,6 +38,8 @@ export interface ConsoleRouteSpec<B extends z.ZodType | undefined, Q extends z.Z
 
 export interface ConsoleContext<Body, Query, Params, R> {
   console: ConsoleService;
+  /** The runtime's other services (the brands served, moderation, chat): staff act through them (DESIGN §11). */
+  services: Services;
   /** Always there on routes with a permission. */
   session: R extends 'public' ? StaffSession | null : StaffSession;
   body: Body;
@@ -41,6 +48,9 @@ export interface ConsoleContext<Body, Query, Params, R> {
   ip: string;
   setCookie(value: string): void;
 }
+
+/** The brands a staff member may see, as GET me answers them. */
+const brandsInScope = (staff: StaffView, tenants: Tenant[]): ConsoleBrand[] => tenants.filter((t) => inScope(staff, t.id)).map((t) => ({ id: t.id, name: t.name }));
 
 export type AnyConsoleRoute = ConsoleRouteSpec<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined, Permission | 'public'>;
 
@@ -95,7 +105,14 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
       return noContent();
     },
   }),
-  consoleRoute({ method: 'GET', path: 'me', roles: 'self', scoped: false, handler: ({ session }) => json({ staff: session.staff }) }),
+  consoleRoute({
+    method: 'GET',
+    path: 'me',
+    roles: 'self',
+    scoped: false,
+    // The brands in the staff member's scope, for the console's brand filters: the others do not exist for them.
+    handler: ({ session, services }) => json({ staff: session.staff, brands: brandsInScope(session.staff, services.tenants()) }),
+  }),
   consoleRoute({
     method: 'GET',
     path: 'members',
