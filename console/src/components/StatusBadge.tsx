@@ -9,6 +9,13 @@ const TONES: Record<string, string> = {
   deletion_requested: 'bg-slate-200 text-slate-700 ring-slate-500/20',
   suspended: 'bg-red-100 text-red-800 ring-red-600/20',
   rejected: 'bg-red-100 text-red-800 ring-red-600/20',
+  open: 'bg-amber-100 text-amber-800 ring-amber-600/20',
+  in_review: 'bg-sky-100 text-sky-800 ring-sky-600/20',
+  handled: 'bg-slate-200 text-slate-700 ring-slate-500/20',
+  paid: 'bg-emerald-100 text-emerald-800 ring-emerald-600/20',
+  failed: 'bg-red-100 text-red-800 ring-red-600/20',
+  canceled: 'bg-slate-200 text-slate-700 ring-slate-500/20',
+  expired: 'bg-slate-200 text-slate-700 ring-slate-500/20',
 };
 
 /** A status as a badge: its `status_<status>` text in a colour that says how it stands. */
