@@ -104,6 +104,15 @@ export const CreditsBody = z.object({
     .refine((n) => n !== 0),
   reason,
 });
+/** A staff member's brands: some brands by id, or null for every brand. */
+const staffBrands = z.array(brandId).min(1).max(100).nullable();
+/** POST /api/console/staff: a new staff member gets a one-time enrolment link (as `sitegen staff add`). */
+export const StaffAddBody = z.object({ email: z.string().trim().toLowerCase().pipe(z.email().max(254)), role: z.enum(STAFF_ROLES), brands: staffBrands });
+/** POST /api/console/staff/{id}/role */
+export const StaffRoleBody = z.object({ role: z.enum(STAFF_ROLES), brands: staffBrands });
+/** A staff member's id in a console path. */
+export const StaffParams = z.object({ id: QueryId });
+
 /** GET /api/console/audit */
 export const AuditQuery = z.object({
   brand: brandId.optional(),

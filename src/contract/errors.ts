@@ -81,6 +81,8 @@ export const ERROR_CODES = [
   'console_enrolled',
   'console_already',
   'console_credits_limit',
+  'console_staff_exists',
+  'console_staff_self',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

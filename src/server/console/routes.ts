@@ -8,6 +8,9 @@ import {
   CreditsBody,
   MemberParams,
   ReasonBody,
+  StaffAddBody,
+  StaffParams,
+  StaffRoleBody,
   type ConsoleBrand,
   type Permission,
   type StaffView,
@@ -16,6 +19,7 @@ import type { ConsoleService, StaffSession } from '../services/console.ts';
 import type { Services } from '../services/index.ts';
 import { inScope } from '../services/console.ts';
 import type { Tenant } from '../../tenant/schema.ts';
+import { AppError } from '../errors.ts';
 import { json, noContent, type Method, type Result } from '../http/routes.ts';
 
 /**
@@ -47,6 +51,12 @@ export interface ConsoleContext<Body, Query, Params, R> {
   params: Params;
   ip: string;
   setCookie(value: string): void;
+}
+
+/** Brands named for a staff member must be brands this runtime serves. */
+function knownBrands(brands: string[] | null, tenants: Tenant[]): string[] | null {
+  if (brands && brands.some((id) => !tenants.some((t) => t.id === id))) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: 'brands' });
+  return brands;
 }
 
 /** The brands a staff member may see, as GET me answers them. */
@@ -204,5 +214,41 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
     scoped: true,
     query: AuditQuery,
     handler: async ({ console, session, query }) => json(await console.auditLog(session.staff, query)),
+  }),
+  consoleRoute({ method: 'GET', path: 'staff', roles: 'staff', scoped: false, handler: async ({ console }) => json({ staff: await console.listStaff() }) }),
+  consoleRoute({
+    method: 'POST',
+    path: 'staff',
+    roles: 'staff',
+    scoped: false,
+    body: StaffAddBody,
+    handler: async ({ console, services, session, body, ip }) => {
+      const added = await console.addStaffAs(session.staff, { ...body, brands: knownBrands(body.brands, services.tenants()) }, ip);
+      // The link on this host: the page prints it once for the owner to pass on.
+      return json({ id: added.id, enrol_path: `/console/enrol?token=${added.token}` }, { status: 201 });
+    },
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'staff/:id/role',
+    roles: 'staff',
+    scoped: false,
+    params: StaffParams,
+    body: StaffRoleBody,
+    handler: async ({ console, services, session, params, body, ip }) => {
+      await console.changeStaffAs(session.staff, params.id, body.role, knownBrands(body.brands, services.tenants()), ip);
+      return json({ ok: true });
+    },
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'staff/:id/remove',
+    roles: 'staff',
+    scoped: false,
+    params: StaffParams,
+    handler: async ({ console, session, params, ip }) => {
+      await console.removeStaffAs(session.staff, params.id, ip);
+      return json({ ok: true });
+    },
   }),
 ];
