@@ -8,9 +8,9 @@ import { useStore } from '@nanostores/react';
 import { m } from '../../paraglide/messages.js';
 import { placeName } from '../../lib/place-names.ts';
 import type { Locale } from '../../lib/locales.ts';
-import { $regions, loadRegions } from '../../stores/profile.ts';
+import { $regions, loadRegions } from '../../stores/regions.ts';
 import { EMPTY_FILTERS, SEARCH_GENDER_CHOICES, SEARCH_MAX_AGE, SEARCH_MIN_AGE, type SearchFilters as Filters } from '../../stores/search.ts';
-import { labelClass } from '../signup/form.tsx';
+import { labelClass } from '../field-classes.tsx';
 
 /** Named one by one (not m[key]) so the bundle holds these messages, not the catalogue. */
 const GENDER_LABELS = { all: m.search_gender_all, male: m.option_gender_male, female: m.option_gender_female } as const;
