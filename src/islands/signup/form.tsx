@@ -8,9 +8,9 @@ import { m } from '../../paraglide/messages.js';
 import { ApiError } from '../../stores/api.ts';
 import type { Locale } from '../../lib/locales.ts';
 
-import { inputClass, labelClass } from '../field-classes.tsx';
-
-export { inputClass, labelClass };
+export const inputClass =
+  'block w-full rounded-xl border border-gray-300 bg-white px-4 py-3 text-base text-[#1d1a22] shadow-sm transition-colors placeholder:text-gray-400 hover:border-gray-400 focus:border-primary focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-primary aria-[invalid=true]:border-danger';
+export const labelClass = 'mb-1.5 block text-sm font-semibold text-gray-800';
 
 /** Errors per field name, as the API names fields (`email`, `name`, `date_of_birth` …). */
 export type FieldErrors = Partial<Record<string, string>>;
