@@ -16,7 +16,7 @@ export const FIRST_ROW_CARDS = 2;
 
 /**
  * What each shell (src/server/http/member-shells.ts) asks first besides the member: `key`, a
- * JavaScript expression giving the request key as requestKey() writes it ('' for none; `m` is free
+ * JavaScript expression giving the request key as requestKey() writes it ('' for none; `x` is free
  * to use), and `photos`, an expression of the answer `a` giving the photos of the first screen (the
  * page's largest paint), which the head preloads at high priority so they load while the page's
  * modules do: src/lib/shown-photos.ts's rules for the first row of cards, or the profile's photo.
@@ -29,8 +29,8 @@ const FIRST_GET: Readonly<Record<string, { key: string; photos: string }>> = {
     key: `location.search?'':'/members.php'`,
     photos: `a.profiles.slice(0,${FIRST_ROW_CARDS}).map(function(c){return c.main_image&&(c.main_image.thumb_filename||c.main_image.filename)})`,
   },
-  'members-id': { key: `(m=/^\\/members\\/(\\d+)\\/?$/.exec(location.pathname))?'/member.php?id='+(+m[1]):''`, photos: PROFILE_PHOTO },
-  'likes-m-id': { key: `(m=/^\\/likes\\/m\\/(\\d+)\\/?$/.exec(location.pathname))?'/member.php?id='+(+m[1]):''`, photos: PROFILE_PHOTO },
+  'members-id': { key: `(x=/^\\/members\\/(\\d+)\\/?$/.exec(location.pathname))?'/member.php?id='+(+x[1]):''`, photos: PROFILE_PHOTO },
+  'likes-m-id': { key: `(x=/^\\/likes\\/m\\/(\\d+)\\/?$/.exec(location.pathname))?'/member.php?id='+(+x[1]):''`, photos: PROFILE_PHOTO },
 };
 
 /**
@@ -43,7 +43,7 @@ export function earlyGetsScript(route: string): string {
   // In a function of its own: nothing but the answers' global is left on the page's window.
   return (
     `(function(){if(!/(?:^|;\\s*)${SIGNED_IN_COOKIE}=[^;]/.test(document.cookie))return;` +
-    `var g=window.${EARLY_GETS_GLOBAL}={},m,k;function get(k,then){g[k]=fetch('/api'+k,{credentials:'same-origin',headers:{'X-Request-Type':'client',accept:'application/json'}})` +
+    `var g=window.${EARLY_GETS_GLOBAL}={},x,k;function get(k,then){g[k]=fetch('/api'+k,{credentials:'same-origin',headers:{'X-Request-Type':'client',accept:'application/json'}})` +
     `.then(function(r){return r.ok?r.json():null}).then(then).catch(function(){return null})}` +
     `function photos(f){return function(a){try{f(a).forEach(function(u){if(!u)return;var l=document.createElement('link');l.rel='preload';l.as='image';l.href=u;l.fetchPriority='high';document.head.appendChild(l)})}catch(e){}return a}}` +
     `get('/user.php');` +
