@@ -1,7 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { test, expect, brandUrl, callApi, confirmEntryWarning, grantCredits, approveChatPhotosOf } from '../support/e2e.ts';
-import { linkIn, mailTo } from '../support/mail.ts';
+import { test, expect, brandUrl, callApi, confirmEntryWarning, approveChatPhotosOf, grantCredits, activeChatMember as member, type ChatMember as Member } from '../support/e2e.ts';
 
 /**
  * Browser tests of the chat paid with credits (SPEC §2, §4, §9): two members in two browsers,
@@ -9,32 +8,9 @@ import { linkIn, mailTo } from '../support/mail.ts';
  * title prefix, the free member's conversation limit and removing a chat.
  */
 
-const PASSWORD = 'geheim-wachtwoord-1';
 let counter = 0;
 
-interface Member {
-  page: Page;
-  profileId: number;
-  userId: number;
-  name: string;
-}
-
-/** An active member signed up in a browser of their own, with `credits` credits more than the signup gives. */
-async function member(browser: Browser, name: string, gender: 'male' | 'female', credits = 0, viewport = { width: 1280, height: 800 }): Promise<Member> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  counter += 1;
-  const email = `chat-${process.pid}-${Date.now().toString(36)}-${counter}@example.nl`;
-  const res = await callApi(page, 'spetter', 'POST', '/api/signup.php', { email, password: PASSWORD, name, date_of_birth: '1990-05-04', gender, sexuality: 'hetero', country: 'NL', region: 'Utrecht', city: 'Utrecht' });
-  expect(res.status, JSON.stringify(res.json)).toBe(201);
-  await expect.poll(() => linkIn(mailTo(email), /\/api\/activate\.php$/), { timeout: 10_000 }).toBeTruthy();
-  await page.goto(brandUrl('spetter', linkIn(mailTo(email), /\/api\/activate\.php$/)!));
-  await expect(page).toHaveURL(/\/activate\/done/);
-  if (credits) await grantCredits(res.json.user.id, credits);
-  return { page, profileId: res.json.user.profile.id, userId: res.json.user.id, name };
-}
-
-const unique = (base: string) => `${base}${Date.now().toString(36).slice(-4)}${counter}`;
+const unique = (base: string) => `${base}${Date.now().toString(36).slice(-4)}${++counter}`;
 const credits = async (page: Page) => (await callApi(page, 'spetter', 'GET', '/api/user.php')).json.user.credits as number;
 const settings = async (page: Page) => (await callApi(page, 'spetter', 'GET', '/api/settings.php')).json.settings;
 

@@ -1,8 +1,9 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Browser, type Page } from '@playwright/test';
 import { createDb } from '../../src/server/db/index.ts';
 import { grant } from '../../src/server/ledger.ts';
 import { createModerationService, type PhotoDecision } from '../../src/server/services/moderation.ts';
 import { createMemoryBus } from '../../src/server/bus.ts';
+import { linkIn, mailTo } from './mail.ts';
 
 /** The base URL of a demo brand in the runtime globalSetup started: http://<id>.localhost:<port>. */
 export function brandUrl(id: string, path = '/'): string {
@@ -55,6 +56,27 @@ export async function signUpMember(
   });
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   return { email };
+}
+
+export interface ChatMember {
+  page: Page;
+  profileId: number;
+  userId: number;
+  name: string;
+}
+
+/** An active Spetter member (activated by the mail's link) in a browser of their own, with `credits` credits more than the signup gives. */
+export async function activeChatMember(browser: Browser, name: string, gender: 'male' | 'female', credits = 0, viewport = { width: 1280, height: 800 }): Promise<ChatMember> {
+  const page = await (await browser.newContext({ viewport })).newPage();
+  signups += 1;
+  const email = `chat-${process.pid}-${Date.now().toString(36)}-${signups}@example.nl`;
+  const res = await callApi(page, 'spetter', 'POST', '/api/signup.php', { email, password: MEMBER_PASSWORD, name, date_of_birth: '1990-05-04', gender, sexuality: 'hetero', country: 'NL', region: 'Utrecht', city: 'Utrecht' });
+  expect(res.status, JSON.stringify(res.json)).toBe(201);
+  await expect.poll(() => linkIn(mailTo(email), /\/api\/activate\.php$/), { timeout: 10_000 }).toBeTruthy();
+  await page.goto(brandUrl('spetter', linkIn(mailTo(email), /\/api\/activate\.php$/)!));
+  await expect(page).toHaveURL(/\/activate\/done/);
+  if (credits) await grantCredits(res.json.user.id, credits);
+  return { page, profileId: res.json.user.profile.id, userId: res.json.user.id, name };
 }
 
 /**

@@ -7,6 +7,8 @@ import type { Permission } from '../../../src/contract/console.ts';
  */
 export const NAV = [
   { id: 'members', href: '/console/members', permission: 'members.read', icon: 'i-tabler-users' },
+  { id: 'held', href: '/console/held', permission: 'held', icon: 'i-tabler-message-pause' },
+  { id: 'safety', href: '/console/safety', permission: 'safety', icon: 'i-tabler-shield-check' },
 ] as const satisfies readonly { id: string; href: string; permission: Permission; icon: string }[];
 
 export type NavId = (typeof NAV)[number]['id'];

@@ -136,6 +136,12 @@ export function Conversation({ ctx, open, user }: { ctx: ChatContext; open: Open
             {messages.map((msg) => (
               <li key={msg.id} className={`flex flex-col ${msg.mine ? 'items-end' : 'items-start'}`} data-message={msg.id} data-mine={msg.mine ? '' : undefined}>
                 <Bubble msg={msg} ctx={ctx} hydrated={hydrated} />
+                {msg.not_delivered ? (
+                  // A moderator did not deliver it (issue 22, held messages): the sender is told why; the credits came back.
+                  <span className="max-w-[80%] px-2 text-xs font-semibold text-danger" role="note" data-not-delivered>
+                    {m.chat_not_delivered({ reason: msg.not_delivered.reason }, o)}
+                  </span>
+                ) : null}
                 {(msg.id === lastMine || msg.id === lastMineRead) && msg.mine ? (
                   <span className="px-2 text-[11px] text-gray-500" data-receipt>
                     {hydrated ? `${chatTime(msg.created_at, ctx.locale)} · ` : ''}{msg.id === lastMineRead ? m.chat_read({}, o) : m.chat_sent({}, o)}
