@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ConsoleBrand, ConsoleEnrolBody, ConsoleEnrolPasswordBody, ConsoleLoginBody, CreditsBody, ReasonBody, StaffView } from '../../../src/contract/console.ts';
+import type { ConsoleBrand, ConsoleEnrolBody, ConsoleEnrolPasswordBody, ConsoleLoginBody, CreditsBody, ReasonBody, StaffAddBody, StaffRoleBody, StaffView } from '../../../src/contract/console.ts';
 import type { ConsoleService } from '../../../src/server/services/console.ts';
 import { m } from '../paraglide/messages.js';
 import { pageLocale } from './locale.ts';
@@ -27,6 +27,10 @@ export interface ConsoleCalls {
   'POST members/:id/directdebit-block': { body: z.input<typeof ReasonBody>; answer: Ok };
   'POST members/:id/delete': { body: z.input<typeof ReasonBody>; answer: Ok };
   'GET audit': { body: undefined; answer: Answer<'auditLog'> };
+  'GET staff': { body: undefined; answer: { staff: Answer<'listStaff'> } };
+  'POST staff': { body: z.input<typeof StaffAddBody>; answer: { id: number; enrol_path: string } };
+  'POST staff/:id/role': { body: z.input<typeof StaffRoleBody>; answer: Ok };
+  'POST staff/:id/remove': { body: undefined; answer: Ok };
 }
 export type ConsoleCall = keyof ConsoleCalls;
 export type AnswerOf<K extends ConsoleCall> = ConsoleCalls[K]['answer'];

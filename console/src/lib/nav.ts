@@ -7,6 +7,8 @@ import type { Permission } from '../../../src/contract/console.ts';
  */
 export const NAV = [
   { id: 'members', href: '/console/members', permission: 'members.read', icon: 'i-tabler-users' },
+  { id: 'audit', href: '/console/audit', permission: 'audit', icon: 'i-tabler-list-search' },
+  { id: 'staff', href: '/console/staff', permission: 'staff', icon: 'i-tabler-id-badge-2' },
 ] as const satisfies readonly { id: string; href: string; permission: Permission; icon: string }[];
 
 export type NavId = (typeof NAV)[number]['id'];
