@@ -8,11 +8,11 @@ import { useStore } from '@nanostores/react';
 import { STAFF_ROLES, type StaffRole } from '../../../src/contract/console.ts';
 import type { ConsoleLocale } from '../../../src/lib/console-locale.ts';
 import { m } from '../paraglide/messages.js';
-import { consoleApi, ConsoleApiError } from '../lib/api.ts';
+import { ConsoleApiError } from '../lib/api.ts';
 import { label } from '../lib/labels.ts';
 import { formatDate } from '../lib/format.ts';
 import { $me, loadMe } from '../stores/staff.ts';
-import { $staffList, loadStaffList } from '../stores/staff-list.ts';
+import { $staffList, addStaff, changeStaff, loadStaffList, removeStaff } from '../stores/staff-list.ts';
 import Alert from '../components/Alert.tsx';
 import ActionDialog from '../components/ActionDialog.tsx';
 import BrandsField from '../components/BrandsField.tsx';
@@ -45,10 +45,8 @@ export default function StaffIsland({ locale }: { locale: ConsoleLocale }) {
     setAddError('');
     setDone('');
     try {
-      const added = await consoleApi('POST staff', { body: { email, role, brands } });
-      setLink({ email: email.trim().toLowerCase(), url: `${location.origin}${added.enrol_path}` });
+      setLink({ email: email.trim().toLowerCase(), url: await addStaff({ email, role, brands }) });
       setEmail('');
-      await loadStaffList();
     } catch (e) {
       setAddError(e instanceof ConsoleApiError ? e.message : String(e));
     } finally {
@@ -140,8 +138,7 @@ export default function StaffIsland({ locale }: { locale: ConsoleLocale }) {
           noReason
           onClose={() => setEditing(null)}
           onConfirm={async () => {
-            await consoleApi('POST staff/:id/role', { params: { id: editing.row.id }, body: { role: editing.role, brands: editing.brands } });
-            await loadStaffList();
+            await changeStaff(editing.row.id, { role: editing.role, brands: editing.brands });
             setDone(m.staff_changed({ email: editing.row.email }, o));
           }}
         >
@@ -164,8 +161,7 @@ export default function StaffIsland({ locale }: { locale: ConsoleLocale }) {
           noReason
           onClose={() => setRemoving(null)}
           onConfirm={async () => {
-            await consoleApi('POST staff/:id/remove', { params: { id: removing.id } });
-            await loadStaffList();
+            await removeStaff(removing.id);
             setDone(m.staff_removed({ email: removing.email }, o));
           }}
         >
