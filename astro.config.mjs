@@ -6,6 +6,7 @@ import UnoCSS from '@unocss/astro';
 import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { PAGE_SECURITY } from './src/lib/page-security.ts';
 
 const tenant = process.env.SITEGEN_TENANT;
 if (!tenant) throw new Error('astro.config.mjs: SITEGEN_TENANT is not set; build through `sitegen build <id>`');
@@ -52,25 +53,7 @@ export default defineConfig({
   compressHTML: true,
   prefetch: false,
   devToolbar: { enabled: false },
-  // Astro hashes every inline script and style into the policy: a header on server-rendered pages,
-  // a meta tag on prerendered ones. Style attributes stay allowed (style-src-attr); script and
-  // style elements must match a hash. frame-ancestors is not here: a meta tag cannot carry it (the
-  // browser ignores it with a console error), so the runtime sends it as a header with prerendered
-  // pages and src/layouts/Base.astro adds it to the header of server-rendered ones.
-  security: {
-    checkOrigin: false,
-    csp: {
-      directives: [
-        "default-src 'self'",
-        "img-src 'self' data: blob:",
-        "connect-src 'self'",
-        "object-src 'none'",
-        "base-uri 'self'",
-        "form-action 'self'",
-      ],
-      styleDirective: { resources: ["'self'", { resource: "'unsafe-inline'", kind: 'attribute' }] },
-    },
-  },
+  security: PAGE_SECURITY,
   vite: {
     define: { 'import.meta.env.SITEGEN_TENANT': JSON.stringify(tenant) },
     plugins: [

@@ -8,6 +8,7 @@ import react from '@astrojs/react';
 import UnoCSS from '@unocss/astro';
 import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import { resolve } from 'node:path';
+import { PAGE_SECURITY } from '../src/lib/page-security.ts';
 
 const root = import.meta.dirname;
 
@@ -24,14 +25,8 @@ export default defineConfig({
   compressHTML: true,
   prefetch: false,
   devToolbar: { enabled: false },
-  // As the brands' builds (astro.config.mjs): every inline script and style hashed into a meta policy.
-  security: {
-    checkOrigin: false,
-    csp: {
-      directives: ["default-src 'self'", "img-src 'self' data: blob:", "connect-src 'self'", "object-src 'none'", "base-uri 'self'", "form-action 'self'"],
-      styleDirective: { resources: ["'self'", { resource: "'unsafe-inline'", kind: 'attribute' }] },
-    },
-  },
+  // The brands' policy (src/lib/page-security.ts): every inline script and style hashed into a meta tag.
+  security: PAGE_SECURITY,
   vite: {
     plugins: [
       // The console's own message project (console/locales, en and nl): the brands' bundles never carry it.

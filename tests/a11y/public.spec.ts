@@ -3,10 +3,10 @@
  * desktop (1280 px) width: no serious or critical axe-core violation, a visible keyboard focus,
  * and an entry warning that holds focus like a modal dialog.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect, brandUrl, confirmEntryWarning } from '../support/e2e.ts';
 import { say } from '../support/site.ts';
+import { seriousViolations } from '../support/a11y.ts';
 
 const BRANDS = [
   { id: 'spetter', locale: 'nl' },
@@ -22,13 +22,6 @@ const PAGES = [
   { name: '404 page', path: '/this-page-does-not-exist' },
   { name: 'pricing', path: '/pricing' },
 ] as const;
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.slice(0, 5).map((n) => `    ${n.target.join(' ')} ${n.failureSummary?.split('\n').slice(1, 3).join(' ') ?? ''}`).join('\n')}`);
-}
 
 const insideDialog = (page: Page) => page.evaluate(() => Boolean(document.activeElement?.closest('dialog[open]')));
 

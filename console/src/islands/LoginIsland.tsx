@@ -6,7 +6,8 @@
 import { useState, type FormEvent } from 'react';
 import type { ConsoleLocale } from '../../../src/lib/console-locale.ts';
 import { m } from '../paraglide/messages.js';
-import { consoleApi, ConsoleApiError } from '../lib/api.ts';
+import { ConsoleApiError } from '../lib/api.ts';
+import { enrol, login } from '../stores/staff.ts';
 import Alert from '../components/Alert.tsx';
 
 type Step = { kind: 'login' } | { kind: 'enrol'; secret: string; qr_svg: string } | { kind: 'codes'; codes: string[] };
@@ -33,11 +34,10 @@ export default function LoginIsland({ locale }: { locale: ConsoleLocale }) {
     setError('');
     try {
       if (step.kind === 'enrol') {
-        const done = await consoleApi('POST enrol', { body: { email, password, code: code.trim() } });
-        setStep({ kind: 'codes', codes: done.recovery_codes });
+        setStep({ kind: 'codes', codes: await enrol({ email, password, code: code.trim() }) });
         return;
       }
-      const answer = await consoleApi('POST login', { body: { email, password, code: code.trim() || undefined } });
+      const answer = await login({ email, password, code: code.trim() || undefined });
       if ('enrol' in answer) {
         setCode('');
         setStep({ kind: 'enrol', secret: answer.secret, qr_svg: answer.qr_svg });

@@ -9,11 +9,10 @@ import { useStore } from '@nanostores/react';
 import { CONSOLE_MAX_CREDITS, SUPPORT_MAX_CREDITS, may } from '../../../src/contract/console.ts';
 import type { ConsoleLocale } from '../../../src/lib/console-locale.ts';
 import { m } from '../paraglide/messages.js';
-import { consoleApi } from '../lib/api.ts';
 import { label } from '../lib/labels.ts';
 import { formatDate, formatDateTime, sourceText } from '../lib/format.ts';
 import { $me, loadMe } from '../stores/staff.ts';
-import { $member, actOnMember, clearDone, loadMember, memberIdOfAddress } from '../stores/member.ts';
+import { $member, actOnMember, clearDone, deleteMember, loadMember, memberIdOfAddress } from '../stores/member.ts';
 import Alert from '../components/Alert.tsx';
 import StatusBadge from '../components/StatusBadge.tsx';
 import ActionDialog from '../components/ActionDialog.tsx';
@@ -99,7 +98,7 @@ export default function MemberIsland({ locale }: { locale: ConsoleLocale }) {
           <p className="text-xs"><a href="/console/members" className="text-indigo-700">← {m.nav_members({}, o)}</a></p>
           <h1 className="flex flex-wrap items-center gap-2 text-xl font-bold">
             {profile?.name ?? member.email}
-            {profile && <span className="text-sm font-normal text-slate-500">#{profile.id}</span>}
+            {profile && <span className="text-sm font-normal text-slate-600">#{profile.id}</span>}
             <StatusBadge status={member.status} locale={locale} />
           </h1>
           <p className="text-sm text-slate-600">{member.email} · {brandName} · {m.member_id({ id: member.id }, o)}</p>
@@ -318,8 +317,7 @@ export default function MemberIsland({ locale }: { locale: ConsoleLocale }) {
           onClose={close}
           onConfirm={async (reason) => {
             if (!sure) throw new Error(m.delete_confirm_needed({}, o));
-            await consoleApi('POST members/:id/delete', { params: { id }, body: { reason } });
-            location.assign('/console/members');
+            await deleteMember(id, reason);
           }}
         >
           <p className="text-sm text-red-800">{m.delete_explained({}, o)}</p>

@@ -3,7 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { PASSWORD_MIN } from '../../../src/lib/account-rules.ts';
 import type { ConsoleLocale } from '../../../src/lib/console-locale.ts';
 import { m } from '../paraglide/messages.js';
-import { consoleApi, ConsoleApiError } from '../lib/api.ts';
+import { ConsoleApiError } from '../lib/api.ts';
+import { setPassword as savePassword } from '../stores/staff.ts';
 import Alert from '../components/Alert.tsx';
 
 export default function SetPasswordIsland({ locale }: { locale: ConsoleLocale }) {
@@ -21,7 +22,7 @@ export default function SetPasswordIsland({ locale }: { locale: ConsoleLocale })
     setBusy(true);
     setError('');
     try {
-      setDone((await consoleApi('POST enrol/password', { body: { token, password } })).email);
+      setDone(await savePassword({ token, password }));
     } catch (e) {
       setError(e instanceof ConsoleApiError ? e.message : String(e));
     } finally {

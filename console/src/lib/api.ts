@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ConsoleBrand, ConsoleEnrolBody, ConsoleEnrolPasswordBody, ConsoleLoginBody, CreditsBody, HeldDecisionBody, ReasonBody, StaffView } from '../../../src/contract/console.ts';
+import type { ConsoleBrand, ConsoleEnrolBody, ConsoleEnrolPasswordBody, ConsoleLoginBody, CreditsBody, HeldDecisionBody, ReasonBody, StaffAddBody, StaffRoleBody, StaffView } from '../../../src/contract/console.ts';
 import type { ConsoleService } from '../../../src/server/services/console.ts';
 import type { MessageSafety } from '../../../src/server/services/message-safety.ts';
 import { m } from '../paraglide/messages.js';
@@ -31,6 +31,10 @@ export interface ConsoleCalls {
   'GET held': { body: undefined; answer: Awaited<ReturnType<MessageSafety['queue']>> };
   'POST held/:id': { body: z.input<typeof HeldDecisionBody>; answer: Awaited<ReturnType<MessageSafety['decide']>> };
   'GET safety': { body: undefined; answer: ReturnType<MessageSafety['settings']> };
+  'GET staff': { body: undefined; answer: { staff: Answer<'listStaff'> } };
+  'POST staff': { body: z.input<typeof StaffAddBody>; answer: { id: number; enrol_path: string } };
+  'POST staff/:id/role': { body: z.input<typeof StaffRoleBody>; answer: Ok };
+  'POST staff/:id/remove': { body: undefined; answer: Ok };
 }
 export type ConsoleCall = keyof ConsoleCalls;
 export type AnswerOf<K extends ConsoleCall> = ConsoleCalls[K]['answer'];

@@ -9,6 +9,8 @@ export const NAV = [
   { id: 'members', href: '/console/members', permission: 'members.read', icon: 'i-tabler-users' },
   { id: 'held', href: '/console/held', permission: 'held', icon: 'i-tabler-message-pause' },
   { id: 'safety', href: '/console/safety', permission: 'safety', icon: 'i-tabler-shield-check' },
+  { id: 'audit', href: '/console/audit', permission: 'audit', icon: 'i-tabler-list-search' },
+  { id: 'staff', href: '/console/staff', permission: 'staff', icon: 'i-tabler-id-badge-2' },
 ] as const satisfies readonly { id: string; href: string; permission: Permission; icon: string }[];
 
 export type NavId = (typeof NAV)[number]['id'];

@@ -36,3 +36,9 @@ export async function actOnMember<K extends MemberAction>(call: K, id: number, b
 export function clearDone(): void {
   $member.set({ ...$member.get(), done: '' });
 }
+
+/** Erases the member at once; the page goes back to the members search. */
+export async function deleteMember(id: number, reason: string): Promise<void> {
+  await consoleApi('POST members/:id/delete', { params: { id }, body: { reason } });
+  location.assign('/console/members');
+}

@@ -1,5 +1,5 @@
 import { atom } from '../../../src/stores/browser-only.ts';
-import { consoleApi, type AnswerOf } from '../lib/api.ts';
+import { consoleApi, type AnswerOf, type ConsoleCalls } from '../lib/api.ts';
 
 /** The logged-in staff member and the brands in their scope (GET /api/console/me); null until loaded. */
 export const $me = atom<AnswerOf<'GET me'> | null>(null);
@@ -19,4 +19,19 @@ export async function logout(): Promise<void> {
   await consoleApi('POST logout');
   $me.set(null);
   location.assign('/console/login');
+}
+
+/** Logs in: the staff member, or the secret to enrol (first login, no second factor yet). */
+export function login(body: ConsoleCalls['POST login']['body']): Promise<AnswerOf<'POST login'>> {
+  return consoleApi('POST login', { body });
+}
+
+/** Confirms the second factor with its first code: the ten recovery codes, shown once. */
+export async function enrol(body: ConsoleCalls['POST enrol']['body']): Promise<string[]> {
+  return (await consoleApi('POST enrol', { body })).recovery_codes;
+}
+
+/** Sets the password of an enrolment link; answers the staff member's e-mail. */
+export async function setPassword(body: ConsoleCalls['POST enrol/password']['body']): Promise<string> {
+  return (await consoleApi('POST enrol/password', { body })).email;
 }

@@ -1,0 +1,16 @@
+/**
+ * Astro's `security` for every build, the brands' (astro.config.mjs) and the console's
+ * (console/astro.config.mjs): Astro hashes every inline script and style into the policy, a header
+ * on server-rendered pages, a meta tag on prerendered ones. Style attributes stay allowed
+ * (style-src-attr); script and style elements must match a hash. frame-ancestors is not here: a
+ * meta tag cannot carry it (the browser ignores it with a console error), so the runtime sends it
+ * as a header with prerendered pages and src/layouts/Base.astro adds it to the header of
+ * server-rendered ones.
+ */
+export const PAGE_SECURITY = {
+  checkOrigin: false,
+  csp: {
+    directives: ["default-src 'self'", "img-src 'self' data: blob:", "connect-src 'self'", "object-src 'none'", "base-uri 'self'", "form-action 'self'"],
+    styleDirective: { resources: ["'self'", { resource: "'unsafe-inline'", kind: 'attribute' as const }] },
+  },
+};
