@@ -33,6 +33,16 @@ export const PERMISSIONS = {
   'members.directdebit': ['owner', 'admin', 'finance'],
   /** Erase a member at once (as their own deletion, without the 14 days). */
   'members.delete': ['owner', 'admin'],
+  /**
+   * The fictional inbox: answer members as a fictional profile, claim and release conversations,
+   * see the fictional profiles (issue 22). Moderators do this work day to day.
+   */
+  inbox: ['owner', 'admin', 'moderator'],
+  /**
+   * Create, edit and retire fictional profiles and their photos. Deciding which personas a brand
+   * shows is an operator's choice, not a moderator's: owner and admin only.
+   */
+  fictional: ['owner', 'admin'],
   /** Read the audit log. */
   audit: ['owner', 'admin'],
   /** Add, change and remove staff. */

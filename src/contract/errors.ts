@@ -81,6 +81,11 @@ export const ERROR_CODES = [
   'console_enrolled',
   'console_already',
   'console_credits_limit',
+  // Fictional profiles and the fictional inbox (issue 22)
+  'profile_retired',
+  'inbox_claimed',
+  'inbox_claim_needed',
+  'inbox_reply_refused',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import {
   AuditQuery,
   ConsoleEnrolBody,
@@ -8,47 +7,12 @@ import {
   CreditsBody,
   MemberParams,
   ReasonBody,
-  type Permission,
 } from '../../contract/console.ts';
-import type { ConsoleService, StaffSession } from '../services/console.ts';
-import { json, noContent, type Method, type Result } from '../http/routes.ts';
+import { json, noContent } from '../http/routes.ts';
+import { consoleRoute, type AnyConsoleRoute } from './route.ts';
+import { INBOX_ROUTES } from './inbox-routes.ts';
 
-/**
- * A console route (DESIGN §11), declared like a member route (`route()` in http/routes.ts) with
- * `roles` in place of `who`: the permission (contract/console.ts PERMISSIONS) that names the roles
- * allowed, or 'public' for the calls before a session (login, enrolment). `scoped` says that the
- * route's object or `?brand=` belongs to a brand: a brand outside the staff member's scope is 404.
- */
-export interface ConsoleRouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, P extends z.ZodType | undefined, R extends Permission | 'public'> {
-  method: Method;
-  /** Under /api/console/, Fastify's syntax for a path parameter (`members/:id`). */
-  path: string;
-  roles: R;
-  scoped: boolean;
-  body?: B;
-  query?: Q;
-  params?: P;
-  handler: (ctx: ConsoleContext<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodType ? z.output<Q> : undefined, P extends z.ZodType ? z.output<P> : undefined, R>) => Promise<Result> | Result;
-}
-
-export interface ConsoleContext<Body, Query, Params, R> {
-  console: ConsoleService;
-  /** Always there on routes with a permission. */
-  session: R extends 'public' ? StaffSession | null : StaffSession;
-  body: Body;
-  query: Query;
-  params: Params;
-  ip: string;
-  setCookie(value: string): void;
-}
-
-export type AnyConsoleRoute = ConsoleRouteSpec<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined, Permission | 'public'>;
-
-export function consoleRoute<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined, R extends Permission | 'public' = Permission | 'public'>(
-  spec: ConsoleRouteSpec<B, Q, P, R>,
-): AnyConsoleRoute {
-  return spec as unknown as AnyConsoleRoute;
-}
+export { consoleRoute, type AnyConsoleRoute, type ConsoleContext, type ConsoleRouteSpec } from './route.ts';
 
 /** The console's JSON API: every route, its permission and scope (the access-matrix test reads this table). */
 export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
@@ -188,4 +152,5 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
     query: AuditQuery,
     handler: async ({ console, session, query }) => json(await console.auditLog(session.staff, query)),
   }),
+  ...INBOX_ROUTES,
 ];

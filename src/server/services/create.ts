@@ -18,6 +18,8 @@ import { createSearchService } from './search.ts';
 import { createLikeService } from './likes.ts';
 import { createSwipeService } from './swipes.ts';
 import { createSafetyService } from './safety.ts';
+import { createInboxService } from './inbox.ts';
+import { createFictionalService } from './fictional.ts';
 import { createChatService } from './chat.ts';
 import { createNotifier, type Vapid } from './notify.ts';
 import { createPaymentService } from './payments.ts';
@@ -101,6 +103,7 @@ export function createServices(deps: ServiceDeps): Services {
   // A brand gone from the registry screens before showing: the safe default of issue 22.
   const moderationOf = (tenantId: string) => deps.tenants().find((t) => t.id === tenantId)?.photo_moderation ?? 'before';
   const photos = createPhotoService({ db, mediaDir: deps.mediaDir, moderationOf });
+  const chat = createChatService({ db, bus, gifs, mediaDir: deps.mediaDir, moderationOf, onMessage: (m) => notifier.afterMessage(m.id) });
   const onLike = (userId: number, likerProfileId: number) => void notifier.likeArrived(userId, likerProfileId).catch((error: Error) => deps.log?.(`like mail: ${error.message}`));
   return {
     db,
@@ -121,7 +124,7 @@ export function createServices(deps: ServiceDeps): Services {
     swipes: createSwipeService({ db, bus, now: deps.now, onLike }),
     safety: createSafetyService({ db, mail, limits, bus }),
     gifs,
-    chat: createChatService({ db, bus, gifs, mediaDir: deps.mediaDir, moderationOf, onMessage: (m) => notifier.afterMessage(m.id) }),
+    chat,
     notifier,
     mailWebhookSecret: deps.mailWebhookSecret,
     testProvider,
@@ -142,5 +145,7 @@ export function createServices(deps: ServiceDeps): Services {
       },
       erase: (userId, alongside) => accounts.erase(userId, (profileId) => photos.eraseAll(profileId), alongside),
     }),
+    inbox: createInboxService({ db, bus, chat, tenants: deps.tenants }),
+    fictional: createFictionalService({ db, bus, photos, tenants: deps.tenants }),
   };
 }

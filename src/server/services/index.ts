@@ -22,6 +22,8 @@ import type { TransactionService } from './invoices.ts';
 import type { TestProvider } from '../payments/test-provider.ts';
 import type { GifProvider } from '../data/gifs.ts';
 import type { ConsoleService } from './console.ts';
+import type { InboxService } from './inbox.ts';
+import type { FictionalService } from './fictional.ts';
 
 /** A logged-in member on one request (declared beside the sessions that make it). */
 export type { Session } from './sessions.ts';
@@ -70,4 +72,8 @@ export interface Services {
   testProvider: TestProvider;
   /** The operator console: staff, their sessions, members as staff see them, the audit log. */
   console: ConsoleService;
+  /** The console's fictional inbox: waiting conversations, claims, replies as a fictional profile (issue 22). */
+  inbox: InboxService;
+  /** The console's fictional profiles: create, edit, retire, photos (issue 22). */
+  fictional: FictionalService;
 }
