@@ -9,6 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { engines, hostFetch, type TestRuntime } from '../support/runtime.ts';
 import { activeMember, apiError, useRuntime } from '../support/accounts.ts';
 import { openEvents, until } from '../support/sse.ts';
+import { chatMember, sendText, type ChatMember } from '../support/chat.ts';
 import { grant } from '../../src/server/ledger.ts';
 import { CHAT_HISTORY_LIMIT } from '../../src/contract/chat.ts';
 import { FREE_CONVERSATIONS } from '../../src/lib/membership.ts';
@@ -17,21 +18,9 @@ import { giftCatalogue } from '../../src/lib/gifts.ts';
 /** The spetter brand as the runtime serves it. */
 const brand = (rt: TestRuntime) => rt.services.tenants().find((t) => t.id === 'spetter')!;
 
-type Member = Awaited<ReturnType<typeof activeMember>> & { profileId: number; userId: number };
-
-/** An active member with their profile id and `credits` credits. */
-async function member(rt: TestRuntime, gender: 'female' | 'male', credits = 100, opts: { tenant?: string } = {}): Promise<Member> {
-  const who = { gender, sexuality: 'hetero' as const, ...(opts.tenant === 'velvet' ? { country: 'DE', region: 'Berlin' } : {}) };
-  const m = await activeMember(rt, opts.tenant ?? 'spetter', who);
-  const user = await m.client.user();
-  await rt.db.db.updateTable('users').set({ credits: 0 }).where('id', '=', user.id).execute();
-  await rt.db.db.deleteFrom('credit_ledger').where('user_id', '=', user.id).execute();
-  if (credits > 0) await grant(rt.db.db, { userId: user.id, credits, reason: 'bonus', ref: `test-${randomUUID()}` });
-  return { ...m, profileId: user.profile.id, userId: user.id } as Member;
-}
-
-const send = (from: Member, to: { profile_id?: number; conversation_id?: number }, extra: Record<string, unknown> = {}) =>
-  from.client.post('/api/chat.php', { ...to, kind: 'text', text: 'Hoi!', client_id: randomUUID(), ...extra });
+type Member = ChatMember;
+const member = chatMember;
+const send = sendText;
 
 async function balanceAndLedger(rt: TestRuntime, userId: number) {
   const user = await rt.db.db.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow();
