@@ -5,10 +5,18 @@ import {
   ConsoleLoginBody,
   ConsoleMembersQuery,
   CreditsBody,
+  HeldDecisionBody,
+  HeldParams,
+  HeldQuery,
   MemberParams,
+  PostbackParams,
+  PostbacksQuery,
   ReasonBody,
+  RevenueQuery,
+  SafetyQuery,
 } from '../../contract/console.ts';
 import { json, noContent } from '../http/routes.ts';
+import { postbacksCsv, revenueCsv } from './revenue-csv.ts';
 import { consoleRoute, type AnyConsoleRoute } from './route.ts';
 import { INBOX_ROUTES } from './inbox-routes.ts';
 
@@ -146,11 +154,66 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
   }),
   consoleRoute({
     method: 'GET',
+    path: 'held',
+    roles: 'held',
+    scoped: true,
+    query: HeldQuery,
+    handler: async ({ services, session, query }) => json(await services.messageSafety.queue(session.staff, query)),
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'held/:id',
+    roles: 'held',
+    scoped: true,
+    params: HeldParams,
+    body: HeldDecisionBody,
+    handler: async ({ services, session, params, body, ip }) => json(await services.messageSafety.decide(session.staff, params.id, body, ip)),
+  }),
+  consoleRoute({
+    method: 'GET',
+    path: 'safety',
+    roles: 'safety',
+    scoped: true,
+    query: SafetyQuery,
+    handler: ({ services, session, query }) => json(services.messageSafety.settings(session.staff, query.brand)),
+  }),
+  consoleRoute({
+    method: 'GET',
     path: 'audit',
     roles: 'audit',
     scoped: true,
     query: AuditQuery,
     handler: async ({ console, session, query }) => json(await console.auditLog(session.staff, query)),
+  }),
+  consoleRoute({
+    method: 'GET',
+    path: 'revenue',
+    roles: 'revenue',
+    scoped: true,
+    query: RevenueQuery,
+    handler: async ({ services, session, query }) => {
+      const figures = await services.revenue.revenue(session.staff, query);
+      return query.format === 'csv' ? revenueCsv(figures, query.table) : json(figures);
+    },
+  }),
+  consoleRoute({
+    method: 'GET',
+    path: 'postbacks',
+    roles: 'postbacks',
+    scoped: true,
+    query: PostbacksQuery,
+    handler: async ({ services, session, query }) => {
+      const log = await services.postbacks.list(session.staff, query);
+      return query.format === 'csv' ? postbacksCsv(log.attempts) : json(log);
+    },
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'postbacks/:id/resend',
+    roles: 'postbacks',
+    scoped: true,
+    params: PostbackParams,
+    handler: async ({ services, session, params, ip }) => json(await services.postbacks.resend(session.staff, params.id, ip)),
   }),
   ...INBOX_ROUTES,
 ];
