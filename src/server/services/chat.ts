@@ -22,7 +22,7 @@ import { lockProfiles, nowIso } from '../db/engine.ts';
 import { spend } from '../ledger.ts';
 import { publishToMember } from './events.ts';
 import { publishToConsole } from './console-events.ts';
-import { markWaiting } from './inbox.ts';
+import { markWaiting } from './inbox-waiting.ts';
 import { visibleTarget, type Liker } from './likes.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
 import { mediaUrl } from './main-image.ts';

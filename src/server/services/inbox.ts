@@ -22,20 +22,6 @@ type Executor = Kysely<Database> | Transaction<Database>;
 /** A text preview in the inbox list shows this much. */
 const PREVIEW_CHARS = 120;
 
-/**
- * A member's message that reaches a fictional profile makes the conversation wait (issue 22): the
- * oldest unanswered message's time is kept until staff answer. Called by the chat (reachRecipient)
- * in the transaction of the message, when it is sent or when a held one is released.
- */
-export async function markWaiting(trx: Executor, message: { conversationId: number; recipientProfileId: number; at: string }): Promise<void> {
-  await trx
-    .updateTable('conversations')
-    .set((eb) => ({ waiting_since: eb.fn.coalesce('waiting_since', eb.val(message.at)) }))
-    .where('id', '=', message.conversationId)
-    .where((eb) => eb.exists(eb.selectFrom('profiles').select('id').where('id', '=', message.recipientProfileId).where('fictional', '=', 1).where('user_id', 'is', null)))
-    .execute();
-}
-
 /** The refusals of the inbox, each with its catalogue message. */
 export const inboxError = {
   claimed: (until: string) => new AppError('inbox_claimed', 409, { extra: { claimed_until: until } }),
