@@ -132,10 +132,12 @@ export function createInboxService(deps: InboxDeps) {
       .innerJoin('conversation_members as cm', 'cm.conversation_id', 'c.id')
       .innerJoin('profiles as f', 'f.id', 'cm.profile_id')
       .where('c.waiting_since', 'is not', null)
+      // Fictional profiles have no user; `f.user_id is null` here would lead SQLite's planner to
+      // start from every fictional profile instead of the waiting index.
       .where('f.fictional', '=', 1)
-      .where('f.user_id', 'is', null)
       .where('f.retired_at', 'is', null);
-    if (brands !== null) q = brands.length ? q.where('c.tenant_id', 'in', brands) : q.where(sql<boolean>`1 = 0`);
+    // One brand (the usual page) reads the waiting index in its order; several are merged by a sort.
+    if (brands !== null) q = brands.length === 1 ? q.where('c.tenant_id', '=', brands[0]!) : brands.length ? q.where('c.tenant_id', 'in', brands) : q.where(sql<boolean>`1 = 0`);
     return q;
   }
 
