@@ -87,6 +87,10 @@ export const ERROR_CODES = [
   'inbox_claimed',
   'inbox_claim_needed',
   'inbox_reply_refused',
+  // Lander experiments (issue 23)
+  'experiment_control',
+  'console_staff_exists',
+  'console_staff_self',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -12,7 +12,7 @@ import { CONSOLE_ROUTES, type AnyConsoleRoute } from '../../src/server/console/r
 import { PERMISSIONS, STAFF_ROLES, may, type StaffRole } from '../../src/contract/console.ts';
 import { engines, type TestRuntime } from '../support/runtime.ts';
 import { Client, PASSWORD, activeMember, useRuntime } from '../support/accounts.ts';
-import { consoleClient, staffLogin, totpCode } from '../support/console.ts';
+import { addStaff, consoleClient, staffLogin, totpCode } from '../support/console.ts';
 import { openEvents } from '../support/sse.ts';
 
 const IN = 'spetter';
@@ -107,6 +107,9 @@ interface Sample {
   postback?: true;
   /** The path names a held message (`:id`) of the brand. */
   held?: true;
+  /** The staff member the path names (`:id`), added fresh for each call. */
+  staff?: boolean;
+  /** The body, or a function that makes a fresh one for each call (a new staff member's e-mail). */
   body?: unknown;
   /** A list route: the brand asked for goes into `?brand=`. */
   brandQuery?: boolean;
@@ -158,6 +161,14 @@ const SAMPLES: Record<string, Sample> = {
   'GET held': { brandQuery: true, ok: 200 },
   'POST held/:id': { held: true, body: { action: 'reject', reason: 'Contactgegevens' }, ok: 200 },
   'GET safety': { brandQuery: true, ok: 200 },
+  'GET sources': { brandQuery: true, ok: 200 },
+  'GET experiments': { brandQuery: true, ok: 200 },
+  // spetter's alonetonight lander has the variant `direct` (tenants/spetter/landers/); ending it again answers the same.
+  'POST experiments/end': { brandQuery: true, body: { variant: 'direct' }, ok: 200 },
+  'GET staff': { ok: 200 },
+  'POST staff': { body: () => ({ email: `nieuw-${Math.random().toString(36).slice(2)}@example.com`, role: 'moderator', brands: [IN] }), ok: 201 },
+  'POST staff/:id/role': { staff: true, body: { role: 'support', brands: null }, ok: 200 },
+  'POST staff/:id/remove': { staff: true, ok: 200 },
 };
 
 async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, brand: string): Promise<{ status: number; text: string }> {
@@ -175,6 +186,7 @@ async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, bra
   }
   if (sample.postback) path = path.replace(':id', String(await postback(rt, brand)));
   if (sample.held) path = path.replace(':id', String(await heldMessage(rt, brand)));
+  if (sample.staff) path = path.replace(':id', String((await addStaff(rt, 'moderator')).id));
   if (sample.brandQuery) path += `?brand=${brand}`;
   if (sample.stream) {
     const opened = await openEvents(client, { path });
@@ -186,7 +198,8 @@ async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, bra
     const res = await client.upload(path, jpeg);
     return { status: res.status, text: res.text };
   }
-  const res = route.method === 'GET' ? await client.get(path) : await client.post(path, sample.body ?? {});
+  const body = typeof sample.body === 'function' ? (sample.body as () => unknown)() : sample.body;
+  const res = route.method === 'GET' ? await client.get(path) : await client.post(path, body ?? {});
   return { status: res.status, text: res.text };
 }
 

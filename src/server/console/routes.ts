@@ -8,19 +8,41 @@ import {
   HeldDecisionBody,
   HeldParams,
   HeldQuery,
+  EndVariantBody,
+  EndVariantQuery,
+  ExperimentsQuery,
   MemberParams,
   PostbackParams,
   PostbacksQuery,
   ReasonBody,
   RevenueQuery,
   SafetyQuery,
+  SourcesQuery,
+  StaffAddBody,
+  StaffParams,
+  StaffRoleBody,
+  type ConsoleBrand,
+  type StaffView,
 } from '../../contract/console.ts';
+import { inScope } from '../services/console.ts';
+import type { Tenant } from '../../tenant/schema.ts';
+import { AppError } from '../errors.ts';
 import { json, noContent } from '../http/routes.ts';
 import { postbacksCsv, revenueCsv } from './revenue-csv.ts';
+import { experimentsCsv, sourcesCsv } from './traffic-csv.ts';
 import { consoleRoute, type AnyConsoleRoute } from './route.ts';
 import { INBOX_ROUTES } from './inbox-routes.ts';
 
 export { consoleRoute, type AnyConsoleRoute, type ConsoleContext, type ConsoleRouteSpec } from './route.ts';
+
+/** Brands named for a staff member must be brands this runtime serves. */
+function knownBrands(brands: string[] | null, tenants: Tenant[]): string[] | null {
+  if (brands && brands.some((id) => !tenants.some((t) => t.id === id))) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: 'brands' });
+  return brands;
+}
+
+/** The brands a staff member may see, as GET me answers them. */
+const brandsInScope = (staff: StaffView, tenants: Tenant[]): ConsoleBrand[] => tenants.filter((t) => inScope(staff, t.id)).map((t) => ({ id: t.id, name: t.name }));
 
 /** The console's JSON API: every route, its permission and scope (the access-matrix test reads this table). */
 export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
@@ -67,7 +89,14 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
       return noContent();
     },
   }),
-  consoleRoute({ method: 'GET', path: 'me', roles: 'self', scoped: false, handler: ({ session }) => json({ staff: session.staff }) }),
+  consoleRoute({
+    method: 'GET',
+    path: 'me',
+    roles: 'self',
+    scoped: false,
+    // The brands in the staff member's scope, for the console's brand filters: the others do not exist for them.
+    handler: ({ session, services }) => json({ staff: session.staff, brands: brandsInScope(session.staff, services.tenants()) }),
+  }),
   consoleRoute({
     method: 'GET',
     path: 'members',
@@ -198,6 +227,17 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
   }),
   consoleRoute({
     method: 'GET',
+    path: 'sources',
+    roles: 'sources',
+    scoped: true,
+    query: SourcesQuery,
+    handler: async ({ services, session, query }) => {
+      const figures = await services.traffic.sources(session.staff, query);
+      return query.format === 'csv' ? sourcesCsv(figures) : json(figures);
+    },
+  }),
+  consoleRoute({
+    method: 'GET',
     path: 'postbacks',
     roles: 'postbacks',
     scoped: true,
@@ -208,12 +248,68 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
     },
   }),
   consoleRoute({
+    method: 'GET',
+    path: 'experiments',
+    roles: 'experiments',
+    scoped: true,
+    query: ExperimentsQuery,
+    handler: async ({ services, session, query }) => {
+      const figures = await services.traffic.experiments(session.staff, query);
+      return query.format === 'csv' ? experimentsCsv(figures) : json(figures);
+    },
+  }),
+  consoleRoute({
     method: 'POST',
     path: 'postbacks/:id/resend',
     roles: 'postbacks',
     scoped: true,
     params: PostbackParams,
     handler: async ({ services, session, params, ip }) => json(await services.postbacks.resend(session.staff, params.id, ip)),
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'experiments/end',
+    roles: 'experiments',
+    scoped: true,
+    query: EndVariantQuery,
+    body: EndVariantBody,
+    handler: async ({ services, session, query, body, ip }) => json(await services.traffic.endVariant(session.staff, query.brand, body.variant, ip)),
+  }),
+  consoleRoute({ method: 'GET', path: 'staff', roles: 'staff', scoped: false, handler: async ({ console }) => json({ staff: await console.listStaff() }) }),
+  consoleRoute({
+    method: 'POST',
+    path: 'staff',
+    roles: 'staff',
+    scoped: false,
+    body: StaffAddBody,
+    handler: async ({ console, services, session, body, ip }) => {
+      const added = await console.addStaffAs(session.staff, { ...body, brands: knownBrands(body.brands, services.tenants()) }, ip);
+      // The link on this host: the page prints it once for the owner to pass on.
+      return json({ id: added.id, enrol_path: `/console/enrol?token=${added.token}` }, { status: 201 });
+    },
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'staff/:id/role',
+    roles: 'staff',
+    scoped: false,
+    params: StaffParams,
+    body: StaffRoleBody,
+    handler: async ({ console, services, session, params, body, ip }) => {
+      await console.changeStaffAs(session.staff, params.id, body.role, knownBrands(body.brands, services.tenants()), ip);
+      return json({ ok: true });
+    },
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'staff/:id/remove',
+    roles: 'staff',
+    scoped: false,
+    params: StaffParams,
+    handler: async ({ console, session, params, ip }) => {
+      await console.removeStaffAs(session.staff, params.id, ip);
+      return json({ ok: true });
+    },
   }),
   ...INBOX_ROUTES,
 ];
