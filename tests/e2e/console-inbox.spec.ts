@@ -13,7 +13,7 @@ async function fictionalProfile(name: string): Promise<number> {
   return withDatabase(async (db) => {
     const row = await db
       .insertInto('profiles')
-      .values({ tenant_id: 'spetter', user_id: null, fictional: 1, name, gender: 'female', sexuality: 'hetero', birth_date: '1993-06-01', country: 'NL', city: 'Utrecht', last_seen_at: new Date().toISOString() })
+      .values({ tenant_id: 'spetter', user_id: null, fictional: 1, name, gender: 'female', sexuality: 'hetero', birth_date: '1993-06-01', country: 'NL', city: 'Utrecht', listed: 1, last_seen_at: new Date().toISOString() })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
@@ -25,7 +25,9 @@ async function memberWrites(browser: Browser, name: string, profileId: number, v
   const page = await (await browser.newContext({ viewport })).newPage();
   const { email } = await signUpMember(page, 'spetter', { name, gender: 'male' });
   const userId = await withDatabase(async (db) => {
+    // As the activation link does: the account and its profile active.
     const user = await db.updateTable('users').set({ status: 'active' }).where('email', '=', email).returning('id').executeTakeFirstOrThrow();
+    await db.updateTable('profiles').set({ status: 'active', listed: 1 }).where('user_id', '=', user.id).execute();
     return user.id;
   });
   await grantCredits(userId, 50);
