@@ -3,8 +3,8 @@
  * node:http answering the same bytes in the same run; page weights; memory per loaded brand;
  * build time per brand. Prints tables only; it never asserts on timings (bench/README.md).
  *
- * Sections (all by default): throughput, stall, queries, delivery, profile, weight, memory, build,
- * lighthouse.
+ * Sections (all by default): throughput, stall, queries, delivery, inbox, profile, weight, memory,
+ * build, lighthouse.
  * Environment: BENCH_SECONDS (per load run, default 10), DATABASE_URL (adds PostgreSQL).
  */
 import { gzipSync, brotliCompressSync, constants as zlib } from 'node:zlib';
@@ -18,11 +18,12 @@ import { summarize } from './profile.ts';
 import { explainShapes, openBenchDb } from './queries.ts';
 import { measureDelivery, notifyLatency } from './delivery.ts';
 import { lighthouseSection } from './lighthouse.ts';
+import { consoleLogin, inboxArrival, seedWaiting, timeInboxPages } from './inbox.ts';
 import { loadAllTenants } from '../src/tenant/load.ts';
 import { TENANTS_DIR } from '../cli/paths.ts';
 import { CONNECTIONS, REPO, SECONDS, kb, load, ratio, startBare, startRuntime, table, type Bare, type Engine, type Runtime } from './lib.ts';
 
-const ALL = ['throughput', 'stall', 'queries', 'delivery', 'profile', 'weight', 'memory', 'build', 'lighthouse'] as const;
+const ALL = ['throughput', 'stall', 'queries', 'delivery', 'inbox', 'profile', 'weight', 'memory', 'build', 'lighthouse'] as const;
 type Section = (typeof ALL)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 for (const a of asked) if (!ALL.includes(a as Section)) throw new Error(`bench: unknown section ${a} (${ALL.join(', ')})`);
@@ -267,6 +268,50 @@ if (sections.has('delivery')) {
     'Chat delivery: POST /api/chat.php to the message event on the recipient\'s stream, messages one after the other, timed on every tab of the recipient (ms; target p99 < 25), and paid sends stored per second by 20 concurrent senders',
     ['engine', 'setup', 'open streams', 'p50', 'p99', 'max', 'sends/s', 'ratio'],
     rows,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The console's fictional inbox: its pages at scale, and a member's message to an open inbox
+
+if (sections.has('inbox')) {
+  const MEMBERS = Number(process.env.BENCH_INBOX_MEMBERS ?? 50_000);
+  const WAITING = Number(process.env.BENCH_INBOX_WAITING ?? 10_000);
+  const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
+  const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 300);
+  const pages: (string | number)[][] = [];
+  const arrivals: (string | number)[][] = [];
+  const ms = (n: number) => n.toFixed(1);
+  for (const engine of engines) {
+    const a = await startRuntime(engine, { members: MEMBERS, photos: false });
+    try {
+      await seedWaiting(a, WAITING);
+      const cookie = await consoleLogin(a);
+      for (const row of await timeInboxPages(a, cookie, REQUESTS)) pages.push([engine, row.path, ms(row.p50), ms(row.p95), ms(row.p99)]);
+      const one = await inboxArrival(a, a, cookie, MESSAGES);
+      arrivals.push([engine, 'one runtime', ms(one.p50), ms(one.p99), ms(one.max)]);
+      if (engine === 'postgres') {
+        const b = await startRuntime(engine, { sharing: a });
+        try {
+          const two = await inboxArrival(a, b, cookie, MESSAGES);
+          arrivals.push([engine, 'two runtimes (member on B, console on A)', ms(two.p50), ms(two.p99), ms(two.max)]);
+        } finally {
+          await b.close();
+        }
+      }
+    } finally {
+      await a.close();
+    }
+  }
+  table(
+    `The fictional inbox's pages at ${(MEMBERS * 2).toLocaleString('en')} members (${MEMBERS.toLocaleString('en')} per brand) with ${WAITING.toLocaleString('en')} waiting conversations in one brand: ${REQUESTS} requests one after the other per page, ms (target p95 < 50)`,
+    ['engine', 'request', 'p50', 'p95', 'p99'],
+    pages,
+  );
+  table(
+    `A member's message to a fictional profile until its inbox_message event on an open console stream, ${MESSAGES} messages one after the other, ms (target p99 < 50)`,
+    ['engine', 'setup', 'p50', 'p99', 'max'],
+    arrivals,
   );
 }
 

@@ -36,6 +36,16 @@ export const PERMISSIONS = {
   'members.directdebit': ['owner', 'admin', 'finance'],
   /** Erase a member at once (as their own deletion, without the 14 days). */
   'members.delete': ['owner', 'admin'],
+  /**
+   * The fictional inbox: answer members as a fictional profile, claim and release conversations,
+   * see the fictional profiles (issue 22). Moderators do this work day to day.
+   */
+  inbox: ['owner', 'admin', 'moderator'],
+  /**
+   * Create, edit and retire fictional profiles and their photos. Deciding which personas a brand
+   * shows is an operator's choice, not a moderator's: owner and admin only.
+   */
+  fictional: ['owner', 'admin'],
   /** The queue of messages held by the brands' safety rules: release or reject them. */
   held: ['owner', 'admin', 'moderator'],
   /** Read the brands' safety rules (a read-only settings card). */

@@ -82,6 +82,11 @@ export const ERROR_CODES = [
   'console_enrolled',
   'console_already',
   'console_credits_limit',
+  // Fictional profiles and the fictional inbox (issue 22)
+  'profile_retired',
+  'inbox_claimed',
+  'inbox_claim_needed',
+  'inbox_reply_refused',
   // Lander experiments (issue 23)
   'experiment_control',
   'console_staff_exists',

@@ -6,12 +6,14 @@
  * does a route of the table without a sample request here. The member API refuses a staff cookie,
  * and a brand's host has no console.
  */
+import sharp from 'sharp';
 import { describe, expect, test } from 'vitest';
 import { CONSOLE_ROUTES, type AnyConsoleRoute } from '../../src/server/console/routes.ts';
 import { PERMISSIONS, STAFF_ROLES, may, type StaffRole } from '../../src/contract/console.ts';
 import { engines, type TestRuntime } from '../support/runtime.ts';
 import { Client, PASSWORD, activeMember, useRuntime } from '../support/accounts.ts';
 import { addStaff, consoleClient, staffLogin, totpCode } from '../support/console.ts';
+import { openEvents } from '../support/sse.ts';
 
 const IN = 'spetter';
 const OUT = 'velvet';
@@ -32,6 +34,41 @@ async function member(rt: TestRuntime, brand: string, state: { status?: 'active'
     .execute();
   return user.id;
 }
+
+/** A fictional profile written straight to the database, with one photo when asked (its id answered too). */
+async function fictionalProfile(rt: TestRuntime, brand: string, withPhoto = false): Promise<{ id: number; photo: number | null }> {
+  const db = rt.db.db;
+  const row = await db
+    .insertInto('profiles')
+    .values({ tenant_id: brand, user_id: null, fictional: 1, name: 'Persona', gender: 'female', sexuality: 'hetero', birth_date: '1992-01-01', country: brand === 'velvet' ? 'DE' : 'NL', last_seen_at: new Date().toISOString() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (!withPhoto) return { id: row.id, photo: null };
+  const photo = await db.insertInto('photos').values({ profile_id: row.id, filename: `${brand}/${row.id}.webp`, thumb_filename: `${brand}/${row.id}-t.webp`, status: 'active' }).returning('id').executeTakeFirstOrThrow();
+  return { id: row.id, photo: photo.id };
+}
+
+/** A member's conversation with a fictional profile, the member's message unanswered (waiting in the inbox). */
+async function waitingConversation(rt: TestRuntime, brand: string): Promise<number> {
+  const db = rt.db.db;
+  const userId = await member(rt, brand);
+  const { id: memberProfile } = await db.selectFrom('profiles').select('id').where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const { id: persona } = await fictionalProfile(rt, brand);
+  const now = new Date().toISOString();
+  const c = await db.insertInto('conversations').values({ tenant_id: brand, started_by: memberProfile, created_at: now, waiting_since: now }).returning('id').executeTakeFirstOrThrow();
+  await db
+    .insertInto('conversation_members')
+    .values([
+      { conversation_id: c.id, profile_id: memberProfile, other_profile_id: persona, last_message_at: now, unread: 0 },
+      { conversation_id: c.id, profile_id: persona, other_profile_id: memberProfile, last_message_at: now, unread: 1 },
+    ])
+    .execute();
+  const m = await db.insertInto('messages').values({ conversation_id: c.id, sender_profile_id: memberProfile, kind: 'text', body: 'Hoi', client_id: `access-${c.id}`, created_at: now, notified_at: now }).returning('id').executeTakeFirstOrThrow();
+  await db.updateTable('conversations').set({ last_message_id: m.id }).where('id', '=', c.id).execute();
+  return c.id;
+}
+
+let jpeg: Buffer | undefined;
 
 /** A postback of the brand, written straight to the database (as if a member of a network had bought). */
 async function postback(rt: TestRuntime, brand: string): Promise<number> {
@@ -76,6 +113,14 @@ interface Sample {
   body?: unknown;
   /** A list route: the brand asked for goes into `?brand=`. */
   brandQuery?: boolean;
+  /** The fictional profile the path names (`:id`), made fresh for each call; with `:photo`, one of its photos. */
+  fictional?: { photo?: boolean };
+  /** The conversation of the fictional inbox the path names (`:id`), made fresh; `claim`: the caller claims it first. */
+  conversation?: { claim?: boolean };
+  /** A multipart upload of a photo instead of a JSON body. */
+  upload?: boolean;
+  /** An event stream: the answer's status is read, then the stream closed. */
+  stream?: boolean;
   /** The answer of an allowed call on an object in scope. */
   ok: number;
 }
@@ -96,6 +141,20 @@ const SAMPLES: Record<string, Sample> = {
   'POST members/:id/directdebit-block': { member: {}, body: { reason: 'Stornering' }, ok: 200 },
   'POST members/:id/delete': { member: {}, body: { reason: 'Verzoek van het lid' }, ok: 200 },
   'GET audit': { brandQuery: true, ok: 200 },
+  'GET fictional': { brandQuery: true, ok: 200 },
+  'POST fictional': { brandQuery: true, body: { name: 'Nieuwe persona', gender: 'female', sexuality: 'hetero', birth_date: '1990-05-05', country: 'NL' }, ok: 201 },
+  'GET fictional/:id': { fictional: {}, ok: 200 },
+  'POST fictional/:id': { fictional: {}, body: { about: 'Een nieuw verhaal.' }, ok: 200 },
+  'POST fictional/:id/retire': { fictional: {}, body: { reason: 'Persona loopt af' }, ok: 200 },
+  'POST fictional/:id/photos': { fictional: {}, upload: true, ok: 200 },
+  'POST fictional/:id/photos/:photo': { fictional: { photo: true }, body: { action: 'main' }, ok: 200 },
+  'GET inbox': { brandQuery: true, ok: 200 },
+  'GET inbox/stats': { brandQuery: true, ok: 200 },
+  'GET inbox/:id': { conversation: {}, ok: 200 },
+  'POST inbox/:id/claim': { conversation: {}, ok: 200 },
+  'POST inbox/:id/release': { conversation: { claim: true }, ok: 200 },
+  'POST inbox/:id': { conversation: { claim: true }, body: { text: 'Hoi! Leuk dat je schrijft.' }, ok: 200 },
+  'GET events': { brandQuery: true, stream: true, ok: 200 },
   'GET revenue': { brandQuery: true, ok: 200 },
   'GET postbacks': { brandQuery: true, ok: 200 },
   'POST postbacks/:id/resend': { postback: true, ok: 200 },
@@ -116,10 +175,29 @@ async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, bra
   const sample = SAMPLES[key(route)]!;
   let path = `/api/console/${route.path}`;
   if (sample.member) path = path.replace(':id', String(await member(rt, brand, sample.member)));
+  if (sample.fictional) {
+    const made = await fictionalProfile(rt, brand, sample.fictional.photo);
+    path = path.replace(':id', String(made.id)).replace(':photo', String(made.photo));
+  }
+  if (sample.conversation) {
+    const id = await waitingConversation(rt, brand);
+    path = path.replace(':id', String(id));
+    if (sample.conversation.claim) await client.post(`/api/console/inbox/${id}/claim`);
+  }
   if (sample.postback) path = path.replace(':id', String(await postback(rt, brand)));
   if (sample.held) path = path.replace(':id', String(await heldMessage(rt, brand)));
   if (sample.staff) path = path.replace(':id', String((await addStaff(rt, 'moderator')).id));
   if (sample.brandQuery) path += `?brand=${brand}`;
+  if (sample.stream) {
+    const opened = await openEvents(client, { path });
+    opened.close();
+    return { status: opened.res.statusCode ?? 0, text: '' };
+  }
+  if (sample.upload) {
+    jpeg ??= await sharp({ create: { width: 300, height: 300, channels: 3, background: { r: 120, g: 60, b: 90 } } }).jpeg().toBuffer();
+    const res = await client.upload(path, jpeg);
+    return { status: res.status, text: res.text };
+  }
   const body = typeof sample.body === 'function' ? (sample.body as () => unknown)() : sample.body;
   const res = route.method === 'GET' ? await client.get(path) : await client.post(path, body ?? {});
   return { status: res.status, text: res.text };
@@ -157,9 +235,11 @@ describe.each(engines())('the console access matrix on %s', (engine) => {
   test.each(STAFF_ROLES)('role %s scoped to one brand: allowed routes answer in scope and 404 out of scope; others 403 and audited', async (role: StaffRole) => {
     const routes = CONSOLE_ROUTES.filter((r) => r.roles !== 'public');
     let counted = 0;
+    // One session for the role's calls (a login hashes a password: seconds on a busy machine), and
+    // one of its own for the logout, which ends it.
+    const shared = await staffLogin(rt(), role, [IN]);
     for (const route of routes) {
-      // A session of its own for each route (a logout ends it).
-      const { client, id } = await staffLogin(rt(), role, [IN]);
+      const { client, id } = route.path === 'logout' ? await staffLogin(rt(), role, [IN]) : shared;
       const allowed = may(role, route.roles as keyof typeof PERMISSIONS);
       for (const brand of [IN, OUT]) {
         const res = await call(rt(), client, route, brand);

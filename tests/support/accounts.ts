@@ -95,6 +95,17 @@ export class Client {
     return this.request('DELETE', path, body, headers);
   }
 
+  /** A multipart upload of one file (a photo, as a browser's form sends it) under `field`. */
+  async upload(path: string, bytes: Buffer, field = 'photo', type = 'image/jpeg'): Promise<HostResponse> {
+    const form = new FormData();
+    form.append(field, new Blob([new Uint8Array(bytes)], { type }), 'photo.jpg');
+    const req = new Request('http://x/', { method: 'POST', body: form });
+    const body = Buffer.from(await req.arrayBuffer());
+    const headers: Record<string, string> = { 'x-forwarded-for': this.ip, 'content-type': req.headers.get('content-type')!, 'content-length': String(body.length) };
+    if (this.jar.size) headers.cookie = this.cookieHeader();
+    return hostFetch(this.rt, this.tenant, path, { method: 'POST', headers, body });
+  }
+
   async user(): Promise<any> {
     const res = await this.get('/api/user.php');
     if (res.status !== 200) throw new Error(`GET /api/user.php answered ${res.status}: ${res.text}`);

@@ -27,13 +27,16 @@ export function collectEvents(res: IncomingMessage): StreamEvent[] {
   return events;
 }
 
-/** Opens GET /api/events.php as the client's browser would (on the client's runtime, or the port given). */
-export async function openEvents(client: Client, opts: { port?: number; lastEventId?: string } = {}) {
+/**
+ * Opens GET /api/events.php as the client's browser would (on the client's runtime, or the port
+ * given); `path` another stream of the client's host (the console's /api/console/events).
+ */
+export async function openEvents(client: Client, opts: { port?: number; lastEventId?: string; path?: string } = {}) {
   const port = opts.port ?? client.rt.port;
   const res = await new Promise<IncomingMessage>((resolve, reject) => {
     const headers: Record<string, string> = { host: `${client.tenant}.localhost:${port}`, cookie: client.cookieHeader(), accept: 'text/event-stream', 'x-forwarded-for': client.ip };
     if (opts.lastEventId !== undefined) headers['last-event-id'] = opts.lastEventId;
-    const req = request({ host: '127.0.0.1', port, path: '/api/events.php', headers }, resolve);
+    const req = request({ host: '127.0.0.1', port, path: opts.path ?? '/api/events.php', headers }, resolve);
     req.on('error', reject);
     req.end();
   });

@@ -11,6 +11,8 @@ export const NAV = [
   { id: 'safety', href: '/console/safety', permission: 'safety', icon: 'i-tabler-shield-check' },
   { id: 'audit', href: '/console/audit', permission: 'audit', icon: 'i-tabler-list-search' },
   { id: 'staff', href: '/console/staff', permission: 'staff', icon: 'i-tabler-id-badge-2' },
+  { id: 'inbox', href: '/console/inbox', permission: 'inbox', icon: 'i-tabler-inbox' },
+  { id: 'fictional', href: '/console/fictional', permission: 'inbox', icon: 'i-tabler-masks-theater' },
 ] as const satisfies readonly { id: string; href: string; permission: Permission; icon: string }[];
 
 export type NavId = (typeof NAV)[number]['id'];

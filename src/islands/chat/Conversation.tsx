@@ -186,6 +186,7 @@ export function Conversation({ ctx, open, user }: { ctx: ChatContext; open: Open
       <footer className="border-t border-gray-200 bg-white px-2 pb-[max(0.5rem,env(safe-area-inset-bottom))] pt-2 sm:px-3">
         {answer.reply_block === 'confirm_email' && <Notice tone="warning" text={m.chat_confirm_email({}, o)} />}
         {answer.reply_block === 'other_unconfirmed' && <Notice tone="info" text={m.chat_other_unconfirmed({ name: profile.name }, o)} />}
+        {answer.reply_block === 'retired' && <Notice tone="info" text={m.chat_profile_retired({ name: profile.name }, o)} />}
         {(answer.needs_premium || offer.kind === 'premium') && (
           <Notice tone="warning" text={premiumText} action={{ href: '/premium', label: m.nav_get_premium({}, o) }} />
         )}

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import {
   AuditQuery,
   ConsoleEnrolBody,
@@ -23,47 +22,18 @@ import {
   StaffParams,
   StaffRoleBody,
   type ConsoleBrand,
-  type Permission,
   type StaffView,
 } from '../../contract/console.ts';
-import { inScope, type ConsoleService, type StaffSession } from '../services/console.ts';
-import type { Services } from '../services/index.ts';
+import { inScope } from '../services/console.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import { AppError } from '../errors.ts';
-import { json, noContent, type Method, type Result } from '../http/routes.ts';
+import { json, noContent } from '../http/routes.ts';
 import { postbacksCsv, revenueCsv } from './revenue-csv.ts';
 import { experimentsCsv, sourcesCsv } from './traffic-csv.ts';
+import { consoleRoute, type AnyConsoleRoute } from './route.ts';
+import { INBOX_ROUTES } from './inbox-routes.ts';
 
-/**
- * A console route (DESIGN §11), declared like a member route (`route()` in http/routes.ts) with
- * `roles` in place of `who`: the permission (contract/console.ts PERMISSIONS) that names the roles
- * allowed, or 'public' for the calls before a session (login, enrolment). `scoped` says that the
- * route's object or `?brand=` belongs to a brand: a brand outside the staff member's scope is 404.
- */
-export interface ConsoleRouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, P extends z.ZodType | undefined, R extends Permission | 'public'> {
-  method: Method;
-  /** Under /api/console/, Fastify's syntax for a path parameter (`members/:id`). */
-  path: string;
-  roles: R;
-  scoped: boolean;
-  body?: B;
-  query?: Q;
-  params?: P;
-  handler: (ctx: ConsoleContext<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodType ? z.output<Q> : undefined, P extends z.ZodType ? z.output<P> : undefined, R>) => Promise<Result> | Result;
-}
-
-export interface ConsoleContext<Body, Query, Params, R> {
-  console: ConsoleService;
-  /** The runtime's other services (the brands served, moderation, chat, figures): staff act through them (DESIGN §11). */
-  services: Services;
-  /** Always there on routes with a permission. */
-  session: R extends 'public' ? StaffSession | null : StaffSession;
-  body: Body;
-  query: Query;
-  params: Params;
-  ip: string;
-  setCookie(value: string): void;
-}
+export { consoleRoute, type AnyConsoleRoute, type ConsoleContext, type ConsoleRouteSpec } from './route.ts';
 
 /** Brands named for a staff member must be brands this runtime serves. */
 function knownBrands(brands: string[] | null, tenants: Tenant[]): string[] | null {
@@ -73,14 +43,6 @@ function knownBrands(brands: string[] | null, tenants: Tenant[]): string[] | nul
 
 /** The brands a staff member may see, as GET me answers them. */
 const brandsInScope = (staff: StaffView, tenants: Tenant[]): ConsoleBrand[] => tenants.filter((t) => inScope(staff, t.id)).map((t) => ({ id: t.id, name: t.name }));
-
-export type AnyConsoleRoute = ConsoleRouteSpec<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined, Permission | 'public'>;
-
-export function consoleRoute<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined, R extends Permission | 'public' = Permission | 'public'>(
-  spec: ConsoleRouteSpec<B, Q, P, R>,
-): AnyConsoleRoute {
-  return spec as unknown as AnyConsoleRoute;
-}
 
 /** The console's JSON API: every route, its permission and scope (the access-matrix test reads this table). */
 export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
@@ -349,4 +311,5 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
       return json({ ok: true });
     },
   }),
+  ...INBOX_ROUTES,
 ];

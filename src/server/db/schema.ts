@@ -163,6 +163,8 @@ export interface ProfilesTable {
    * `relist` (src/server/services/visibility.ts) wherever status or invisible mode change.
    */
   listed: ColumnType<Flag, Flag | undefined, Flag>;
+  /** A fictional profile staff retired (issue 22): not listed, its conversations closed to new messages. */
+  retired_at: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: ColumnType<string, string | undefined, string>;
 }
@@ -226,6 +228,13 @@ export interface ConversationsTable {
   started_by: number;
   last_message_id: ColumnType<number, number | undefined, number>;
   created_at: CreatedAt;
+  /** The fictional inbox (issue 22): when the oldest unanswered member message to a fictional profile came; null when none waits. */
+  waiting_since: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The first staff reply as the fictional profile (time to first answer). */
+  first_answer_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The staff member who holds the conversation's claim, until claimed_until. */
+  claimed_by: ColumnType<number | null, number | null | undefined, number | null>;
+  claimed_until: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One side of a conversation. */

@@ -13,6 +13,7 @@ import { CONSOLE_ROUTES, type AnyConsoleRoute } from '../console/routes.ts';
 import { consoleLocale, consolePagesPlugin } from './console-pages.ts';
 import type { Result } from './routes.ts';
 import { openStream, sendFile } from './api.ts';
+import { uploadsPlugin } from './plugins/uploads.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -92,8 +93,8 @@ export function registerConsole(app: FastifyInstance, options: ConsoleOptions): 
     }
   });
 
-  for (const route of routes) {
-    app.route({
+  const define = (scope: FastifyInstance, route: AnyConsoleRoute) =>
+    scope.route({
       method: route.method,
       url: `/api/console/${route.path}`,
       config: { console: true },
@@ -144,9 +145,20 @@ export function registerConsole(app: FastifyInstance, options: ConsoleOptions): 
           params,
           ip,
           setCookie: (value: string) => void reply.header('set-cookie', value),
+          req: request.raw,
+          res: reply.raw,
         } as never);
         return answer(request, reply, result);
       },
+    });
+  for (const route of routes.filter((r) => !r.upload)) define(app, route);
+  // Uploads read their multipart body through @fastify/multipart (DESIGN §8), as the member API's do;
+  // its parser lives in a scope of their own, so every other console route reads bodies as before.
+  const uploads = routes.filter((r) => r.upload);
+  if (uploads.length) {
+    void app.register(async (scope) => {
+      await scope.register(uploadsPlugin);
+      for (const route of uploads) define(scope, route);
     });
   }
 

@@ -21,6 +21,8 @@ import { AppError, notFound } from '../errors.ts';
 import { lockProfiles, nowIso } from '../db/engine.ts';
 import { spend } from '../ledger.ts';
 import { publishToMember } from './events.ts';
+import { publishToConsole } from './console-events.ts';
+import { markWaiting } from './inbox-waiting.ts';
 import { visibleTarget, type Liker } from './likes.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
 import { mediaUrl } from './main-image.ts';
@@ -50,7 +52,21 @@ export const chatError = {
   unconfirmed: () => new AppError('email_unconfirmed', 403),
   /** SPEC §9: a free member starts at most 2 conversations. */
   premium: () => new AppError('premium_only', 403, { key: 'premium_only', extra: { premium_required: true } }),
+  /** A fictional profile staff retired (issue 22): its conversation stays readable, closed to new messages. */
+  retired: () => new AppError('profile_retired', 409),
 };
+
+/**
+ * Who sends: a member, or a fictional profile answered by staff (the console's inbox, issue 22:
+ * no user, nothing charged; the inbox service checks the claim in `alongside`).
+ */
+export interface Sender {
+  userId: number | null;
+  profileId: number;
+}
+
+/** Runs in the transaction that stores a message, after it is stored: a refusal (a throw) undoes the message. */
+export type Alongside = (trx: Transaction<Database>, message: { id: number; conversation_id: number; created_at: string }) => Promise<void>;
 
 /** The ledger reason of each kind: a GIF is a message like a text. */
 const REASON: Record<MessageKind, SpendReason> = { text: 'message', gif: 'message', photo: 'photo', gift: 'gift' };
@@ -130,7 +146,7 @@ export function createChatService(deps: ChatServiceDeps) {
     return q
       .selectFrom('profiles')
       .leftJoin('users', 'users.id', 'profiles.user_id')
-      .select([...CARD_COLUMNS, 'profiles.status', 'profiles.user_id', 'users.status as user_status'])
+      .select([...CARD_COLUMNS, 'profiles.status', 'profiles.user_id', 'profiles.retired_at', 'users.status as user_status'])
       .where('profiles.id', '=', profileId)
       .where('profiles.tenant_id', '=', tenant.id)
       .executeTakeFirst();
@@ -165,7 +181,7 @@ export function createChatService(deps: ChatServiceDeps) {
    * stored, never a stored message that was not charged, never a balance below 0. A send repeated
    * with the same client_id answers the stored message and charges nothing.
    */
-  async function store(tenant: Tenant, me: Liker, target: { conversationId?: number; profileId?: number }, clientId: string, what: { kind: MessageKind; body: string | null; media: string | null; credits: number; photoStatus?: PhotoStatus }) {
+  async function store(tenant: Tenant, me: Sender, target: { conversationId?: number; profileId?: number }, clientId: string, what: { kind: MessageKind; body: string | null; media: string | null; credits: number; photoStatus?: PhotoStatus }, alongside?: Alongside) {
     return db.transaction().execute(async (trx) => {
       let mine = await side(trx, me.profileId, target);
       if (!mine && target.conversationId !== undefined) throw notFound();
@@ -184,23 +200,25 @@ export function createChatService(deps: ChatServiceDeps) {
         .where((eb) => eb.or([eb.and([eb('blocker_profile_id', '=', me.profileId), eb('blocked_profile_id', '=', otherId)]), eb.and([eb('blocker_profile_id', '=', otherId), eb('blocked_profile_id', '=', me.profileId)])]))
         .executeTakeFirst();
       if (blocked) throw notFound();
-      const user = await trx.selectFrom('users').select(['status', 'paid_user']).where('id', '=', me.userId).executeTakeFirstOrThrow();
-      if (user.status === 'not_confirmed') throw chatError.unconfirmed();
+      const user = me.userId === null ? null : await trx.selectFrom('users').select(['status', 'paid_user']).where('id', '=', me.userId).executeTakeFirstOrThrow();
+      if (user?.status === 'not_confirmed') throw chatError.unconfirmed();
       const other = await otherOf(trx, tenant, otherId);
       if (!other || other.status !== 'active') throw notFound();
+      if (other.retired_at !== null) throw chatError.retired();
+      const balance = async () => (me.userId === null ? 0 : (await trx.selectFrom('users').select('credits').where('id', '=', me.userId).executeTakeFirstOrThrow()).credits);
 
       const repeated = await trx.selectFrom('messages').select(MESSAGE_COLUMNS).where('sender_profile_id', '=', me.profileId).where('client_id', '=', clientId).executeTakeFirst();
-      if (repeated) {
-        const { credits } = await trx.selectFrom('users').select('credits').where('id', '=', me.userId).executeTakeFirstOrThrow();
-        return { row: repeated, credits, other, first: false, repeated: true };
-      }
+      if (repeated) return { row: repeated, credits: await balance(), other, first: false, repeated: true };
 
-      const screened = deps.screen ? await deps.screen(trx, tenant, me, { profileId: otherId, userId: other.user_id }, what) : null;
+      // Staff replies as a fictional profile are checked by the inbox (staffReplyRefusal), not screened as a member's.
+      const screened = deps.screen && me.userId !== null ? await deps.screen(trx, tenant, { userId: me.userId, profileId: me.profileId }, { profileId: otherId, userId: other.user_id }, what) : null;
       const held = screened?.hold !== undefined && screened.hold !== null;
       let conversationId = mine?.conversation_id;
       const now = nowIso();
       const first = conversationId === undefined;
       if (conversationId === undefined) {
+        // Staff answer in conversations members started; a fictional profile never starts one.
+        if (!user || me.userId === null) throw notFound();
         if (user.paid_user !== 1 && (await conversationsStarted(trx, me.profileId)) >= FREE_CONVERSATIONS) throw chatError.premium();
         const created = await trx.insertInto('conversations').values({ tenant_id: tenant.id, started_by: me.profileId, created_at: now }).returning('id').executeTakeFirstOrThrow();
         await trx.updateTable('profiles').set((eb) => ({ conversations_started: eb('conversations_started', '+', 1) })).where('id', '=', me.profileId).execute();
@@ -233,11 +251,10 @@ export function createChatService(deps: ChatServiceDeps) {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      let credits: number;
-      if (what.credits > 0) ({ balance: credits } = await spend(trx, { userId: me.userId, credits: what.credits, reason: REASON[what.kind], ref: String(row.id) }));
-      else ({ credits } = await trx.selectFrom('users').select('credits').where('id', '=', me.userId).executeTakeFirstOrThrow());
+      const credits = what.credits > 0 && me.userId !== null ? (await spend(trx, { userId: me.userId, credits: what.credits, reason: REASON[what.kind], ref: String(row.id) })).balance : await balance();
       await trx.updateTable('conversation_members').set({ hidden: 0, last_read_id: row.id, unread: 0, last_message_at: now }).where('conversation_id', '=', conversationId).where('profile_id', '=', me.profileId).execute();
       if (!held) await reachRecipient(trx, { conversationId, recipientProfileId: otherId, messageId: row.id, at: now });
+      await alongside?.(trx, row);
       return { row, credits, other, first, repeated: false };
     });
   }
@@ -317,9 +334,9 @@ export function createChatService(deps: ChatServiceDeps) {
       if (!other || other.status !== 'active') throw notFound();
       const [card] = await profileCards(db, [other]);
       const user = await db.selectFrom('users').select(['status', 'paid_user']).where('id', '=', me.userId).executeTakeFirstOrThrow();
-      const replyBlock: ReplyBlock = user.status === 'not_confirmed' ? 'confirm_email' : other.user_status === 'not_confirmed' ? 'other_unconfirmed' : null;
+      const replyBlock: ReplyBlock = user.status === 'not_confirmed' ? 'confirm_email' : other.retired_at !== null ? 'retired' : other.user_status === 'not_confirmed' ? 'other_unconfirmed' : null;
       const needsPremium = !mine && user.paid_user !== 1 && (await conversationsStarted(db, me.profileId)) >= FREE_CONVERSATIONS;
-      const answer: Conversation = { conversation: null, profile: card!.card, can_send: replyBlock !== 'confirm_email' && !needsPremium, reply_block: replyBlock, needs_premium: needsPremium };
+      const answer: Conversation = { conversation: null, profile: card!.card, can_send: replyBlock !== 'confirm_email' && replyBlock !== 'retired' && !needsPremium, reply_block: replyBlock, needs_premium: needsPremium };
       if (!mine) return answer;
 
       const from = Math.max(mine.cleared_id, query.after ?? 0);
@@ -368,16 +385,27 @@ export function createChatService(deps: ChatServiceDeps) {
     },
 
     /** Stores and charges a message, then tells both members' tabs (after the commit). */
-    async deliver(tenant: Tenant, me: Liker, target: { conversationId?: number; profileId?: number }, clientId: string, what: { kind: MessageKind; body: string | null; media: string | null; credits: number; photoStatus?: PhotoStatus }): Promise<SendAnswer> {
-      const { row, credits, other, first, repeated } = await store(tenant, me, target, clientId, what);
+    async deliver(tenant: Tenant, me: Sender, target: { conversationId?: number; profileId?: number }, clientId: string, what: { kind: MessageKind; body: string | null; media: string | null; credits: number; photoStatus?: PhotoStatus }, alongside?: Alongside): Promise<SendAnswer> {
+      const { row, credits, other, first, repeated } = await store(tenant, me, target, clientId, what, alongside);
       if (!repeated) {
-        await publishToMember(bus, me.userId, { type: 'message', conversation_id: row.conversation_id, message_id: row.id });
-        if (row.credits > 0) await publishToMember(bus, me.userId, { type: 'credits', balance: credits });
+        if (me.userId !== null) await publishToMember(bus, me.userId, { type: 'message', conversation_id: row.conversation_id, message_id: row.id });
+        if (me.userId !== null && row.credits > 0) await publishToMember(bus, me.userId, { type: 'credits', balance: credits });
         // A held message reaches its recipient only when a moderator releases it (this.announce then).
         if (other.user_id !== null && row.hold_status !== 'held') await this.announce({ id: row.id, conversationId: row.conversation_id, recipientUserId: other.user_id, first });
+        // A message to a fictional profile: the console's open inbox pages hear of it (issue 22).
+        if (other.user_id === null && row.hold_status !== 'held') await publishToConsole(bus, { type: 'inbox_message', brand: tenant.id, conversation_id: row.conversation_id });
       }
       const [message] = await toMessages([row], me.profileId);
       return { conversation_id: row.conversation_id, message: message!, credits };
+    },
+
+    /**
+     * The last messages of a conversation as `viewer` (a profile of it) sees them, oldest first:
+     * the console's fictional inbox reads a conversation as its fictional profile (issue 22).
+     */
+    async history(conversationId: number, viewer: number): Promise<ChatMessage[]> {
+      const rows = (await db.selectFrom('messages').select(MESSAGE_COLUMNS).where('conversation_id', '=', conversationId).where(shownTo(viewer, 'messages')).orderBy('id', 'desc').limit(CHAT_HISTORY_LIMIT).execute()) as MessageRow[];
+      return toMessages(rows.reverse(), viewer);
     },
 
     /** Tells the recipient's tabs of a message that reached them, and pushes and mails it by preference (after the commit). */
@@ -488,4 +516,6 @@ export async function reachRecipient(trx: Transaction<Database>, message: { conv
     .where('conversation_id', '=', message.conversationId)
     .where('profile_id', '=', message.recipientProfileId)
     .execute();
+  // A message that reaches a fictional profile waits in the console's inbox (issue 22).
+  await markWaiting(trx, message);
 }

@@ -18,6 +18,8 @@ import { createSearchService } from './search.ts';
 import { createLikeService } from './likes.ts';
 import { createSwipeService } from './swipes.ts';
 import { createSafetyService } from './safety.ts';
+import { createInboxService } from './inbox.ts';
+import { createFictionalService } from './fictional.ts';
 import { createChatService } from './chat.ts';
 import { createMessageSafety } from './message-safety.ts';
 import { createNotifier, type Vapid } from './notify.ts';
@@ -166,5 +168,7 @@ export function createServices(deps: ServiceDeps): Services {
       },
       erase: (userId, alongside) => accounts.erase(userId, (profileId) => photos.eraseAll(profileId), alongside),
     }),
+    inbox: createInboxService({ db, bus, chat, tenants: deps.tenants }),
+    fictional: createFictionalService({ db, bus, photos, tenants: deps.tenants }),
   };
 }

@@ -23,6 +23,8 @@ import type { TransactionService } from './invoices.ts';
 import type { TestProvider } from '../payments/test-provider.ts';
 import type { GifProvider } from '../data/gifs.ts';
 import type { ConsoleService } from './console.ts';
+import type { InboxService } from './inbox.ts';
+import type { FictionalService } from './fictional.ts';
 import type { PostbackService } from './postbacks.ts';
 import type { RevenueService } from './revenue.ts';
 import type { TrafficService } from './traffic.ts';
@@ -76,6 +78,10 @@ export interface Services {
   testProvider: TestProvider;
   /** The operator console: staff, their sessions, members as staff see them, the audit log. */
   console: ConsoleService;
+  /** The console's fictional inbox: waiting conversations, claims, replies as a fictional profile (issue 22). */
+  inbox: InboxService;
+  /** The console's fictional profiles: create, edit, retire, photos (issue 22). */
+  fictional: FictionalService;
   /** Postbacks to affiliate networks (issue 23). */
   postbacks: PostbackService;
   /** Revenue figures for the console (issue 23). */

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { PhotoView } from '../../contract/profile.ts';
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import sharp from 'sharp';
 import { fileTypeFromBuffer } from 'file-type';
 import { mainImage as readMainImage, mediaUrl, passMainOn, type MainImage } from './main-image.ts';
-import { lockingRows } from '../db/engine.ts';
+import { lockProfiles, lockingRows } from '../db/engine.ts';
 import type { Database, Photo, PhotoStatus } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
 import { FREE_PHOTOS, PREMIUM_PHOTOS } from '../../lib/membership.ts';
@@ -58,6 +58,8 @@ export interface PhotoService {
    * 400 photo_dimensions, 404 not_found when the profile is not the member's.
    */
   upload(user: PhotoUploader, profileId: number, file: PhotoUpload): Promise<PhotoView[]>;
+  /** Staff upload a photo of a fictional profile of the brand (issue 22): screened as a member's; 404 for any other profile. */
+  uploadFictional(tenantId: string, profileId: number, file: PhotoUpload): Promise<PhotoView[]>;
   /** Makes a photo of the profile its main photo; 404 when it is not the profile's. */
   setMain(profileId: number, photoId: number): Promise<PhotoView[]>;
   /** Deletes a photo of the profile and its files; the next photo becomes main if needed. 404 when not the profile's. */
@@ -155,35 +157,44 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
     if (!owner) throw notFound();
     refuseOverLimit(user.paid_user || owner.paid_user === 1, await countPhotos(db, profileId));
 
-    const { filename, thumbFilename } = await storeImage(mediaDir, user.tenant_id, file);
+    return addPhoto(user.tenant_id, profileId, file, async (trx) => {
+      // The user row is the lock that serializes a member's uploads on PostgreSQL; SQLite
+      // transactions already run one at a time (begin immediate on one connection).
+      const locked = await trx
+        .selectFrom('users')
+        .select(['id', 'paid_user'])
+        .where('id', '=', user.id)
+        .$call(lockingRows(trx))
+        .executeTakeFirst();
+      if (!locked) throw notFound();
+      // Premium when the caller says so or the locked row does (a purchase may have just landed).
+      return user.paid_user || locked.paid_user === 1;
+    });
+  }
 
+  /**
+   * Stores a checked photo and adds it to the profile, under the lock `lock` takes (it answers
+   * whether the premium limit applies), screened as the brand's photo_moderation says.
+   */
+  async function addPhoto(tenantId: string, profileId: number, file: PhotoUpload, lock: (trx: Transaction<Database>) => Promise<boolean>): Promise<PhotoView[]> {
+    const { filename, thumbFilename } = await storeImage(mediaDir, tenantId, file);
     try {
       await db.transaction().execute(async (trx) => {
-        // The user row is the lock that serializes a member's uploads on PostgreSQL; SQLite
-        // transactions already run one at a time (begin immediate on one connection).
-        const locked = await trx
-          .selectFrom('users')
-          .select(['id', 'paid_user'])
-          .where('id', '=', user.id)
-          .$call(lockingRows(trx))
-          .executeTakeFirst();
-        if (!locked) throw notFound();
+        const premium = await lock(trx);
         const stats = await trx
           .selectFrom('photos')
           .select((eb) => [eb.fn.max<number | null>('position').as('last'), eb.fn.sum<number | null>('is_main').as('mains')])
           .where('profile_id', '=', profileId)
           .where('status', '!=', 'rejected')
           .executeTakeFirstOrThrow();
-        const count = await countPhotos(trx, profileId);
-        // Premium when the caller says so or the locked row does (a purchase may have just landed).
-        refuseOverLimit(user.paid_user || locked.paid_user === 1, count);
+        refuseOverLimit(premium, await countPhotos(trx, profileId));
         await trx
           .insertInto('photos')
           .values({
             profile_id: profileId,
             filename,
             thumb_filename: thumbFilename,
-            status: statusFor(user.tenant_id),
+            status: statusFor(tenantId),
             // The first photo that is not rejected becomes main (a rejected main lost the flag).
             is_main: Number(stats.mains ?? 0) === 0 ? 1 : 0,
             position: stats.last === null ? 0 : Number(stats.last) + 1,
@@ -195,6 +206,20 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
       throw err;
     }
     return list(profileId);
+  }
+
+  /**
+   * A photo of a fictional profile uploaded by staff (issue 22): the premium limit, and the same
+   * screening as a member's (the brand's photo_moderation). 404 unless it is a fictional profile of the brand.
+   */
+  async function uploadFictional(tenantId: string, profileId: number, file: PhotoUpload): Promise<PhotoView[]> {
+    const profile = await db.selectFrom('profiles').select('id').where('id', '=', profileId).where('tenant_id', '=', tenantId).where('fictional', '=', 1).where('user_id', 'is', null).executeTakeFirst();
+    if (!profile) throw notFound();
+    refuseOverLimit(true, await countPhotos(db, profileId));
+    return addPhoto(tenantId, profileId, file, async (trx) => {
+      await lockProfiles(trx, [profileId]);
+      return true;
+    });
   }
 
   async function setMain(profileId: number, photoId: number): Promise<PhotoView[]> {
@@ -264,7 +289,7 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
     return sent ? { status: sent.photo_status ?? 'active', userId: sent.user_id } : null;
   }
 
-  return { list, upload, setMain, remove, mainImage, eraseAll, mediaAccess };
+  return { list, upload, uploadFictional, setMain, remove, mainImage, eraseAll, mediaAccess };
 }
 
 /** Removes stored files; a file already gone is fine, a name that is not ours is never touched. */

@@ -64,6 +64,48 @@ export function profileView(p: Profile) {
   };
 }
 
+/**
+ * The columns to write for changes to a profile, after the SPEC §5 rules (a member's own profile
+ * and a fictional profile staff edit, issue 22): a field the brand hides cannot be set, the name
+ * and birth date rules, a country of the brand, a region of that country, known interests.
+ * Refusals are AppErrors naming the field.
+ */
+export function profileColumns(tenant: Tenant, profile: Pick<Profile, 'country'>, changes: ProfileChanges, email: string | null) {
+  const visible = new Set<string>(tenant.visible_profile_fields);
+  for (const key of Object.keys(changes) as (keyof ProfileChanges)[]) {
+    if (key !== 'name' && !visible.has(FIELD_OF[key])) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: key });
+  }
+  if (changes.name !== undefined) {
+    const problem = nameProblem(changes.name, email);
+    if (problem) throw new AppError(problem, 400, { field: 'name' });
+  }
+  if (changes.birth_date !== undefined) {
+    const problem = birthDateProblem(changes.birth_date);
+    if (problem) throw new AppError(problem, 400, { field: 'birth_date', params: { min_age: MIN_AGE } });
+  }
+  const country = changes.country ?? profile.country;
+  if (changes.country !== undefined && !tenant.countries.includes(changes.country)) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: 'country' });
+  let region = changes.region === '' ? null : changes.region;
+  if (region) {
+    const found = findRegion(country, region);
+    if (!found) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: 'region' });
+    region = found.name;
+  } else if (changes.country !== undefined && changes.country !== profile.country && region === undefined) {
+    region = null; // a region of the old country means nothing in the new one
+  }
+  if (changes.interests && !changes.interests.every(isInterestKey)) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: 'interests' });
+  const { interests, ...rest } = changes;
+  return {
+    ...rest,
+    ...(rest.name !== undefined ? { name: rest.name.trim() } : {}),
+    ...(rest.about !== undefined ? { about: rest.about?.trim() || null } : {}),
+    ...(rest.city !== undefined ? { city: rest.city?.trim() || null } : {}),
+    ...(region !== undefined ? { region } : {}),
+    ...(interests ? { interests: JSON.stringify([...new Set(interests)]) } : {}),
+    updated_at: nowIso(),
+  };
+}
+
 export function createProfileService(deps: { db: Kysely<Database> }) {
   const { db } = deps;
 
@@ -83,41 +125,9 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
     /** Saves the changed fields after the SPEC §5 rules; a field the brand hides cannot be set. */
     async update(tenant: Tenant, userId: number, email: string, changes: ProfileChanges) {
       const profile = await own(userId);
-      const visible = new Set<string>(tenant.visible_profile_fields);
-      for (const key of Object.keys(changes) as (keyof ProfileChanges)[]) {
-        if (key !== 'name' && !visible.has(FIELD_OF[key])) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: key });
-      }
-      if (changes.name !== undefined) {
-        const problem = nameProblem(changes.name, email);
-        if (problem) throw new AppError(problem, 400, { field: 'name' });
-      }
-      if (changes.birth_date !== undefined) {
-        const problem = birthDateProblem(changes.birth_date);
-        if (problem) throw new AppError(problem, 400, { field: 'birth_date', params: { min_age: MIN_AGE } });
-      }
-      const country = changes.country ?? profile.country;
-      if (changes.country !== undefined && !tenant.countries.includes(changes.country)) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: 'country' });
-      let region = changes.region === '' ? null : changes.region;
-      if (region) {
-        const found = findRegion(country, region);
-        if (!found) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: 'region' });
-        region = found.name;
-      } else if (changes.country !== undefined && changes.country !== profile.country && region === undefined) {
-        region = null; // a region of the old country means nothing in the new one
-      }
-      if (changes.interests && !changes.interests.every(isInterestKey)) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: 'interests' });
-      const { interests, ...rest } = changes;
       await db
         .updateTable('profiles')
-        .set({
-          ...rest,
-          ...(rest.name !== undefined ? { name: rest.name.trim() } : {}),
-          ...(rest.about !== undefined ? { about: rest.about?.trim() || null } : {}),
-          ...(rest.city !== undefined ? { city: rest.city?.trim() || null } : {}),
-          ...(region !== undefined ? { region } : {}),
-          ...(interests ? { interests: JSON.stringify([...new Set(interests)]) } : {}),
-          updated_at: nowIso(),
-        })
+        .set(profileColumns(tenant, profile, changes, email))
         .where('id', '=', profile.id)
         .execute();
       return this.get(userId);
