@@ -1,13 +1,10 @@
 import type { IncomingMessage } from 'node:http';
+import { afterAll, beforeAll } from 'vitest';
 import { createServer, type Server } from 'node:https';
 import { selfSignedCert } from './tls.ts';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
-import { TENANTS_DIR } from './runtime.ts';
+import { tenantsWith } from './tenants.ts';
 
 /**
  * A local stand-in for Mollie's API over HTTPS (@mollie/api-client speaks nothing else, and
@@ -167,27 +164,36 @@ export async function startMollieStandIn(): Promise<MollieStandIn> {
 }
 
 /**
- * A brand on Mollie for the tests of one file: a copy of the tenants with the brand's payments
- * set to Mollie, the stand-in started before the file's tests (with the key in the environment)
- * and stopped after. Pass `tenantsDir` to the runtime; `mollie()` is the stand-in.
+ * The stand-in for the tests of one file, started before them: the runtime reaches it through
+ * MOLLIE_API_ENDPOINT with a key in `keyEnv` (the brand's `payments.mollie_api_key_env`).
  */
-export function useMollieBrand(brand = 'spetter'): { tenantsDir: string; keyEnv: string; mollie: () => MollieStandIn } {
-  const keyEnv = `MOLLIE_KEY_${brand.toUpperCase()}_TEST`;
-  const tenantsDir = mkdtempSync(join(tmpdir(), 'sitegen-mollie-'));
-  cpSync(TENANTS_DIR, tenantsDir, { recursive: true });
-  const file = join(tenantsDir, brand, 'tenant.json');
-  writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), payments: { provider: 'mollie', mollie_api_key_env: keyEnv } }, null, 2));
-  let stand: MollieStandIn | undefined;
+export function useMollieStandIn(keyEnv: string): () => MollieStandIn {
+  let mollie: MollieStandIn | undefined;
   beforeAll(async () => {
     // @mollie/api-client checks certificates against its own bundle only; this worker trusts the stand-in.
     process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
-    stand = await startMollieStandIn();
+    mollie = await startMollieStandIn();
     process.env[keyEnv] = 'test_standinkey';
-    process.env.MOLLIE_API_ENDPOINT = stand.endpoint;
+    process.env.MOLLIE_API_ENDPOINT = mollie.endpoint;
   });
   afterAll(async () => {
-    await stand?.close();
-    rmSync(tenantsDir, { recursive: true, force: true });
+    await mollie?.close();
   });
-  return { tenantsDir, keyEnv, mollie: () => stand! };
+  return () => {
+    if (!mollie) throw new Error('the Mollie stand-in has not started');
+    return mollie;
+  };
+}
+
+/**
+ * A brand on Mollie for the tests of one file: a copy of the tenants with the brand's payments
+ * set to Mollie, and the stand-in (useMollieStandIn) started before the file's tests and stopped
+ * after. Pass `tenantsDir` to the runtime; `mollie()` is the stand-in.
+ */
+export function useMollieBrand(brand = 'spetter'): { tenantsDir: string; keyEnv: string; mollie: () => MollieStandIn } {
+  const keyEnv = `MOLLIE_KEY_${brand.toUpperCase()}_TEST`;
+  const mollie = useMollieStandIn(keyEnv);
+  const tenants = tenantsWith({ [brand]: { payments: { provider: 'mollie', mollie_api_key_env: keyEnv } } });
+  afterAll(() => tenants.remove());
+  return { tenantsDir: tenants.dir, keyEnv, mollie };
 }

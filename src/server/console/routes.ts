@@ -6,17 +6,25 @@ import {
   ConsoleLoginBody,
   ConsoleMembersQuery,
   CreditsBody,
+  HeldDecisionBody,
+  HeldParams,
+  HeldQuery,
   EndVariantBody,
   EndVariantQuery,
   ExperimentsQuery,
   MemberParams,
+  PostbackParams,
+  PostbacksQuery,
   ReasonBody,
+  RevenueQuery,
+  SafetyQuery,
   SourcesQuery,
   type Permission,
 } from '../../contract/console.ts';
 import type { ConsoleService, StaffSession } from '../services/console.ts';
 import type { Services } from '../services/index.ts';
 import { json, noContent, type Method, type Result } from '../http/routes.ts';
+import { postbacksCsv, revenueCsv } from './revenue-csv.ts';
 import { experimentsCsv, sourcesCsv } from './traffic-csv.ts';
 
 /**
@@ -39,6 +47,7 @@ export interface ConsoleRouteSpec<B extends z.ZodType | undefined, Q extends z.Z
 
 export interface ConsoleContext<Body, Query, Params, R> {
   console: ConsoleService;
+  /** The runtime's other services (the brands served, moderation, chat, revenue): staff act through them (DESIGN §11). */
   /** The runtime's other services, for the figures the console reads (traffic, issue 23). */
   services: Services;
   /** Always there on routes with a permission. */
@@ -190,11 +199,47 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
   }),
   consoleRoute({
     method: 'GET',
+    path: 'held',
+    roles: 'held',
+    scoped: true,
+    query: HeldQuery,
+    handler: async ({ services, session, query }) => json(await services.messageSafety.queue(session.staff, query)),
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'held/:id',
+    roles: 'held',
+    scoped: true,
+    params: HeldParams,
+    body: HeldDecisionBody,
+    handler: async ({ services, session, params, body, ip }) => json(await services.messageSafety.decide(session.staff, params.id, body, ip)),
+  }),
+  consoleRoute({
+    method: 'GET',
+    path: 'safety',
+    roles: 'safety',
+    scoped: true,
+    query: SafetyQuery,
+    handler: ({ services, session, query }) => json(services.messageSafety.settings(session.staff, query.brand)),
+  }),
+  consoleRoute({
+    method: 'GET',
     path: 'audit',
     roles: 'audit',
     scoped: true,
     query: AuditQuery,
     handler: async ({ console, session, query }) => json(await console.auditLog(session.staff, query)),
+  }),
+  consoleRoute({
+    method: 'GET',
+    path: 'revenue',
+    roles: 'revenue',
+    scoped: true,
+    query: RevenueQuery,
+    handler: async ({ services, session, query }) => {
+      const figures = await services.revenue.revenue(session.staff, query);
+      return query.format === 'csv' ? revenueCsv(figures, query.table) : json(figures);
+    },
   }),
   consoleRoute({
     method: 'GET',
@@ -209,6 +254,17 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
   }),
   consoleRoute({
     method: 'GET',
+    path: 'postbacks',
+    roles: 'postbacks',
+    scoped: true,
+    query: PostbacksQuery,
+    handler: async ({ services, session, query }) => {
+      const log = await services.postbacks.list(session.staff, query);
+      return query.format === 'csv' ? postbacksCsv(log.attempts) : json(log);
+    },
+  }),
+  consoleRoute({
+    method: 'GET',
     path: 'experiments',
     roles: 'experiments',
     scoped: true,
@@ -217,6 +273,14 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
       const figures = await services.traffic.experiments(session.staff, query);
       return query.format === 'csv' ? experimentsCsv(figures) : json(figures);
     },
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'postbacks/:id/resend',
+    roles: 'postbacks',
+    scoped: true,
+    params: PostbackParams,
+    handler: async ({ services, session, params, ip }) => json(await services.postbacks.resend(session.staff, params.id, ip)),
   }),
   consoleRoute({
     method: 'POST',
