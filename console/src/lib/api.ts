@@ -1,10 +1,12 @@
 import type { z } from 'zod';
-import type { ConsoleBrand, ConsoleEnrolBody, ConsoleEnrolPasswordBody, ConsoleLoginBody, CreditsBody, ReasonBody, StaffView } from '../../../src/contract/console.ts';
+import type { ConsoleBrand, ConsoleEnrolBody, EndVariantBody, ConsoleEnrolPasswordBody, ConsoleLoginBody, CreditsBody, ReasonBody, StaffView } from '../../../src/contract/console.ts';
 import type { ConsoleService } from '../../../src/server/services/console.ts';
+import type { TrafficService } from '../../../src/server/services/traffic.ts';
 import { m } from '../paraglide/messages.js';
 import { pageLocale } from './locale.ts';
 
 type Answer<F extends keyof ConsoleService> = ConsoleService[F] extends (...args: never[]) => Promise<infer A> ? A : never;
+type TrafficAnswer<F extends keyof TrafficService> = TrafficService[F] extends (...args: never[]) => Promise<infer A> ? A : never;
 type Ok = { ok: true };
 
 /**
@@ -27,6 +29,9 @@ export interface ConsoleCalls {
   'POST members/:id/directdebit-block': { body: z.input<typeof ReasonBody>; answer: Ok };
   'POST members/:id/delete': { body: z.input<typeof ReasonBody>; answer: Ok };
   'GET audit': { body: undefined; answer: Answer<'auditLog'> };
+  'GET sources': { body: undefined; answer: TrafficAnswer<'sources'> };
+  'GET experiments': { body: undefined; answer: TrafficAnswer<'experiments'> };
+  'POST experiments/end': { body: z.input<typeof EndVariantBody>; answer: TrafficAnswer<'endVariant'> };
 }
 export type ConsoleCall = keyof ConsoleCalls;
 export type AnswerOf<K extends ConsoleCall> = ConsoleCalls[K]['answer'];

@@ -7,6 +7,8 @@ import type { Permission } from '../../../src/contract/console.ts';
  */
 export const NAV = [
   { id: 'members', href: '/console/members', permission: 'members.read', icon: 'i-tabler-users' },
+  { id: 'sources', href: '/console/sources', permission: 'sources', icon: 'i-tabler-route' },
+  { id: 'experiments', href: '/console/experiments', permission: 'experiments', icon: 'i-tabler-flask' },
 ] as const satisfies readonly { id: string; href: string; permission: Permission; icon: string }[];
 
 export type NavId = (typeof NAV)[number]['id'];
