@@ -66,7 +66,7 @@ export default function ExperimentsIsland({ locale }: { locale: ConsoleLocale })
       <Alert>{error}</Alert>
       <Alert tone="success">{done}</Alert>
       {result?.experiments.map((e) => (
-        <div key={`${e.lander}-${e.niche}-${e.locale}`} className="panel overflow-x-auto" aria-busy={loading}>
+        <div key={`${e.lander}-${e.niche}-${e.locale}`} className="panel relative overflow-x-auto" aria-busy={loading}>
           <table className="data-table">
             <caption className="p-2 text-left font-semibold">{m.experiment_caption({ lander: e.lander, niche: e.niche, locale: e.locale }, o)}</caption>
             <thead>

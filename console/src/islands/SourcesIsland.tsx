@@ -36,7 +36,7 @@ export default function SourcesIsland({ locale }: { locale: ConsoleLocale }) {
       <h1 className="text-xl font-bold">{m.nav_sources({}, o)}</h1>
       <RangeFilters locale={locale} brands={me?.brands ?? []} anyBrand form={form} onChange={setForm} onSubmit={submit} loading={loading} csv={csv} />
       <Alert>{error}</Alert>
-      <div className="panel overflow-x-auto" aria-busy={loading}>
+      <div className="panel relative overflow-x-auto" aria-busy={loading}>
         <table className="data-table">
           <caption className="p-2 text-left text-sm text-slate-600">{result ? m.sources_caption({ from: formatDate(result.from, locale), to: formatDate(result.to, locale) }, o) : m.nav_sources({}, o)}</caption>
           <thead>

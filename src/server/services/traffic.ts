@@ -366,10 +366,12 @@ export function createTrafficService(deps: { db: Kysely<Database>; bus: EventBus
           money: money(group, total('signups')),
         };
       });
-      // An experiment: a lander (niche, locale) shown in more than one variant, in the data or the build.
+      // An experiment: a lander (niche, locale) shown in more than one variant, in the counts or the build.
       const experimentOf = (v: { lander: string; niche: number; locale: string }) => `${v.lander}\u0000${v.niche}\u0000${v.locale}`;
-      const running = new Set([...weights.keys()].map((k) => k.split('\u0000').slice(0, 3).join('\u0000')));
-      for (const v of variants) if (v.variant !== CONTROL_VARIANT) running.add(experimentOf(v));
+      // An experiment of the build is shown once it has counts in the range (its variants without any as zeros).
+      const counted = new Set(rows.map((r) => experimentOf(r)));
+      const running = new Set([...weights.keys()].map((k) => k.split('\u0000').slice(0, 3).join('\u0000')).filter((k) => counted.has(k)));
+      for (const r of rows) if (r.variant !== CONTROL_VARIANT) running.add(experimentOf(r));
       const steps = (v: (typeof variants)[number]) => ({
         signup: { successes: v.signups, trials: v.visits },
         activation: { successes: v.activations, trials: v.signups },
