@@ -8,7 +8,7 @@ import { useStore } from '@nanostores/react';
 import type { ConsoleLocale } from '../../../src/lib/console-locale.ts';
 import { m } from '../paraglide/messages.js';
 import { $me, loadMe } from '../stores/staff.ts';
-import { $experiments, EXPERIMENT_FILTERS, endVariant, loadExperiments, type ExperimentFilters } from '../stores/experiments.ts';
+import { $experimentDone, $experiments, EXPERIMENT_FILTERS, endVariant, loadExperiments, type ExperimentFilters } from '../stores/experiments.ts';
 import { filtersFromAddress } from '../lib/filters.ts';
 import { formatCents, formatP, formatPercent } from '../lib/format.ts';
 import type { AnswerOf } from '../lib/api.ts';
@@ -22,7 +22,8 @@ const STEPS = ['signup', 'activation', 'first_purchase'] as const;
 export default function ExperimentsIsland({ locale }: { locale: ConsoleLocale }) {
   const o = { locale };
   const me = useStore($me);
-  const { result, loading, error, done, filters } = useStore($experiments);
+  const { result, loading, error, filters } = useStore($experiments);
+  const done = useStore($experimentDone);
   const [form, setForm] = useState<ExperimentFilters>({});
   const [ending, setEnding] = useState<string | null>(null);
   useEffect(() => {
