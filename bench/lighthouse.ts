@@ -9,9 +9,11 @@
  * It starts its own runtime (SQLite, seeded: bench/lib.ts) and prints; it never asserts.
  * Environment: LH_PAGES (a comma-separated filter on the page column, e.g. "/members,/profile"),
  * LH_BRANDS (e.g. "velvet"), LH_RUNS (runs per page, default 1; the median of the performance
- * score is kept with its run's metrics), LH_DETAIL=1 (prints what shifted and the console's errors).
+ * score is kept with its run's metrics), LH_DETAIL=1 (prints what shifted and the console's errors),
+ * LH_SAVE=<folder> (keeps every run's full report as JSON, to read its trace audits: the LCP's
+ * phases, the request chains, the main thread's tasks).
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import lighthouse from 'lighthouse';
@@ -110,7 +112,7 @@ async function logIn(port: number, url: string, member: Member): Promise<void> {
   if (answer.error) throw new Error(`setting the member's cookies: ${answer.error.message}`);
 }
 
-async function audit(url: string, port: number): Promise<Result> {
+async function audit(url: string, port: number, save?: string): Promise<Result> {
   const runner = await lighthouse(url, {
     port,
     output: 'json',
@@ -122,6 +124,7 @@ async function audit(url: string, port: number): Promise<Result> {
   if (!runner) throw new Error(`${url}: lighthouse returned nothing`);
   const lhr = runner.lhr;
   if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  if (save) writeFileSync(save, JSON.stringify(lhr));
   const score = (c: string) => Math.round((lhr.categories[c]?.score ?? 0) * 100);
   const num = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   const failing = new Set<string>();
@@ -157,6 +160,8 @@ export async function lighthouseSection(): Promise<void> {
   const brands = (process.env.LH_BRANDS?.split(',') ?? listTenantIds()).filter(Boolean);
   const only = process.env.LH_PAGES?.split(',').filter(Boolean);
   const runs = Math.max(1, Number(process.env.LH_RUNS ?? 1));
+  const saveDir = process.env.LH_SAVE;
+  if (saveDir) mkdirSync(saveDir, { recursive: true });
   const rt = await startRuntime('sqlite');
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
@@ -178,8 +183,9 @@ export async function lighthouseSection(): Promise<void> {
         }
         const results: Result[] = [];
         for (let i = 0; i < runs; i++) {
+          const save = saveDir && join(saveDir, `${tenant}${p.page.replaceAll('/', '_').replace(/[{}]/g, '')}-${i + 1}.json`);
           // Lighthouse sometimes loses a trace on a busy machine (NO_NAVSTART): once more.
-          results.push(await audit(url, chrome.port).catch((e: Error) => (console.log(`  ${tenant} ${p.page}: ${e.message}; again`), audit(url, chrome.port))));
+          results.push(await audit(url, chrome.port, save).catch((e: Error) => (console.log(`  ${tenant} ${p.page}: ${e.message}; again`), audit(url, chrome.port, save))));
         }
         results.sort((a, b) => a.scores.performance - b.scores.performance);
         const r = results[Math.floor((results.length - 1) / 2)]!;

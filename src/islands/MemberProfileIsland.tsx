@@ -10,6 +10,7 @@
 import { useEffect, useState } from 'react';
 import { m } from '../paraglide/messages.js';
 import { placeLine } from '../lib/place-names.ts';
+import { profilePhoto } from '../lib/shown-photos.ts';
 import type { Locale } from '../lib/locales.ts';
 import { countryName } from '../lib/names.ts';
 import { matchRoute, routeId } from '../lib/routes.ts';
@@ -80,8 +81,7 @@ export default function MemberProfileIsland({ locale, member: given, labels, fic
 
   const { profile, photos, related, relation } = member;
   const nameOf = (code: string) => countryName(code, locale);
-  const main = photos.find((p) => p.main && p.url) ?? photos.find((p) => p.url);
-  const mainUrl = shown ?? main?.url ?? profile.main_image?.filename ?? null;
+  const mainUrl = shown ?? profilePhoto(member);
   const mainIndex = Math.max(0, photos.findIndex((p) => p.url === mainUrl));
   const locked = photos.filter((p) => p.locked).length;
   const photoCount = profile.photo_count ?? photos.length;

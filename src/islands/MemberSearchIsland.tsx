@@ -11,7 +11,7 @@ import { $search, EMPTY_FILTERS, normalizeFilters, paramsFromQuery, queryFromPar
 import SearchFilters, { type SearchField } from './search/SearchFilters.tsx';
 import SearchResults from './search/SearchResults.tsx';
 import type { Fictional } from './search/ProfileCard.tsx';
-import { captureTracking } from '../stores/signup.ts';
+import { captureTracking } from '../lib/tracking.ts';
 
 interface Props {
   locale: Locale;

@@ -1,6 +1,7 @@
 import { ofetch, FetchError } from 'ofetch';
 import type { AnswerOf, BodyOf, EndpointKey } from '../contract/endpoints.ts';
 import type { ApiErrorBody } from '../contract/errors.ts';
+import { requestKey, takeEarlyGet } from '../lib/early-gets.ts';
 
 /** SPEC §7: the HTTP client retries 5 times with exponential delay (only where a retry is safe). */
 export const HTTP_RETRIES = 5;
@@ -41,7 +42,8 @@ type KeysOf<M extends Method, P extends string> = Extract<EndpointKey, `${M} ${P
  * Calls /api/<path>; the body and the answer are typed from the contract's endpoint map (the
  * route table's own schemas, src/contract/endpoints.ts). GET is retried; state-changing calls
  * are sent once, so a lost answer never doubles a payment or a message. Throws ApiError with the
- * server's message.
+ * server's message. A GET that a member shell's head started early (src/lib/early-gets.ts) is
+ * answered from there once; when that one failed, it is asked again here.
  */
 export async function api<M extends Method, P extends PathOf<M>>(
   method: M,
@@ -49,6 +51,10 @@ export async function api<M extends Method, P extends PathOf<M>>(
   body?: BodyOf<KeysOf<M, P>> | FormData,
   query?: Record<string, string | number | undefined>,
 ): Promise<AnswerOf<KeysOf<M, P>>> {
+  if (method === 'GET') {
+    const early = await takeEarlyGet(requestKey(path, query));
+    if (early) return early as AnswerOf<KeysOf<M, P>>;
+  }
   try {
     return await client<AnswerOf<KeysOf<M, P>>>(path, {
       method,

@@ -30,13 +30,13 @@ export interface ProfileOptions {
   visible_profile_fields: string[];
 }
 export type Interest = { key: string; icon: string; label: string };
-export type RegionCountry = { code: string; name: string; label_key: string; label: string; regions: { code: string; name: string }[] };
+export { $regions, loadRegions, type RegionCountry } from './regions.ts';
+import { loadRegions } from './regions.ts';
 
 export const $profile = atom<Profile | null>(null);
 export const $profileOptions = atom<ProfileOptions | null>(null);
 /** SPEC §7: interests and regions are loaded once and cached. */
 export const $interests = atom<Interest[] | null>(null);
-export const $regions = atom<RegionCountry[] | null>(null);
 
 export async function loadProfile(): Promise<Profile> {
   const { profile } = await api('GET', '/profile.php');
@@ -62,13 +62,6 @@ export async function loadInterests(): Promise<Interest[]> {
   return interests;
 }
 
-export async function loadRegions(): Promise<RegionCountry[]> {
-  const cached = $regions.get();
-  if (cached) return cached;
-  const { countries } = await api('GET', '/regions.php');
-  $regions.set(countries);
-  return countries;
-}
 
 /** The fields of `next` that differ from `current`; interests compare as sets. */
 export function profileChanges(current: Profile, next: ProfileChanges): ProfileChanges {

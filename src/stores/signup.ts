@@ -13,8 +13,8 @@ export type SignupStep = 0 | 1 | 2 | 3 | 4 | 'complete' | 'activate';
 export const SIGNUP_STEPS = 5;
 
 export { GENDERS, SEXUALITIES, type Gender, type Sexuality } from '../contract/enums.ts';
-import type { Gender, Sexuality, Tracking } from '../contract/enums.ts';
-import { TRACKING_KEYS } from '../contract/enums.ts';
+import type { Gender, Sexuality } from '../contract/enums.ts';
+import type { Tracking } from '../lib/tracking.ts';
 
 /** SPEC §3 "Signup form" plus the profile fields signup asks for. */
 export interface SignupForm {
@@ -59,36 +59,9 @@ export const $signupForm = map<SignupForm>({ ...EMPTY_FORM });
 export const $signupStep = atom<SignupStep>(0);
 export const $signupSettings = atom<SignupSettings | null>(null);
 
-// ---- Tracking parameters (SPEC §3 "Tracking parameters stored") ----
+// ---- Tracking parameters (SPEC §3 "Tracking parameters stored"): src/lib/tracking.ts ----
 
-export const TRACKING_PARAMS = TRACKING_KEYS;
-export type { Tracking };
-const TRACKING_KEY = 'tracking';
-
-/**
- * The tracking parameters of this visit: those in the URL (then remembered in sessionStorage, as
- * landing pages do) or else those a landing page stored earlier in this session.
- */
-export function captureTracking(search: string, storage: Pick<Storage, 'getItem' | 'setItem'> | null): Tracking {
-  const query = new URLSearchParams(search);
-  const fromUrl: Tracking = {};
-  for (const key of TRACKING_PARAMS) {
-    const value = query.get(key);
-    if (value) fromUrl[key] = value.slice(0, 200);
-  }
-  try {
-    if (Object.keys(fromUrl).length > 0) {
-      storage?.setItem(TRACKING_KEY, JSON.stringify(fromUrl));
-      return fromUrl;
-    }
-    const stored = JSON.parse(storage?.getItem(TRACKING_KEY) ?? 'null') as Record<string, unknown> | null;
-    const tracking: Tracking = {};
-    for (const key of TRACKING_PARAMS) if (typeof stored?.[key] === 'string' && stored[key]) tracking[key] = stored[key];
-    return tracking;
-  } catch {
-    return fromUrl;
-  }
-}
+export { TRACKING_PARAMS, captureTracking, type Tracking } from '../lib/tracking.ts';
 
 /** SPEC §5: signups are open for `all`, or for `with_trafficsource` when a traffic source is present. */
 export function signupsOpen(signups: SignupSettings['signups'], tracking: Tracking): boolean {

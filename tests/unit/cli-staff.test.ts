@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb } from '../../src/server/db/index.ts';
 import { sitegen } from '../support/cli.ts';
+import { STAFF_ROLES } from '../../src/contract/console.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sitegen-staff-'));
 const env = { DATABASE_FILE: join(dir, 'app.db'), DATABASE_URL: '', CONSOLE_HOST: 'beheer.localhost', PORT: '4999' };
@@ -26,7 +27,7 @@ test('sitegen staff add, list, role and remove', async () => {
   expect(support.stdout).toMatch(/http:\/\/beheer\.localhost:4999\/console\/enrol\?token=[a-z2-7]+\.[a-z2-7]+/);
 
   expect((await sitegen(['staff', 'add', '--email', 'baas@example.com', '--role', 'admin'], env)).stderr.trim()).toBe('sitegen: baas@example.com is staff already');
-  expect((await sitegen(['staff', 'add', '--email', 'x@example.com', '--role', 'king'], env)).stderr.trim()).toBe('sitegen: role must be one of owner, admin, moderator, support, finance');
+  expect((await sitegen(['staff', 'add', '--email', 'x@example.com', '--role', 'king'], env)).stderr.trim()).toBe(`sitegen: role must be one of ${STAFF_ROLES.join(', ')}`);
   expect((await sitegen(['staff', 'add', '--email', 'x@example.com', '--role', 'admin', '--brands', 'nergens'], env)).stderr.trim()).toBe('sitegen: unknown brand nergens');
   expect((await sitegen(['staff', 'add', '--email', 'x@example.com', '--role', 'admin', '--password-stdin'], env, 'kort\n')).code).toBe(1);
 

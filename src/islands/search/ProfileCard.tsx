@@ -8,6 +8,7 @@ import { placeLine } from '../../lib/place-names.ts';
 import { Glyph } from '../Glyph.tsx';
 import type { Locale } from '../../lib/locales.ts';
 import type { MemberCard } from '../../stores/search.ts';
+import { cardPhoto } from '../../lib/shown-photos.ts';
 
 export interface Fictional {
   /** settings.fictional_icon */
@@ -34,12 +35,15 @@ interface Props {
   href?: string;
   /** A tag on the photo: a new like, a match. */
   tag?: { text: string; tone: 'new' | 'match' };
-  /** A card on the first screen: its photo loads at once (the page's largest paint), not when scrolled to. */
+  /**
+   * A card on the first screen: its photo loads at once and before the page's other images (the
+   * page's largest paint), not when scrolled to.
+   */
   eager?: boolean;
 }
 
 export default function ProfileCard({ locale, member, fictional, countryName, headingLevel = 3, href, tag, eager = false }: Props) {
-  const image = member.main_image?.thumb_filename || member.main_image?.filename || null;
+  const image = cardPhoto(member);
   const place = memberPlace(member, countryName, locale);
   const Name = `h${headingLevel}` as const;
   return (
@@ -49,7 +53,7 @@ export default function ProfileCard({ locale, member, fictional, countryName, he
     >
       <div className="relative aspect-square overflow-hidden bg-gradient-to-br from-primary/25 to-secondary/30">
         {image ? (
-          <img src={image} alt="" loading={eager ? 'eager' : 'lazy'} decoding="async" className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105" />
+          <img src={image} alt="" loading={eager ? 'eager' : 'lazy'} fetchPriority={eager ? 'high' : undefined} decoding="async" className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105" />
         ) : (
           <span aria-hidden="true" className="grid h-full w-full place-items-center text-5xl font-bold text-white/90">
             {member.name.slice(0, 1).toUpperCase()}

@@ -8,9 +8,12 @@ import { useStore } from '@nanostores/react';
 import { m } from '../../paraglide/messages.js';
 import { placeName } from '../../lib/place-names.ts';
 import type { Locale } from '../../lib/locales.ts';
-import { $regions, loadRegions } from '../../stores/profile.ts';
+import { $regions, loadRegions } from '../../stores/regions.ts';
 import { EMPTY_FILTERS, SEARCH_GENDER_CHOICES, SEARCH_MAX_AGE, SEARCH_MIN_AGE, type SearchFilters as Filters } from '../../stores/search.ts';
-import { labelClass } from '../signup/form.tsx';
+
+// The forms' label look (signup/form.tsx labelClass), written here so the search's first screen
+// does not load the form components for one class list.
+const labelClass = 'mb-1.5 block text-sm font-semibold text-gray-800';
 
 /** Named one by one (not m[key]) so the bundle holds these messages, not the catalogue. */
 const GENDER_LABELS = { all: m.search_gender_all, male: m.option_gender_male, female: m.option_gender_female } as const;
