@@ -3,7 +3,7 @@
  * node:http answering the same bytes in the same run; page weights; memory per loaded brand;
  * build time per brand. Prints tables only; it never asserts on timings (bench/README.md).
  *
- * Sections (all by default): throughput, stall, queries, delivery, inbox, profile, weight, memory,
+ * Sections (all by default): throughput, stall, queries, traffic, delivery, inbox, profile, weight, memory,
  * build, lighthouse.
  * Environment: BENCH_SECONDS (per load run, default 10), DATABASE_URL (adds PostgreSQL).
  */
@@ -17,13 +17,14 @@ import { join } from 'node:path';
 import { summarize } from './profile.ts';
 import { explainShapes, openBenchDb } from './queries.ts';
 import { measureDelivery, notifyLatency } from './delivery.ts';
+import { measureTraffic } from './traffic.ts';
 import { lighthouseSection } from './lighthouse.ts';
 import { consoleLogin, inboxArrival, seedWaiting, timeInboxPages } from './inbox.ts';
 import { loadAllTenants } from '../src/tenant/load.ts';
 import { TENANTS_DIR } from '../cli/paths.ts';
 import { CONNECTIONS, REPO, SECONDS, kb, load, ratio, startBare, startRuntime, table, type Bare, type Engine, type Runtime } from './lib.ts';
 
-const ALL = ['throughput', 'stall', 'queries', 'delivery', 'inbox', 'profile', 'weight', 'memory', 'build', 'lighthouse'] as const;
+const ALL = ['throughput', 'stall', 'queries', 'traffic', 'delivery', 'inbox', 'profile', 'weight', 'memory', 'build', 'lighthouse'] as const;
 type Section = (typeof ALL)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 for (const a of asked) if (!ALL.includes(a as Section)) throw new Error(`bench: unknown section ${a} (${ALL.join(', ')})`);
@@ -91,9 +92,17 @@ interface Target {
   headers: Record<string, string>;
 }
 
-function targets(spetter: Member): Target[] {
+/** A browser's and a crawler's user agent: a lander counts the browser's visit and gives it a variant (issue 23). */
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const CRAWLER = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+
+function targets(spetter: Member, returning: string): Target[] {
   const cookie = { cookie: spetter.cookie };
   const t = 'spetter';
+  // spetter's alonetonight lander runs an experiment (tenants/spetter/landers/): the same page
+  // without the new work (a crawler: the control, nothing counted), a new visitor every request
+  // (a variant chosen, the visit counted, the cookie written) and a returning one (its cookie read).
+  const experiment = '/landers/alonetonight';
   return [
     { what: 'settings.php, visitor', tenant: t, path: '/api/settings.php', headers: {} },
     { what: 'settings.php, session cookie', tenant: t, path: '/api/settings.php', headers: cookie },
@@ -101,6 +110,9 @@ function targets(spetter: Member): Target[] {
     { what: 'members.php, logged in', tenant: t, path: '/api/members.php', headers: cookie },
     { what: 'lander, visitor', tenant: t, path: '/landers/tinderswipe', headers: {} },
     { what: 'lander, session cookie', tenant: t, path: '/landers/tinderswipe', headers: cookie },
+    { what: 'lander experiment, crawler (as before: control, not counted)', tenant: t, path: experiment, headers: { 'user-agent': CRAWLER } },
+    { what: 'lander experiment, new visitor (variant, counted, cookie set)', tenant: t, path: `${experiment}?network=bench&ref=r1`, headers: { 'user-agent': BROWSER } },
+    { what: 'lander experiment, returning visitor (cookie read, counted)', tenant: t, path: experiment, headers: { 'user-agent': BROWSER, cookie: returning } },
     { what: '/members, logged in', tenant: t, path: '/members', headers: cookie },
     { what: '/members/{id}, logged in', tenant: t, path: `/members/${spetter.profileId}`, headers: cookie },
   ];
@@ -114,7 +126,9 @@ if (sections.has('throughput')) {
       const rt = await startRuntime(engine);
       try {
         const member = await signUp(rt, 'spetter');
-        for (const target of targets(member)) {
+        const first = await rt.get('spetter', '/landers/alonetonight?network=bench&ref=r1', { 'user-agent': BROWSER });
+        const returning = (first.headers['set-cookie'] ?? []).find((c) => c.startsWith('src='))?.split(';')[0] ?? '';
+        for (const target of targets(member, returning)) {
           const res = await rt.get(target.tenant, target.path, target.headers);
           const size = res.body.length;
           if (res.status !== 200) throw new Error(`${target.what}: ${target.path} answered ${res.status}`);
@@ -239,6 +253,32 @@ if (sections.has('queries')) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The traffic figures at scale (issue 23): a month of one brand, a year of every brand
+
+if (sections.has('traffic')) {
+  const MEMBERS = Number(process.env.BENCH_TRAFFIC_MEMBERS ?? 100_000);
+  const PAYMENTS = Number(process.env.BENCH_TRAFFIC_PAYMENTS ?? 20_000);
+  const DAYS = Number(process.env.BENCH_TRAFFIC_DAYS ?? 365);
+  const rows: (string | number)[][] = [];
+  for (const engine of engines) {
+    for (const scale of [
+      { brands: ['spetter'], days: 30, membersPerMonth: MEMBERS, paymentsPerMonth: PAYMENTS, visitsPerMember: 10 },
+      { brands: ids, days: DAYS, membersPerMonth: MEMBERS, paymentsPerMonth: PAYMENTS, visitsPerMember: 10 },
+    ]) {
+      const timing = await measureTraffic(engine, scale);
+      const stored = `${timing.rows.sources.toLocaleString('en')} / ${timing.rows.landers.toLocaleString('en')}`;
+      for (const q of timing.queries) rows.push([engine, `${scale.brands.length} brand${scale.brands.length > 1 ? 's' : ''} x ${scale.days} days`, stored, q.what, q.p50.toFixed(0), q.max.toFixed(0)]);
+      console.log(`  ${engine} ${scale.brands.join('+')} ${scale.days} days: ${stored} rows, seeded in ${timing.seedSeconds.toFixed(0)} s`);
+    }
+  }
+  table(
+    `Traffic figures (GET /api/console/sources, /experiments through the traffic service): ${MEMBERS.toLocaleString('en')} signups (10 lander visits each, 70% activated) and ${PAYMENTS.toLocaleString('en')} payments (3% refunded, 0.8% charged back) per brand and 30 days, spread over 20 networks x 10 refs, 9 landers (2 with two variants), niches and 2 locales; 5 runs after a warm-up, ms (targets: a month of one brand < 200, every brand over a year < 2,000)`,
+    ['engine', 'data', 'rows source_daily / lander_daily', 'query', 'p50', 'max'],
+    rows,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
 // Live delivery of chat messages
 
 if (sections.has('delivery')) {
@@ -328,7 +368,7 @@ if (sections.has('profile')) {
     const rt = await startRuntime('sqlite', { cpuProfileDir: dir });
     let requests = 0;
     try {
-      const target = targets(await signUp(rt, 'spetter')).find((t) => t.what === kind)!;
+      const target = targets(await signUp(rt, 'spetter'), '').find((t) => t.what === kind)!;
       const got = await load(`http://127.0.0.1:${rt.port}${target.path}`, { ...target.headers, host: rt.host(target.tenant) });
       requests = got.rps * SECONDS;
     } finally {

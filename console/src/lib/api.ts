@@ -1,14 +1,16 @@
 import type { z } from 'zod';
-import type { ConsoleBrand, ConsoleEnrolBody, ConsoleEnrolPasswordBody, ConsoleLoginBody, CreditsBody, HeldDecisionBody, ReasonBody, StaffAddBody, StaffRoleBody, StaffView } from '../../../src/contract/console.ts';
+import type { ConsoleBrand, ConsoleEnrolBody, ConsoleEnrolPasswordBody, ConsoleLoginBody, CreditsBody, EndVariantBody, HeldDecisionBody, ReasonBody, StaffAddBody, StaffRoleBody, StaffView } from '../../../src/contract/console.ts';
 import type { ConsoleService } from '../../../src/server/services/console.ts';
 import type { MessageSafety } from '../../../src/server/services/message-safety.ts';
 import type { InboxService } from '../../../src/server/services/inbox.ts';
 import type { FictionalChanges, FictionalNew, FictionalPhotoBody, InboxReplyBody, RetireBody } from '../../../src/contract/inbox.ts';
 import type { FictionalService } from '../../../src/server/services/fictional.ts';
+import type { TrafficService } from '../../../src/server/services/traffic.ts';
 import { m } from '../paraglide/messages.js';
 import { pageLocale } from './locale.ts';
 
 type Answer<F extends keyof ConsoleService> = ConsoleService[F] extends (...args: never[]) => Promise<infer A> ? A : never;
+type TrafficAnswer<F extends keyof TrafficService> = TrafficService[F] extends (...args: never[]) => Promise<infer A> ? A : never;
 type Ok = { ok: true };
 type InboxAnswer<F extends keyof InboxService> = Awaited<ReturnType<InboxService[F]>>;
 type FictionalAnswer<F extends keyof FictionalService> = Awaited<ReturnType<FictionalService[F]>>;
@@ -53,6 +55,9 @@ export interface ConsoleCalls {
   'POST fictional/:id/retire': { body: z.input<typeof RetireBody>; answer: FictionalAnswer<'retire'> };
   'POST fictional/:id/photos': { body: undefined; answer: FictionalAnswer<'upload'> };
   'POST fictional/:id/photos/:photo': { body: z.input<typeof FictionalPhotoBody>; answer: FictionalAnswer<'photo'> };
+  'GET sources': { body: undefined; answer: TrafficAnswer<'sources'> };
+  'GET experiments': { body: undefined; answer: TrafficAnswer<'experiments'> };
+  'POST experiments/end': { body: z.input<typeof EndVariantBody>; answer: TrafficAnswer<'endVariant'> };
 }
 export type ConsoleCall = keyof ConsoleCalls;
 export type AnswerOf<K extends ConsoleCall> = ConsoleCalls[K]['answer'];

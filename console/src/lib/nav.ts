@@ -13,6 +13,8 @@ export const NAV = [
   { id: 'staff', href: '/console/staff', permission: 'staff', icon: 'i-tabler-id-badge-2' },
   { id: 'inbox', href: '/console/inbox', permission: 'inbox', icon: 'i-tabler-inbox' },
   { id: 'fictional', href: '/console/fictional', permission: 'inbox', icon: 'i-tabler-masks-theater' },
+  { id: 'sources', href: '/console/sources', permission: 'sources', icon: 'i-tabler-route' },
+  { id: 'experiments', href: '/console/experiments', permission: 'experiments', icon: 'i-tabler-flask' },
 ] as const satisfies readonly { id: string; href: string; permission: Permission; icon: string }[];
 
 export type NavId = (typeof NAV)[number]['id'];

@@ -38,7 +38,8 @@ export interface Database {
   payment_reversals: PaymentReversalsTable;
   postbacks: PostbacksTable;
   postback_attempts: PostbackAttemptsTable;
-  funnel_daily: FunnelDailyTable;
+  source_daily: SourceDailyTable;
+  lander_daily: LanderDailyTable;
   lander_variant_ends: LanderVariantEndsTable;
 }
 
@@ -652,27 +653,15 @@ export interface PostbackAttemptsTable {
 
 // --- attribution (issue 23) ------------------------------------------------------------
 
-/** The counters of FunnelDailyTable, each an upserted increment. */
+/** The counters of SourceDailyTable and LanderDailyTable, each an upserted increment. */
 export const FUNNEL_COUNTERS = ['visits', 'signups', 'activations', 'first_purchases', 'repeat_purchases', 'refunds', 'chargebacks', 'revenue', 'refunded', 'charged_back'] as const;
 export type FunnelCounter = (typeof FUNNEL_COUNTERS)[number];
+type Counters = { [K in FunnelCounter]: ColumnType<number, number | undefined, number> };
 
-/**
- * Counts per brand, brand day, lander, variant, niche, locale, traffic source and currency
- * (migration 2026-11-26-0027-attribution). An absent dimension is '' (niche 0).
- */
-export type FunnelDailyTable = {
-  tenant_id: string;
-  /** The brand's calendar day (its time zone), YYYY-MM-DD. */
-  day: string;
-  lander: string;
-  variant: string;
-  niche: number;
-  locale: string;
-  network: string;
-  ref: string;
-  /** '' on rows of events without money. */
-  currency: string;
-} & { [K in FunnelCounter]: ColumnType<number, number | undefined, number> };
+/** Counts per brand, brand day (its time zone, YYYY-MM-DD), traffic source and currency ('': events without money). */
+export type SourceDailyTable = { tenant_id: string; day: string; network: string; ref: string; currency: string } & Counters;
+/** Counts per brand, brand day, lander, variant, niche, locale and currency. */
+export type LanderDailyTable = { tenant_id: string; day: string; lander: string; variant: string; niche: number; locale: string; currency: string } & Counters;
 
 /** A lander variant staff ended: no longer assigned to visitors. */
 export interface LanderVariantEndsTable {

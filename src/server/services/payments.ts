@@ -197,6 +197,8 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
         .insertInto('payment_reversals')
         .values({ payment_id: payment.id, tenant_id: payment.tenant_id, user_id: payment.user_id, kind, amount, total, currency: payment.currency, at: now().toISOString() })
         .execute();
+      // Counted for the member's lander and source too (issue 23), each kind with its own amount.
+      await deps.countMember?.(trx, payment.user_id, { kind, amount, currency: payment.currency });
       if (deps.postbacks) ids.push(...(await deps.postbacks.record(trx, { tenantId: payment.tenant_id, userId: payment.user_id, event: kind, key: `${kind}:${payment.id}:${total}`, payout: amount, currency: payment.currency, txid: payment.id })));
     }
     return ids;
@@ -218,8 +220,6 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
       if (reversed <= before.reversed_amount) return null;
       await trx.updateTable('payments').set({ reversed_amount: reversed, updated_at: now().toISOString() }).where('id', '=', payment.id).execute();
       postbacks.push(...(await recordReversals(trx, payment, given)));
-      // Counted for the member's lander and source (issue 23) with the amount given back now.
-      await deps.countMember?.(trx, payment.user_id, { kind: chargedBack ? 'chargeback' : 'refund', amount: reversed - before.reversed_amount, currency: payment.currency });
       if (chargedBack && payment.method === 'sdd') await trx.updateTable('users').set({ directdebit_blocked: 1 }).where('id', '=', payment.user_id).execute();
       const share = (cents: number) => Math.floor((payment.credits * Math.min(cents, payment.amount)) / payment.amount);
       const owed = share(reversed) - share(before.reversed_amount);

@@ -15,7 +15,7 @@ import { audit } from './console.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
-/** The dimensions a count is kept under (funnel_daily's key). */
+/** The dimensions of a counted event: its source_daily and lander_daily rows are projections of it. */
 export interface FunnelKey {
   tenant_id: string;
   day: string;
@@ -28,6 +28,11 @@ export interface FunnelKey {
   currency: string;
 }
 const KEY_COLUMNS = ['tenant_id', 'day', 'lander', 'variant', 'niche', 'locale', 'network', 'ref', 'currency'] as const;
+/** Each table's key columns. */
+const TABLES = {
+  source_daily: ['tenant_id', 'day', 'network', 'ref', 'currency'],
+  lander_daily: ['tenant_id', 'day', 'lander', 'variant', 'niche', 'locale', 'currency'],
+} as const;
 
 /** A member's event after signup, counted for the lander and source they came from. */
 export type MemberEvent = { kind: 'signup' } | { kind: 'activation' } | { kind: 'purchase'; first: boolean; amount: number; currency: string } | { kind: 'refund' | 'chargeback'; amount: number; currency: string };
@@ -63,14 +68,29 @@ function counts(event: MemberEvent): { currency: string; add: Partial<Record<Fun
   }
 }
 
-/** Adds to the counters of some keys: one upsert of many rows (a key appears once). */
-async function bump(db: Executor, rows: (FunnelKey & Partial<Record<FunnelCounter, number>>)[], columns: readonly FunnelCounter[]): Promise<void> {
-  if (!rows.length) return;
-  await db
-    .insertInto('funnel_daily')
-    .values(rows)
-    .onConflict((oc) => oc.columns([...KEY_COLUMNS]).doUpdateSet(Object.fromEntries(columns.map((c) => [c, sql`${sql.ref(`funnel_daily.${c}`)} + ${sql.ref(`excluded.${c}`)}`]))))
-    .execute();
+/**
+ * Adds to the counters of some events: one upsert of many rows per table, the events of one key
+ * merged first (a statement may name a key once). An event of no lander counts for its source only.
+ */
+export async function bump(db: Executor, rows: (FunnelKey & Partial<Record<FunnelCounter, number>>)[], columns: readonly FunnelCounter[]): Promise<void> {
+  for (const [table, keys] of Object.entries(TABLES) as [keyof typeof TABLES, readonly (keyof FunnelKey)[]][]) {
+    const merged = new Map<string, Record<string, string | number>>();
+    for (const row of rows) {
+      if (table === 'lander_daily' && row.lander === '') continue;
+      const id = keys.map((k) => row[k]).join('\u0000');
+      const known = merged.get(id);
+      if (known) for (const c of columns) known[c] = Number(known[c]) + (row[c] ?? 0);
+      else merged.set(id, { ...Object.fromEntries(keys.map((k) => [k, row[k]])), ...Object.fromEntries(columns.map((c) => [c, row[c] ?? 0])) });
+    }
+    if (!merged.size) continue;
+    // In key order: two runtimes writing the same rows never wait on each other in a circle (PostgreSQL).
+    const values = [...merged.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+    await db
+      .insertInto(table)
+      .values(values as never)
+      .onConflict((oc) => oc.columns([...keys] as never).doUpdateSet(Object.fromEntries(columns.map((c) => [c, sql`${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`])) as never))
+      .execute();
+  }
 }
 
 type Step = { successes: number; trials: number };
@@ -111,8 +131,7 @@ export function createTrafficService(deps: { db: Kysely<Database>; bus: EventBus
     if (!pending.size) return flushing;
     const rows = [...pending.values()];
     pending.clear();
-    // One write at a time, in key order (two runtimes never deadlock on PostgreSQL).
-    rows.sort((a, b) => KEY_COLUMNS.map((k) => String(a[k]).localeCompare(String(b[k]))).find((c) => c !== 0) ?? 0);
+    // One write at a time.
     flushing = flushing.then(async () => {
       try {
         for (let i = 0; i < rows.length; i += 200) await bump(db, rows.slice(i, i + 200), ['visits']);
@@ -267,7 +286,7 @@ export function createTrafficService(deps: { db: Kysely<Database>; bus: EventBus
       const rows = brands.length
         ? (
             await db
-              .selectFrom('funnel_daily')
+              .selectFrom('source_daily')
               .select((eb) => ['network', 'ref', 'currency', ...sums(eb)])
               .where('tenant_id', 'in', brands)
               .where('day', '>=', from!)
@@ -307,7 +326,7 @@ export function createTrafficService(deps: { db: Kysely<Database>; bus: EventBus
       await flush();
       const { from, to } = range(input, [input.brand], null);
       let q = db
-        .selectFrom('funnel_daily')
+        .selectFrom('lander_daily')
         .select((eb) => ['lander', 'niche', 'locale', 'variant', 'currency', ...sums(eb)])
         .where('tenant_id', '=', input.brand)
         .where('lander', '!=', '');
@@ -347,10 +366,12 @@ export function createTrafficService(deps: { db: Kysely<Database>; bus: EventBus
           money: money(group, total('signups')),
         };
       });
-      // An experiment: a lander (niche, locale) shown in more than one variant, in the data or the build.
+      // An experiment: a lander (niche, locale) shown in more than one variant, in the counts or the build.
       const experimentOf = (v: { lander: string; niche: number; locale: string }) => `${v.lander}\u0000${v.niche}\u0000${v.locale}`;
-      const running = new Set([...weights.keys()].map((k) => k.split('\u0000').slice(0, 3).join('\u0000')));
-      for (const v of variants) if (v.variant !== CONTROL_VARIANT) running.add(experimentOf(v));
+      // An experiment of the build is shown once it has counts in the range (its variants without any as zeros).
+      const counted = new Set(rows.map((r) => experimentOf(r)));
+      const running = new Set([...weights.keys()].map((k) => k.split('\u0000').slice(0, 3).join('\u0000')).filter((k) => counted.has(k)));
+      for (const r of rows) if (r.variant !== CONTROL_VARIANT) running.add(experimentOf(r));
       const steps = (v: (typeof variants)[number]) => ({
         signup: { successes: v.signups, trials: v.visits },
         activation: { successes: v.activations, trials: v.signups },
