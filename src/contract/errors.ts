@@ -81,6 +81,10 @@ export const ERROR_CODES = [
   'console_enrolled',
   'console_already',
   'console_credits_limit',
+  'complaint_handled',
+  'complaint_decision_reason',
+  'complaint_no_member',
+  'complaint_photo',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

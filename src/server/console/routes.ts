@@ -1,6 +1,13 @@
 import type { z } from 'zod';
 import {
   AuditQuery,
+  BulkApproveBody,
+  ComplaintActionBody,
+  ComplaintParams,
+  ComplaintsQuery,
+  PhotoDecisionBody,
+  PhotoParams,
+  PhotoQueueQuery,
   ConsoleEnrolBody,
   ConsoleEnrolPasswordBody,
   ConsoleLoginBody,
@@ -10,8 +17,24 @@ import {
   ReasonBody,
   type Permission,
 } from '../../contract/console.ts';
-import type { ConsoleService, StaffSession } from '../services/console.ts';
+import { z as zod } from 'zod';
+import { auditPhotoDecision, type ConsoleService, type StaffSession } from '../services/console.ts';
+import type { Services } from '../services/index.ts';
+import type { BrandScope } from '../services/moderation.ts';
+import type { StaffView } from '../../contract/console.ts';
 import { json, noContent, type Method, type Result } from '../http/routes.ts';
+import { notFound } from '../errors.ts';
+
+/** A console answer: a route's Result, or a file (a photo staff screen). */
+export type ConsoleResult = Result | { kind: 'file'; path: string; type: string };
+
+/** The brands a list reads: the one asked for (the router checked it is in scope), else the staff member's scope. */
+const brandsOf = (staff: StaffView, brand: string | undefined): BrandScope => (brand ? [brand] : (staff.brands ?? 'all'));
+/** The staff member as the moderation service knows them. */
+const actor = (staff: StaffView) => ({ id: staff.id, role: staff.role });
+
+/** A stored photo's name in a staff media path: `<brand>/<hex>.webp` or its `-t` thumbnail. */
+const MediaParams = zod.object({ brand: zod.string().regex(/^[a-z0-9-]{1,40}$/), file: zod.string().regex(/^[a-f0-9]{1,64}(?:-t)?\.webp$/) });
 
 /**
  * A console route (DESIGN §11), declared like a member route (`route()` in http/routes.ts) with
@@ -28,11 +51,13 @@ export interface ConsoleRouteSpec<B extends z.ZodType | undefined, Q extends z.Z
   body?: B;
   query?: Q;
   params?: P;
-  handler: (ctx: ConsoleContext<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodType ? z.output<Q> : undefined, P extends z.ZodType ? z.output<P> : undefined, R>) => Promise<Result> | Result;
+  handler: (ctx: ConsoleContext<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodType ? z.output<Q> : undefined, P extends z.ZodType ? z.output<P> : undefined, R>) => Promise<ConsoleResult> | ConsoleResult;
 }
 
 export interface ConsoleContext<Body, Query, Params, R> {
   console: ConsoleService;
+  /** The runtime's services: staff act through the members' own (DESIGN §11). */
+  services: Services;
   /** Always there on routes with a permission. */
   session: R extends 'public' ? StaffSession | null : StaffSession;
   body: Body;
@@ -187,5 +212,104 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
     scoped: true,
     query: AuditQuery,
     handler: async ({ console, session, query }) => json(await console.auditLog(session.staff, query)),
+  }),
+  // ---- Photo screening (issue 22): the queues, decisions, and the photos themselves -------
+  consoleRoute({
+    method: 'GET',
+    path: 'photos',
+    roles: 'photos',
+    scoped: true,
+    query: PhotoQueueQuery,
+    handler: async ({ services, session, query }) => {
+      const brands = brandsOf(session.staff, query.brand);
+      const [page, counts] = await Promise.all([
+        services.moderation.photoQueue({ brands, status: query.status, before: query.before, limit: query.limit }),
+        services.moderation.queueCounts({ brands: session.staff.brands ?? 'all', status: query.status }),
+      ]);
+      return json({ ...page, counts });
+    },
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'photos/approve',
+    roles: 'photos',
+    scoped: true,
+    body: BulkApproveBody,
+    handler: async ({ services, session, body, ip }) => {
+      const { approved, skipped } = await services.moderation.bulkApprove(actor(session.staff), body.ids, session.staff.brands ?? 'all', auditPhotoDecision(session.staff, ip));
+      return json({ approved, skipped });
+    },
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'photos/:id',
+    roles: 'photos',
+    scoped: true,
+    params: PhotoParams,
+    body: PhotoDecisionBody,
+    handler: async ({ services, session, params, body, ip }) => {
+      const { id, status } = await services.moderation.decidePhoto(actor(session.staff), params.id, body as never, session.staff.brands ?? 'all', auditPhotoDecision(session.staff, ip));
+      return json({ id, status });
+    },
+  }),
+  consoleRoute({
+    method: 'GET',
+    path: 'chat-photos',
+    roles: 'photos',
+    scoped: true,
+    query: PhotoQueueQuery,
+    handler: async ({ services, session, query }) => json(await services.moderation.chatPhotoQueue({ brands: brandsOf(session.staff, query.brand), status: query.status, before: query.before, limit: query.limit })),
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'chat-photos/:id',
+    roles: 'photos',
+    scoped: true,
+    params: PhotoParams,
+    body: PhotoDecisionBody,
+    handler: async ({ services, session, params, body, ip }) => {
+      const { id, status } = await services.moderation.decideChatPhoto(actor(session.staff), params.id, body as never, session.staff.brands ?? 'all', auditPhotoDecision(session.staff, ip));
+      return json({ id, status });
+    },
+  }),
+  consoleRoute({
+    // A photo whatever its status (a pending photo is never public): staff of its brand only.
+    method: 'GET',
+    path: 'media/:brand/:file',
+    roles: 'photos',
+    scoped: true,
+    params: MediaParams,
+    handler: async ({ services, session, params }) => {
+      const path = await services.moderation.staffMediaFile(`${params.brand}/${params.file}`, session.staff.brands ?? 'all');
+      if (!path) throw notFound();
+      return { kind: 'file', path, type: 'image/webp' };
+    },
+  }),
+
+  // ---- Complaints (issue 22) ------------------------------------------------------------
+  consoleRoute({
+    method: 'GET',
+    path: 'complaints',
+    roles: 'complaints',
+    scoped: true,
+    query: ComplaintsQuery,
+    handler: async ({ services, session, query }) => json(await services.complaints.queue(session.staff, query)),
+  }),
+  consoleRoute({
+    method: 'GET',
+    path: 'complaints/:id',
+    roles: 'complaints',
+    scoped: true,
+    params: ComplaintParams,
+    handler: async ({ services, session, params, ip }) => json(await services.complaints.complaint(session.staff, params.id, ip)),
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'complaints/:id',
+    roles: 'complaints',
+    scoped: true,
+    params: ComplaintParams,
+    body: ComplaintActionBody,
+    handler: async ({ services, session, params, body, ip }) => json(await services.complaints.act(session.staff, params.id, body, ip)),
   }),
 ];

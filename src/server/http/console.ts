@@ -9,7 +9,8 @@ import { asAppError } from './failures.ts';
 import { may } from '../../contract/console.ts';
 import { forbiddenTextPath } from '../../contract/text.ts';
 import type { Services } from '../services/index.ts';
-import { CONSOLE_ROUTES, type AnyConsoleRoute } from '../console/routes.ts';
+import { CONSOLE_ROUTES, type AnyConsoleRoute, type ConsoleResult } from '../console/routes.ts';
+import { readFile } from 'node:fs/promises';
 import { consolePage, CONSOLE_PAGES } from '../console/pages.ts';
 import type { Result } from './routes.ts';
 
@@ -48,9 +49,15 @@ function refusal(error: z.ZodError): AppError {
   return new AppError('invalid_input', 400, { key: 'error_bad_request', field });
 }
 
-function answer(reply: FastifyReply, result: Result): FastifyReply {
+async function answer(reply: FastifyReply, result: ConsoleResult): Promise<FastifyReply> {
   reply.header('cache-control', 'no-store');
   switch (result.kind) {
+    case 'file': {
+      // Staff-only photos: never kept by a shared cache.
+      const body = await readFile(result.path).catch(() => null);
+      if (!body) throw notFound();
+      return reply.code(200).header('cache-control', 'private, no-store').type(result.type).send(body);
+    }
     case 'json':
       for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
       return reply.code(result.status).send(result.body);
@@ -130,6 +137,7 @@ export function registerConsole(app: FastifyInstance, options: ConsoleOptions): 
         if (route.scoped && brand && session && session.staff.brands !== null && !session.staff.brands.includes(brand)) throw notFound();
         const result = await route.handler({
           console: consoleService,
+          services,
           session: session as never,
           body,
           query,
@@ -137,7 +145,7 @@ export function registerConsole(app: FastifyInstance, options: ConsoleOptions): 
           ip,
           setCookie: (value: string) => void reply.header('set-cookie', value),
         } as never);
-        return answer(reply, result);
+        return await answer(reply, result);
       },
     });
   }
@@ -147,7 +155,7 @@ export function registerConsole(app: FastifyInstance, options: ConsoleOptions): 
     app.get(`/console/${path}`, { config: { console: true } }, async (request, reply) => {
       if (!isConsoleHost(request, options.host)) return reply.callNotFound();
       const session = await consoleService.fromCookie(request.headers.cookie);
-      return answer(reply, await consolePage(path, { services, session, request }));
+      return await answer(reply, await consolePage(path, { services, session, request }));
     });
   }
 }

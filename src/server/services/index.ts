@@ -22,6 +22,7 @@ import type { TransactionService } from './invoices.ts';
 import type { TestProvider } from '../payments/test-provider.ts';
 import type { GifProvider } from '../data/gifs.ts';
 import type { ConsoleService } from './console.ts';
+import type { ComplaintService } from './complaints.ts';
 
 /** A logged-in member on one request (declared beside the sessions that make it). */
 export type { Session } from './sessions.ts';
@@ -54,6 +55,8 @@ export interface Services {
   likes: LikeService;
   swipes: SwipeService;
   safety: SafetyService;
+  /** Complaints as staff handle them, and the statements of their decisions (issue 22). */
+  complaints: ComplaintService;
   /** The GIF search of the chat. */
   gifs: GifProvider;
   chat: ChatService;
