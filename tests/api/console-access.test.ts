@@ -12,30 +12,20 @@ import { PERMISSIONS, STAFF_ROLES, may, type StaffRole } from '../../src/contrac
 import { engines, type TestRuntime } from '../support/runtime.ts';
 import { Client, PASSWORD, activeMember, useRuntime } from '../support/accounts.ts';
 import { consoleClient, staffLogin, totpCode } from '../support/console.ts';
+import { rawComplaint, rawMember, rawPendingChatPhoto, rawPendingPhoto } from '../support/moderation.ts';
 
 const IN = 'spetter';
 const OUT = 'velvet';
 const key = (route: AnyConsoleRoute) => `${route.method} ${route.path}`;
 
-/** A member written straight to the database (fast: no password hashing), in the state a route needs. */
-async function member(rt: TestRuntime, brand: string, state: { status?: 'active' | 'not_confirmed'; suspended?: boolean } = {}): Promise<number> {
-  const db = rt.db.db;
-  const email = `m-${Math.random().toString(36).slice(2)}@example.com`;
-  const user = await db
-    .insertInto('users')
-    .values({ tenant_id: brand, email, password_hash: 'x', language: 'nl', status: state.status ?? 'active', suspended_at: state.suspended ? new Date().toISOString() : null })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('profiles')
-    .values({ tenant_id: brand, user_id: user.id, name: `Lid${user.id}`, gender: 'female', sexuality: 'hetero', birth_date: '1990-01-01', country: 'NL', last_seen_at: new Date().toISOString() })
-    .execute();
-  return user.id;
-}
+/** A member in the state a route needs: their user id. */
+const member = async (rt: TestRuntime, brand: string, state: Parameters<typeof rawMember>[2] = {}) => (await rawMember(rt, brand, state)).userId;
 
 interface Sample {
   /** The member the path names (`:id`), made fresh for each call in the state the route needs. */
   member?: { status?: 'active' | 'not_confirmed'; suspended?: boolean };
+  /** Another object the path names, made fresh on the brand for each call: its path parameters, and what a body may name. */
+  object?: (rt: TestRuntime, brand: string) => Promise<{ params: Record<string, string | number>; body?: unknown }>;
   body?: unknown;
   /** A list route: the brand asked for goes into `?brand=`. */
   brandQuery?: boolean;
@@ -59,14 +49,35 @@ const SAMPLES: Record<string, Sample> = {
   'POST members/:id/directdebit-block': { member: {}, body: { reason: 'Stornering' }, ok: 200 },
   'POST members/:id/delete': { member: {}, body: { reason: 'Verzoek van het lid' }, ok: 200 },
   'GET audit': { brandQuery: true, ok: 200 },
+  'GET photos': { brandQuery: true, ok: 200 },
+  'POST photos/approve': { object: async (rt, brand) => ({ params: {}, body: { ids: [(await rawPendingPhoto(rt, brand)).id] } }), ok: 200 },
+  'POST photos/:id': { object: async (rt, brand) => ({ params: { id: (await rawPendingPhoto(rt, brand)).id } }), body: { status: 'rejected', reason: 'copyright' }, ok: 200 },
+  'GET chat-photos': { brandQuery: true, ok: 200 },
+  'POST chat-photos/:id': { object: async (rt, brand) => ({ params: { id: (await rawPendingChatPhoto(rt, brand)).id } }), body: { status: 'active' }, ok: 200 },
+  'GET media/:brand/:file': {
+    object: async (rt, brand) => {
+      const [folder, file] = (await rawPendingPhoto(rt, brand)).filename.split('/') as [string, string];
+      return { params: { brand: folder, file } };
+    },
+    ok: 200,
+  },
+  'GET complaints': { brandQuery: true, ok: 200 },
+  'GET complaints/:id': { object: async (rt, brand) => ({ params: { id: (await rawComplaint(rt, brand)).id } }), ok: 200 },
+  'POST complaints/:id': { object: async (rt, brand) => ({ params: { id: (await rawComplaint(rt, brand)).id } }), body: { action: 'review' }, ok: 200 },
 };
 
 async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, brand: string): Promise<{ status: number; text: string }> {
   const sample = SAMPLES[key(route)]!;
   let path = `/api/console/${route.path}`;
+  let body = sample.body;
   if (sample.member) path = path.replace(':id', String(await member(rt, brand, sample.member)));
+  if (sample.object) {
+    const made = await sample.object(rt, brand);
+    for (const [name, value] of Object.entries(made.params)) path = path.replace(`:${name}`, String(value));
+    body = made.body ?? body;
+  }
   if (sample.brandQuery) path += `?brand=${brand}`;
-  const res = route.method === 'GET' ? await client.get(path) : await client.post(path, sample.body ?? {});
+  const res = route.method === 'GET' ? await client.get(path) : await client.post(path, body ?? {});
   return { status: res.status, text: res.text };
 }
 

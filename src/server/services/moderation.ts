@@ -272,9 +272,10 @@ export function createModerationService(deps: ModerationDeps) {
     },
 
     /**
-     * Approves many photos at once (the queue's bulk approve): each in scope and still undecided
-     * is approved, in one transaction; the others are answered as skipped (already decided,
-     * unknown or out of scope) rather than failing the rest.
+     * Approves many photos at once (the queue's bulk approve): each still undecided is approved,
+     * in one transaction; those decided meanwhile (by another moderator) are answered as skipped
+     * rather than failing the rest. An id that is unknown or of a brand out of scope is 404 and
+     * nothing is approved, as for one photo.
      */
     async bulkApprove(staff: StaffActor, ids: readonly number[], brandsInScope: BrandScope, audit?: AuditCallback): Promise<{ approved: number[]; skipped: number[]; audit: PhotoAuditEntry[] }> {
       mayScreen(staff);
@@ -286,6 +287,7 @@ export function createModerationService(deps: ModerationDeps) {
           .select(['photos.id', 'profiles.user_id', 'profiles.tenant_id'])
           .where('photos.id', 'in', unique)
           .execute();
+        if (photos.length !== unique.length) throw notFound();
         const now = nowIso();
         const approved: Array<{ id: number; userId: number | null; entry: PhotoAuditEntry }> = [];
         for (const photo of photos.sort((a, b) => a.id - b.id)) {
