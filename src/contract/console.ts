@@ -3,6 +3,7 @@ import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/account-rules.ts';
 import { BodyId, QueryId } from './ids.ts';
 import { PHOTO_QUEUES } from '../lib/photo-screening.ts';
 import { COMPLAINT_ACTIONS, COMPLAINT_DECISION_REASONS, COMPLAINT_STATUSES } from '../lib/complaints.ts';
+import { HELD_ACTIONS } from '../lib/safety-rules.ts';
 
 /**
  * The operator console (issue 22, DESIGN §11): staff roles, what each may do, and the console
@@ -39,10 +40,18 @@ export const PERMISSIONS = {
   photos: ['owner', 'admin', 'moderator'],
   /** The complaints queue, one complaint with both members and their conversation, its decision. */
   complaints: ['owner', 'admin', 'moderator', 'support'],
+  /** The queue of messages held by the brands' safety rules: release or reject them. */
+  held: ['owner', 'admin', 'moderator'],
+  /** Read the brands' safety rules (a read-only settings card). */
+  safety: ['owner', 'admin', 'moderator', 'support'],
   /** Read the audit log. */
   audit: ['owner', 'admin'],
   /** Add, change and remove staff. */
   staff: ['owner'],
+  /** Revenue figures of the brands in scope (issue 23). */
+  revenue: ['owner', 'admin', 'finance'],
+  /** The postbacks to affiliate networks: their log and configuration, and sending one again (issue 23). */
+  postbacks: ['owner', 'admin', 'finance'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type Permission = keyof typeof PERMISSIONS;
 
@@ -174,6 +183,67 @@ export const ComplaintActionBody = z.object({
   note: z.string().trim().max(1000).optional(),
 });
 export type ComplaintActionInput = z.output<typeof ComplaintActionBody>;
+/** How revenue figures are grouped: per UTC day, ISO week (from Monday) or calendar month. */
+export const REVENUE_GROUPS = ['day', 'week', 'month'] as const;
+export type RevenueGroup = (typeof REVENUE_GROUPS)[number];
+/** The longest range one revenue query covers. */
+export const REVENUE_MAX_DAYS = 732;
+/** The tables of the revenue page, each a CSV download: per currency, and per brand (members, conversion, credits). */
+export const REVENUE_TABLES = ['money', 'members'] as const;
+/** A chargeback rate above this (chargebacks over purchases) is flagged: the card schemes' line (Visa's 0.9%). */
+export const DISPUTE_RATE_FLAG = 0.009;
+/** A CSV download of the same table (issue 23: every table shown, with the same filters). */
+const format = z.enum(['json', 'csv']).default('json');
+
+/** GET /api/console/revenue: `from`/`to` are UTC days, both included (default: the 30 days to today). */
+export const RevenueQuery = z
+  .object({
+    brand: brandId.optional(),
+    from: date.optional(),
+    to: date.optional(),
+    group: z.enum(REVENUE_GROUPS).default('day'),
+    /** `1`: each currency's figures also in EUR at the configured rate (EUR_RATES), the rate named. */
+    eur: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
+    format,
+    table: z.enum(REVENUE_TABLES).default('money'),
+  })
+  .transform((q, ctx) => {
+    const today = new Date().toISOString().slice(0, 10);
+    const to = q.to ?? today;
+    const from = q.from ?? new Date(Date.parse(`${to}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
+    // A day of the calendar only (2026-02-30 is none), `to` not before `from`, at most REVENUE_MAX_DAYS.
+    const dayOf = (d: string) => {
+      const t = Date.parse(`${d}T00:00:00Z`);
+      return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === d ? t : NaN;
+    };
+    for (const [field, d] of [['from', from], ['to', to]] as const) if (Number.isNaN(dayOf(d))) ctx.addIssue({ code: 'custom', path: [field], message: 'not a day' });
+    const days = (dayOf(to) - dayOf(from)) / 86_400_000;
+    if (days < 0 || days >= REVENUE_MAX_DAYS) ctx.addIssue({ code: 'custom', path: ['to'], message: 'range' });
+    return { ...q, from, to };
+  });
+export type RevenueInput = z.output<typeof RevenueQuery>;
+
+/** GET /api/console/postbacks */
+export const PostbacksQuery = z.object({
+  brand: brandId.optional(),
+  /** An attempt id: the page of attempts older than it. */
+  before: QueryId.optional(),
+  format,
+});
+export type PostbacksInput = z.output<typeof PostbacksQuery>;
+/** A postback's id in a console path. */
+export const PostbackParams = z.object({ id: QueryId });
+// ---- Held messages and safety rules --------------------------------------------------------
+
+/** GET /api/console/held: a brand's held messages (or every brand in scope), oldest first, a page after the message id `after`. */
+export const HeldQuery = z.object({ brand: brandId.optional(), after: QueryId.optional() });
+export type HeldQueueInput = z.output<typeof HeldQuery>;
+/** A held message's id in a console path. */
+export const HeldParams = z.object({ id: QueryId });
+/** POST /api/console/held/{id}: release (deliver now) or reject (credits back), with the reason the audit log and, on a rejection, the sender see. */
+export const HeldDecisionBody = z.object({ action: z.enum(HELD_ACTIONS), reason });
+/** GET /api/console/safety */
+export const SafetyQuery = z.object({ brand: brandId.optional() });
 
 /** The logged-in staff member as GET /api/console/me answers. */
 export interface StaffView {

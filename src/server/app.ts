@@ -11,6 +11,7 @@ import { createServices } from './services/create.ts';
 import type { Services } from './services/index.ts';
 import { createHttp } from './http/server.ts';
 import { API_ROUTES } from './api/index.ts';
+import { POSTBACK_ATTEMPTS, POSTBACK_QUEUE, POSTBACK_RETRY_SECONDS } from './services/postbacks.ts';
 
 /** How often accounts past their reactivation window are looked for (minutes). */
 const PURGE_EVERY_MINUTES = 60;
@@ -18,6 +19,8 @@ const PURGE_EVERY_MINUTES = 60;
 const NOTIFY_SWEEP_EVERY_MINUTES = 1;
 /** How often members with unread messages are looked for (minutes); services/notify.ts spaces the mails. */
 const REMINDERS_EVERY_MINUTES = 60;
+/** How often postbacks whose job was lost are looked for (minutes). */
+const POSTBACK_SWEEP_EVERY_MINUTES = 1;
 
 export interface App {
   config: AppConfig;
@@ -94,6 +97,9 @@ export async function buildApp(config: AppConfig): Promise<App> {
     abuse: config.abuse,
     log: (text) => log.info(text),
     now: config.now,
+    jobs,
+    postbackRetrySeconds: config.postbackRetrySeconds,
+    eurRates: config.eurRates,
   });
   // Accounts past their 14-day reactivation window are removed for good, at start and every hour,
   // by one process at a time.
@@ -110,6 +116,14 @@ export async function buildApp(config: AppConfig): Promise<App> {
   jobs.every('unread-reminders', REMINDERS_EVERY_MINUTES, async () => {
     const n = await services.notifier.remindUnread();
     if (n) log.info(`sent ${n} unread-message reminder${n === 1 ? '' : 's'}`);
+  });
+
+  // Postbacks to affiliate networks (issue 23): each through the queue, retried with backoff; those
+  // whose job was lost with its process, every minute.
+  jobs.queue<{ id: number; resend?: boolean }>(POSTBACK_QUEUE, { retries: POSTBACK_ATTEMPTS - 1, retryDelaySeconds: config.postbackRetrySeconds ?? POSTBACK_RETRY_SECONDS }, (data) => services.postbacks.deliver(data));
+  jobs.every('postback-sweep', POSTBACK_SWEEP_EVERY_MINUTES, async () => {
+    const n = await services.postbacks.sweep();
+    if (n) log.info(`queued ${n} postback${n === 1 ? '' : 's'} left behind`);
   });
 
   const http = await createHttp({

@@ -53,6 +53,21 @@ export interface AppConfig {
   checkAnswers?: boolean;
   /** The clock of brand days (the swipe game's likes per day); tests move it. */
   now?: () => Date;
+  /** EUR_RATES (`USD=0.92,GBP=1.17`): EUR per unit of each currency, for revenue in EUR where asked; none by default. */
+  eurRates: Record<string, number>;
+  /** The first postback retry's delay in seconds (services/postbacks.ts POSTBACK_RETRY_SECONDS unless set; tests: 1). */
+  postbackRetrySeconds?: number;
+}
+
+/** EUR_RATES as `CUR=rate` pairs separated by commas; a malformed pair stops the start. */
+export function parseEurRates(text: string | undefined): Record<string, number> {
+  const rates: Record<string, number> = {};
+  for (const pair of (text ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+    const match = /^([A-Z]{3})=(\d+(?:\.\d+)?)$/.exec(pair);
+    if (!match || !(Number(match[2]) > 0)) throw new Error(`EUR_RATES: "${pair}" is not CUR=rate such as USD=0.92`);
+    rates[match[1]!] = Number(match[2]);
+  }
+  return rates;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env, root = repoRoot()): AppConfig {
@@ -79,5 +94,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, root = repoR
     jobs: env.JOBS !== '0',
     consoleHost: (env.CONSOLE_HOST || 'console.localhost').trim().toLowerCase().replace(/:\d+$/, ''),
     checkAnswers: env.NODE_ENV === 'test',
+    eurRates: parseEurRates(env.EUR_RATES),
   };
 }

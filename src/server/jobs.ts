@@ -10,8 +10,27 @@ export interface Jobs {
    * once. Register before `start()`.
    */
   every(name: string, intervalMinutes: number, handler: () => Promise<void>): void;
+  /**
+   * Declares a queue of one-off jobs: `handler` runs each job sent to it, in one process, and a
+   * job whose handler throws is run again after `retryDelaySeconds`, doubling each time, up to
+   * `retries` more times. Register before `start()`.
+   */
+  queue<T extends object>(name: string, options: QueueOptions, handler: (data: T) => Promise<void>): void;
+  /** Sends a job to a declared queue; false when this process runs no jobs (a sweep elsewhere picks the work up). */
+  send(name: string, data: object): Promise<boolean>;
   start(): Promise<void>;
   stop(): Promise<void>;
+}
+
+export interface QueueOptions {
+  retries: number;
+  retryDelaySeconds: number;
+}
+
+interface Queue {
+  name: string;
+  options: QueueOptions;
+  handler: (data: never) => Promise<void>;
 }
 
 interface Task {
@@ -30,6 +49,26 @@ export function createLocalJobs(opts: { log?: (line: string) => void }): Jobs {
   const tasks: Task[] = [];
   const timers: NodeJS.Timeout[] = [];
   const running = new Set<Promise<void>>();
+  const queues = new Map<string, Queue>();
+  let started = false;
+
+  /** One try of a job; a failure is tried again later, doubling the delay, up to the queue's retries. */
+  function attempt(queue: Queue, data: object, tries: number): void {
+    const round = queue
+      .handler(data as never)
+      .catch((error: Error) => {
+        log(`job ${queue.name} failed: ${error.message}`);
+        if (tries >= queue.options.retries || !started) return;
+        const timer = setTimeout(() => {
+          timers.splice(timers.indexOf(timer), 1);
+          attempt(queue, data, tries + 1);
+        }, queue.options.retryDelaySeconds * 1000 * 2 ** tries);
+        timer.unref();
+        timers.push(timer);
+      })
+      .finally(() => running.delete(round));
+    running.add(round);
+  }
 
   function run(task: Task, busy: { now: boolean }): void {
     if (busy.now) return;
@@ -49,7 +88,18 @@ export function createLocalJobs(opts: { log?: (line: string) => void }): Jobs {
       checkInterval(intervalMinutes);
       tasks.push({ name, intervalMinutes, handler });
     },
+    queue(name, options, handler) {
+      queues.set(name, { name, options, handler: handler as Queue['handler'] });
+    },
+    async send(name, data) {
+      const queue = queues.get(name);
+      if (!queue) throw new Error(`jobs: no queue ${name}`);
+      if (!started) return false;
+      attempt(queue, data, 0);
+      return true;
+    },
     async start() {
+      started = true;
       for (const task of tasks) {
         const busy = { now: false };
         run(task, busy);
@@ -59,7 +109,8 @@ export function createLocalJobs(opts: { log?: (line: string) => void }): Jobs {
       }
     },
     async stop() {
-      for (const timer of timers.splice(0)) clearInterval(timer);
+      started = false;
+      for (const timer of timers.splice(0)) clearTimeout(timer);
       await Promise.all(running);
     },
   };
@@ -89,12 +140,20 @@ export function cronEvery(minutes: number): string {
 export function createPgBossJobs(opts: PgBossJobsOptions): Jobs {
   const log = opts.log ?? ((line) => console.error(line));
   const tasks: Task[] = [];
+  const queues: Queue[] = [];
   let boss: PgBoss | null = null;
 
   return {
     every(name, intervalMinutes, handler) {
       checkInterval(intervalMinutes);
       tasks.push({ name, intervalMinutes, handler });
+    },
+    queue(name, options, handler) {
+      queues.push({ name, options, handler: handler as Queue['handler'] });
+    },
+    async send(name, data) {
+      if (!boss) return false;
+      return (await boss.send(name, data)) !== null;
     },
     async start() {
       boss = new PgBoss({ connectionString: opts.connectionString, schema: opts.schema, application_name: opts.applicationName, max: 3 });
@@ -109,6 +168,13 @@ export function createPgBossJobs(opts: PgBossJobsOptions): Jobs {
           await task.handler();
         });
         await boss.sendThrottled(task.name, null, null, seconds, 'start');
+      }
+      for (const queue of queues) {
+        // pg-boss retries a failed job after retryDelay * 2^n seconds (with jitter), in whichever process fetches it.
+        await boss.createQueue(queue.name, { retryLimit: queue.options.retries, retryDelay: queue.options.retryDelaySeconds, retryBackoff: true });
+        await boss.work<object>(queue.name, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
+          if (job) await queue.handler(job.data as never);
+        });
       }
     },
     async stop() {

@@ -4,6 +4,8 @@ import { LOCALES, type Locale } from '../lib/locales.ts';
 import { NICHES, LANDER_NAMES, type Niche } from '../lib/slugs.ts';
 import { PAYMENT_METHOD_IDS } from '../lib/payment-methods.ts';
 import { PHOTO_MODERATION } from '../lib/photo-screening.ts';
+import { POSTBACK_EVENTS, POSTBACK_MACROS, unknownMacros } from '../lib/postbacks.ts';
+import { CONTACT_ACTIONS } from '../lib/safety-rules.ts';
 
 /**
  * tenant.json: one brand. This schema is the only place that reads a tenant file or knows a
@@ -86,6 +88,38 @@ const CompanySchema = z
   })
   .strict();
 
+/**
+ * The brand's safety rules for members' messages and signups (issue 22, src/lib/safety-rules.ts).
+ * A held message is stored and charged but reaches its recipient only when a moderator releases it.
+ */
+const SafetySchema = z
+  .object({
+    /**
+     * OpenCupid's burst rule: an account younger than `new_account_hours` that writes to more than
+     * `max_recipients` different members has its further messages held. The defaults (24 hours, 5
+     * members) let a real newcomer answer and start a handful of conversations on their first day,
+     * while a scammer's copy-paste round to dozens of members is held after the fifth.
+     */
+    burst: z
+      .object({
+        new_account_hours: z.number().int().min(0).max(720).default(24).describe('An account younger than this many hours is new (0: the burst rule is off).'),
+        max_recipients: z.number().int().min(1).max(1000).default(5).describe('A new account writing to more than this many different members has its further messages held.'),
+      })
+      .strict()
+      .prefault({})
+      .describe("OpenCupid's burst rule: a new account writing to many members has its further messages held for review."),
+    /** Contact details (phone numbers, e-mail addresses, links, messenger handles) in a member's text: masked (default: kind to members, the message still arrives), held for review, or allowed. */
+    contacts: z
+      .enum(CONTACT_ACTIONS, { error: `must be one of ${CONTACT_ACTIONS.join(', ')}` })
+      .default('mask')
+      .describe("Contact details in a member's text message: mask (replaced in the stored and shown text), hold (held for review) or allow."),
+    /** Words that hold a member's message for review (case-insensitive, whole words). */
+    words: z.array(z.string().trim().min(1).max(60)).max(500).default([]).describe("Words that hold a member's message for review (case-insensitive, whole words)."),
+    /** Refuse signups and e-mail changes to addresses of disposable mail services (mailchecker's list). */
+    disposable_email: z.boolean().default(true).describe('Refuse signups and e-mail changes to addresses of disposable mail services.'),
+  })
+  .strict();
+
 const PackageSchema = z
   .object({
     id: z.string().regex(/^[a-z0-9-]+$/, 'must be lower-case letters, digits and dashes').describe('Stable id of the credit package.'),
@@ -99,6 +133,33 @@ const PackageSchema = z
     popular: z.boolean().default(false).describe('Shows the popular tag.'),
     /** Discount ribbon percentage, 0 for none. */
     discount: z.number().int().min(0).max(90).default(0).describe('Discount ribbon percentage, 0 for none.'),
+  })
+  .strict();
+
+/**
+ * A server-to-server postback (issue 23): the events of members who came from `network`
+ * (their tracking's network, exactly) are posted to `url` through the job queue.
+ */
+const PostbackSchema = z
+  .object({
+    /** The traffic source's network as its links name it (`?network=`). */
+    network: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be 1 to 100 letters, digits, dots, dashes or underscores').describe("The traffic source's network, as its links name it (?network=)."),
+    /** The URL template; each macro is filled URL-encoded. */
+    url: z
+      .string()
+      .max(2000)
+      .regex(/^https?:\/\/[^\s/?#]+[^\s]*$/, 'must be an http:// or https:// URL')
+      .superRefine((url, ctx) => {
+        const unknown = unknownMacros(url);
+        if (unknown.length) ctx.addIssue({ code: 'custom', message: `unknown macro ${unknown.map((m) => `{${m}}`).join(', ')}: the macros are ${POSTBACK_MACROS.map((m) => `{${m}}`).join(', ')}` });
+      })
+      .describe(`The URL template; macros ${POSTBACK_MACROS.map((m) => `{${m}}`).join(', ')} are filled URL-encoded.`),
+    /** The events the network wants. */
+    events: z
+      .array(z.enum(POSTBACK_EVENTS, { error: `must be one of ${POSTBACK_EVENTS.join(', ')}` }))
+      .min(1)
+      .refine((events) => new Set(events).size === events.length, 'must not name an event twice')
+      .describe(`The events posted: ${POSTBACK_EVENTS.join(', ')}.`),
   })
   .strict();
 
@@ -207,6 +268,7 @@ export const TenantSchema = z
       .enum(PHOTO_MODERATION, { error: `must be one of ${PHOTO_MODERATION.join(', ')}` })
       .default('before')
       .describe('When uploaded photos are screened: before (pending, seen only by the owner until approved) or after (public at once, reviewed later).'),
+    safety: SafetySchema.prefault({}).describe("The brand's safety rules for members' messages and signups (issue 22)."),
     /** Days within which a purchase may be refunded or cancelled. */
     refund_days: z.number().int().nonnegative().default(14).describe('Days within which a purchase may be refunded or cancelled.'),
     member_resell: z.boolean().default(false).describe('Show resell promotions of partner brands.'),
@@ -233,6 +295,12 @@ export const TenantSchema = z
       .record(country, z.array(z.enum(PAYMENT_METHOD_IDS, { error: `must be one of ${PAYMENT_METHOD_IDS.join(', ')}` })).min(1))
       .default({})
       .describe('Payment methods per country, in order, overriding the defaults, e.g. {"NL": ["ideal", "creditcard", "paypal"]}.'),
+    /** Server-to-server postbacks to affiliate networks, one per network (issue 23). */
+    postbacks: z
+      .array(PostbackSchema)
+      .default([])
+      .refine((list) => new Set(list.map((p) => p.network)).size === list.length, 'must name each network once')
+      .describe('Server-to-server postbacks to affiliate networks: [{network, url, events}], one per network.'),
     /** Landers this brand serves; all by default. */
     landers: z.array(z.enum(['tinderswipe', ...LANDER_NAMES])).default(['tinderswipe', ...LANDER_NAMES]).describe('Landers this brand serves.'),
   })

@@ -21,11 +21,20 @@ const key = (route: AnyConsoleRoute) => `${route.method} ${route.path}`;
 /** A member in the state a route needs: their user id. */
 const member = async (rt: TestRuntime, brand: string, state: Parameters<typeof rawMember>[2] = {}) => (await rawMember(rt, brand, state)).userId;
 
+/** A postback of the brand, written straight to the database (as if a member of a network had bought). */
+async function postback(rt: TestRuntime, brand: string): Promise<number> {
+  const key = `purchase:${Math.random().toString(36).slice(2)}`;
+  const row = await rt.db.db.insertInto('postbacks').values({ tenant_id: brand, user_id: null, event: 'purchase', event_key: key, network: 'net', url: 'http://127.0.0.1:9/' }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
 interface Sample {
   /** The member the path names (`:id`), made fresh for each call in the state the route needs. */
   member?: { status?: 'active' | 'not_confirmed'; suspended?: boolean };
   /** Another object the path names, made fresh on the brand for each call: its path parameters, and what a body may name. */
   object?: (rt: TestRuntime, brand: string) => Promise<{ params: Record<string, string | number>; body?: unknown }>;
+  /** The path names a postback (`:id`) of the brand. */
+  postback?: true;
   body?: unknown;
   /** A list route: the brand asked for goes into `?brand=`. */
   brandQuery?: boolean;
@@ -64,6 +73,9 @@ const SAMPLES: Record<string, Sample> = {
   'GET complaints': { brandQuery: true, ok: 200 },
   'GET complaints/:id': { object: async (rt, brand) => ({ params: { id: (await rawComplaint(rt, brand)).id } }), ok: 200 },
   'POST complaints/:id': { object: async (rt, brand) => ({ params: { id: (await rawComplaint(rt, brand)).id } }), body: { action: 'review' }, ok: 200 },
+  'GET revenue': { brandQuery: true, ok: 200 },
+  'GET postbacks': { brandQuery: true, ok: 200 },
+  'POST postbacks/:id/resend': { postback: true, ok: 200 },
 };
 
 async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, brand: string): Promise<{ status: number; text: string }> {
@@ -76,6 +88,7 @@ async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, bra
     for (const [name, value] of Object.entries(made.params)) path = path.replace(`:${name}`, String(value));
     body = made.body ?? body;
   }
+  if (sample.postback) path = path.replace(':id', String(await postback(rt, brand)));
   if (sample.brandQuery) path += `?brand=${brand}`;
   const res = route.method === 'GET' ? await client.get(path) : await client.post(path, body ?? {});
   return { status: res.status, text: res.text };

@@ -139,10 +139,10 @@ describe.each(engines())('photo screening in the console on %s', (engine) => {
     const ledger = await rt().db.db.selectFrom('credit_ledger').select(['delta', 'reason']).where('user_id', '=', bob.userId).where('ref', '=', String(messageId)).orderBy('id').execute();
     expect(ledger).toEqual([
       { delta: -paid, reason: 'photo' },
-      { delta: paid, reason: 'returned' },
+      { delta: paid, reason: 'not_delivered' },
     ]);
     // The member's transactions list it.
-    expect((await bob.client.get('/api/transactions.php')).json().transactions.some((t: { reason: string; credits: number }) => t.reason === 'returned' && t.credits === paid)).toBe(true);
+    expect((await bob.client.get('/api/transactions.php')).json().transactions.some((t: { reason: string; credits: number }) => t.reason === 'not_delivered' && t.credits === paid)).toBe(true);
     expect((await auditOf(rt(), 'chat_photo_reject'))[0]).toMatchObject({ staff_id: mod.id, object_type: 'chat_photo', object_id: String(messageId), reason: 'nudity_in_profile' });
     // Decided once: no second refund.
     expect((await mod.client.post(`/api/console/chat-photos/${messageId}`, { status: 'rejected', reason: 'other' })).status).toBe(409);

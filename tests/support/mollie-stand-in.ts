@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { afterAll, beforeAll } from 'vitest';
 import { createServer, type Server } from 'node:https';
 import { selfSignedCert } from './tls.ts';
 import { randomBytes } from 'node:crypto';
@@ -159,4 +160,26 @@ export async function startMollieStandIn(): Promise<MollieStandIn> {
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
   return stand;
+}
+
+/**
+ * The stand-in for the tests of one file, started before them: the runtime reaches it through
+ * MOLLIE_API_ENDPOINT with a key in `keyEnv` (the brand's `payments.mollie_api_key_env`).
+ */
+export function useMollieStandIn(keyEnv: string): () => MollieStandIn {
+  let mollie: MollieStandIn | undefined;
+  beforeAll(async () => {
+    // @mollie/api-client checks certificates against its own bundle only; this worker trusts the stand-in.
+    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+    mollie = await startMollieStandIn();
+    process.env[keyEnv] = 'test_standinkey';
+    process.env.MOLLIE_API_ENDPOINT = mollie.endpoint;
+  });
+  afterAll(async () => {
+    await mollie?.close();
+  });
+  return () => {
+    if (!mollie) throw new Error('the Mollie stand-in has not started');
+    return mollie;
+  };
 }

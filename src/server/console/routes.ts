@@ -5,28 +5,36 @@ import {
   ComplaintActionBody,
   ComplaintParams,
   ComplaintsQuery,
-  PhotoDecisionBody,
-  PhotoParams,
-  PhotoQueueQuery,
   ConsoleEnrolBody,
   ConsoleEnrolPasswordBody,
   ConsoleLoginBody,
   ConsoleMembersQuery,
   CreditsBody,
+  HeldDecisionBody,
+  HeldParams,
+  HeldQuery,
   MemberParams,
+  PhotoDecisionBody,
+  PhotoParams,
+  PhotoQueueQuery,
+  PostbackParams,
+  PostbacksQuery,
   ReasonBody,
+  RevenueQuery,
+  SafetyQuery,
   type Permission,
 } from '../../contract/console.ts';
 import { z as zod } from 'zod';
 import { auditPhotoDecision, type ConsoleService, type StaffSession } from '../services/console.ts';
 import type { Services } from '../services/index.ts';
+import { json, noContent, type Method, type Result } from '../http/routes.ts';
+import { postbacksCsv, revenueCsv } from './revenue-csv.ts';
 import type { BrandScope } from '../services/moderation.ts';
 import type { StaffView } from '../../contract/console.ts';
-import { json, noContent, type Method, type Result } from '../http/routes.ts';
 import { notFound } from '../errors.ts';
 
-/** A console answer: a route's Result, or a file (a photo staff screen). */
-export type ConsoleResult = Result | { kind: 'file'; path: string; type: string };
+/** A console answer: a route's Result, or a stored photo staff screen (`media`). */
+export type ConsoleResult = Result | { kind: 'media'; path: string; type: string };
 
 /** The brands a list reads: the one asked for (the router checked it is in scope), else the staff member's scope. */
 const brandsOf = (staff: StaffView, brand: string | undefined): BrandScope => (brand ? [brand] : (staff.brands ?? 'all'));
@@ -56,7 +64,7 @@ export interface ConsoleRouteSpec<B extends z.ZodType | undefined, Q extends z.Z
 
 export interface ConsoleContext<Body, Query, Params, R> {
   console: ConsoleService;
-  /** The runtime's services: staff act through the members' own (DESIGN §11). */
+  /** The runtime's other services (the brands served, moderation, chat, revenue): staff act through them (DESIGN §11). */
   services: Services;
   /** Always there on routes with a permission. */
   session: R extends 'public' ? StaffSession | null : StaffSession;
@@ -207,11 +215,66 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
   }),
   consoleRoute({
     method: 'GET',
+    path: 'held',
+    roles: 'held',
+    scoped: true,
+    query: HeldQuery,
+    handler: async ({ services, session, query }) => json(await services.messageSafety.queue(session.staff, query)),
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'held/:id',
+    roles: 'held',
+    scoped: true,
+    params: HeldParams,
+    body: HeldDecisionBody,
+    handler: async ({ services, session, params, body, ip }) => json(await services.messageSafety.decide(session.staff, params.id, body, ip)),
+  }),
+  consoleRoute({
+    method: 'GET',
+    path: 'safety',
+    roles: 'safety',
+    scoped: true,
+    query: SafetyQuery,
+    handler: ({ services, session, query }) => json(services.messageSafety.settings(session.staff, query.brand)),
+  }),
+  consoleRoute({
+    method: 'GET',
     path: 'audit',
     roles: 'audit',
     scoped: true,
     query: AuditQuery,
     handler: async ({ console, session, query }) => json(await console.auditLog(session.staff, query)),
+  }),
+  consoleRoute({
+    method: 'GET',
+    path: 'revenue',
+    roles: 'revenue',
+    scoped: true,
+    query: RevenueQuery,
+    handler: async ({ services, session, query }) => {
+      const figures = await services.revenue.revenue(session.staff, query);
+      return query.format === 'csv' ? revenueCsv(figures, query.table) : json(figures);
+    },
+  }),
+  consoleRoute({
+    method: 'GET',
+    path: 'postbacks',
+    roles: 'postbacks',
+    scoped: true,
+    query: PostbacksQuery,
+    handler: async ({ services, session, query }) => {
+      const log = await services.postbacks.list(session.staff, query);
+      return query.format === 'csv' ? postbacksCsv(log.attempts) : json(log);
+    },
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'postbacks/:id/resend',
+    roles: 'postbacks',
+    scoped: true,
+    params: PostbackParams,
+    handler: async ({ services, session, params, ip }) => json(await services.postbacks.resend(session.staff, params.id, ip)),
   }),
   // ---- Photo screening (issue 22): the queues, decisions, and the photos themselves -------
   consoleRoute({
@@ -282,7 +345,7 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
     handler: async ({ services, session, params }) => {
       const path = await services.moderation.staffMediaFile(`${params.brand}/${params.file}`, session.staff.brands ?? 'all');
       if (!path) throw notFound();
-      return { kind: 'file', path, type: 'image/webp' };
+      return { kind: 'media', path, type: 'image/webp' };
     },
   }),
 

@@ -123,3 +123,17 @@ const SQLITE_CONSTRAINT_CODES: Record<number, ConstraintViolation> = {
   1555: 'unique', // SQLITE_CONSTRAINT_PRIMARYKEY
   2067: 'unique', // SQLITE_CONSTRAINT_UNIQUE
 };
+
+/**
+ * The period a timestamp column falls in, as text: its UTC day (`2026-11-26`), the Monday of its
+ * ISO week (`2026-11-23`) or its month (`2026-11`). Timestamps are ISO text on both engines, so
+ * the day and the month are its first characters; the week is the engine's own date arithmetic.
+ */
+export function periodOf(db: Kysely<any>, column: string, group: 'day' | 'week' | 'month'): RawBuilder<string> {
+  const ref = sql.ref(column);
+  if (group === 'day') return sql<string>`substr(${ref}, 1, 10)`;
+  if (group === 'month') return sql<string>`substr(${ref}, 1, 7)`;
+  return engineOf(db) === 'postgres'
+    ? sql<string>`to_char(date_trunc('week', cast(substr(${ref}, 1, 10) as timestamp)), 'YYYY-MM-DD')`
+    : sql<string>`date(substr(${ref}, 1, 10), 'weekday 0', '-6 days')`;
+}

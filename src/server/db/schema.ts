@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { PhotoStatus } from '../../lib/photo-screening.ts';
 import type { ComplaintDecision, ComplaintStatus } from '../../lib/complaints.ts';
+import type { HoldStatus } from '../../lib/safety-rules.ts';
 
 /**
  * Every table and column the runtime queries (STYLE: one `Database` interface). Conventions
@@ -36,6 +37,9 @@ export interface Database {
   staff_recovery_codes: StaffRecoveryCodesTable;
   staff_sessions: StaffSessionsTable;
   audit_log: AuditLogTable;
+  payment_reversals: PaymentReversalsTable;
+  postbacks: PostbacksTable;
+  postback_attempts: PostbackAttemptsTable;
 }
 
 /** An integer 0/1 column standing for a boolean. */
@@ -105,6 +109,8 @@ export interface UsersTable {
   reminded_at: string | null;
   /** Set while staff have suspended the member (console): logged out, hidden, refused at login. */
   suspended_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the activation link (or a confirmed e-mail change) made the member active; null before. */
+  activated_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
@@ -270,6 +276,14 @@ export interface MessagesTable {
   photo_reviewed_at: ColumnType<string | null, string | null | undefined, string | null>;
   photo_reviewed_by: ColumnType<number | null, number | null | undefined, number | null>;
   photo_reject_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Held for review by the brand's safety rules (issue 22, migration 0026): null = delivered at once. */
+  hold_status: ColumnType<HoldStatus | null, HoldStatus | null | undefined, HoldStatus | null>;
+  /** JSON: why it was held (`{reasons, contacts, word}`). */
+  hold_reasons: ColumnType<string | null, string | null | undefined, string | null>;
+  hold_decided_at: ColumnType<string | null, string | null | undefined, string | null>;
+  hold_decided_by: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The moderator's reason for the decision (a rejected message's sender is shown it). */
+  hold_note: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 // --- payments --------------------------------------------------------------------------
@@ -304,6 +318,25 @@ export interface PaymentsTable {
   invoice: string | null;
   /** Cents given back since it was paid (refunds and chargebacks at the provider). */
   reversed_amount: ColumnType<number, number | undefined, number>;
+  /** Cents net of VAT as the issued invoice says; set with the invoice number. */
+  invoice_net: ColumnType<number | null, number | null | undefined, number | null>;
+  /** 1 on the member's first paid payment (set when it is settled). */
+  first_purchase: ColumnType<Flag, Flag | undefined, Flag>;
+}
+
+/** A refund or a chargeback of a paid payment: each rise of its amount, when it was seen. */
+export interface PaymentReversalsTable {
+  id: Id;
+  payment_id: number;
+  tenant_id: string;
+  user_id: number;
+  kind: 'refund' | 'chargeback';
+  /** Cents of this rise. */
+  amount: number;
+  /** Cents of this kind given back so far (unique per payment and kind: recorded once). */
+  total: number;
+  currency: string;
+  at: ColumnType<string, string | undefined, never>;
 }
 
 // --- discount codes --------------------------------------------------------------------
@@ -581,4 +614,44 @@ export interface AuditLogTable {
   /** JSON. */
   details: string | null;
   ip: string | null;
+}
+
+// --- postbacks to affiliate networks ---------------------------------------------------------
+
+export type PostbackStatus = 'pending' | 'sending' | 'sent' | 'failed';
+
+/** One event posted to one network (unique per event and network: posted once, whichever runtime saw it). */
+export interface PostbacksTable {
+  id: Id;
+  tenant_id: string;
+  /** The member the event is about (no foreign key: the log outlives an erased member). */
+  user_id: number | null;
+  event: string;
+  /** What happened, once: `purchase:<payment id>`, `refund:<payment id>:<total>`, `signup:<member id>`. */
+  event_key: string;
+  network: string;
+  /** The template with its macros filled, as sent. */
+  url: string;
+  status: ColumnType<PostbackStatus, PostbackStatus | undefined, PostbackStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  /** While an attempt is under way: until when another worker leaves it alone. */
+  claimed_until: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the next attempt is due (the sweep picks up a due one whose job was lost). */
+  next_attempt_at: ColumnType<string, string | undefined, string>;
+  created_at: CreatedAt;
+  sent_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface PostbackAttemptsTable {
+  id: Id;
+  postback_id: number;
+  tenant_id: string;
+  at: ColumnType<string, string | undefined, never>;
+  url: string;
+  /** The HTTP status answered; null when no answer came (timeout, refused connection). */
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  /** 1 when staff resent it from the console. */
+  resend: ColumnType<Flag, Flag | undefined, never>;
 }

@@ -190,11 +190,23 @@ function answer(request: FastifyRequest, reply: FastifyReply, result: Result): F
       return reply.code(result.status).header('cache-control', 'no-store').send();
     case 'stream':
       return openStream(request, reply, result.open);
+    case 'file':
+      return sendFile(reply, result);
   }
 }
 
+/** A download: no caching, saved under its file name (RFC 6266; the name is ASCII by construction). */
+export function sendFile(reply: FastifyReply, result: Extract<Result, { kind: 'file' }>): FastifyReply {
+  return reply
+    .code(result.status)
+    .header('cache-control', 'no-store')
+    .header('content-disposition', `attachment; filename="${result.filename.replace(/[^\w.-]/g, '_')}"`)
+    .type(result.type)
+    .send(result.body);
+}
+
 /** A server-sent-events stream (DESIGN §9): written straight to the socket, never compressed or buffered. */
-function openStream(request: FastifyRequest, reply: FastifyReply, open: (sink: EventSink) => void | Promise<void>): void {
+export function openStream(request: FastifyRequest, reply: FastifyReply, open: (sink: EventSink) => void | Promise<void>): void {
   const res = reply.raw;
   for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) res.setHeader(name, value as string | string[]);
   reply.hijack();

@@ -13,6 +13,7 @@ import { CONSOLE_ROUTES, type AnyConsoleRoute, type ConsoleResult } from '../con
 import { readFile } from 'node:fs/promises';
 import { consolePage, CONSOLE_PAGES } from '../console/pages.ts';
 import type { Result } from './routes.ts';
+import { openStream, sendFile } from './api.ts';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 
@@ -49,10 +50,10 @@ function refusal(error: z.ZodError): AppError {
   return new AppError('invalid_input', 400, { key: 'error_bad_request', field });
 }
 
-async function answer(reply: FastifyReply, result: ConsoleResult): Promise<FastifyReply> {
+async function answer(request: FastifyRequest, reply: FastifyReply, result: ConsoleResult): Promise<FastifyReply | void> {
   reply.header('cache-control', 'no-store');
   switch (result.kind) {
-    case 'file': {
+    case 'media': {
       // Staff-only photos: never kept by a shared cache.
       const body = await readFile(result.path).catch(() => null);
       if (!body) throw notFound();
@@ -67,8 +68,10 @@ async function answer(reply: FastifyReply, result: ConsoleResult): Promise<Fasti
       return reply.code(result.status).type('text/html; charset=utf-8').send(result.html);
     case 'redirect':
       return reply.redirect(result.location, result.status);
-    default:
-      throw new Error('the console answers no streams');
+    case 'file':
+      return sendFile(reply, result);
+    case 'stream':
+      return openStream(request, reply, result.open);
   }
 }
 
@@ -145,7 +148,7 @@ export function registerConsole(app: FastifyInstance, options: ConsoleOptions): 
           ip,
           setCookie: (value: string) => void reply.header('set-cookie', value),
         } as never);
-        return await answer(reply, result);
+        return await answer(request, reply, result);
       },
     });
   }
@@ -155,7 +158,7 @@ export function registerConsole(app: FastifyInstance, options: ConsoleOptions): 
     app.get(`/console/${path}`, { config: { console: true } }, async (request, reply) => {
       if (!isConsoleHost(request, options.host)) return reply.callNotFound();
       const session = await consoleService.fromCookie(request.headers.cookie);
-      return await answer(reply, await consolePage(path, { services, session, request }));
+      return await answer(request, reply, await consolePage(path, { services, session, request }));
     });
   }
 }

@@ -63,7 +63,9 @@ export type OtherResult =
   | { kind: 'redirect'; status: 302 | 303; location: string }
   | { kind: 'html'; status: number; html: string }
   | { kind: 'empty'; status: 200 | 204 }
-  | { kind: 'stream'; open: (sink: EventSink) => void | Promise<void> };
+  | { kind: 'stream'; open: (sink: EventSink) => void | Promise<void> }
+  /** A download (a CSV export): its media type and the file name the browser saves it under. */
+  | { kind: 'file'; status: 200; type: string; filename: string; body: string };
 /** The explicit answers a handler gives; nothing is guessed from the shape of a value. */
 export type Result = JsonResult | OtherResult;
 
@@ -71,6 +73,7 @@ export const json = <Body>(body: Body, init: { status?: number; headers?: Record
 export const redirect = (location: string, status: 302 | 303 = 303): OtherResult => ({ kind: 'redirect', status, location });
 export const html = (text: string, status = 200): OtherResult => ({ kind: 'html', status, html: text });
 export const noContent = (): OtherResult => ({ kind: 'empty', status: 204 });
+export const file = (body: string, type: string, filename: string): OtherResult => ({ kind: 'file', status: 200, type, filename, body });
 export const stream = (open: (sink: EventSink) => void | Promise<void>): OtherResult => ({ kind: 'stream', open });
 
 /** What a route answers other than JSON (the OpenAPI document names it; the answer check skips it). */

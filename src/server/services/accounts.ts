@@ -12,6 +12,7 @@ import { newToken, parseToken, secretMatches } from './secrets.ts';
 import { findRegion } from '../data/regions.ts';
 import { hostName } from '../../tenant/resolve.ts';
 import { birthDateProblem, nameProblem, normalizeEmail, isValidEmail, MIN_AGE } from '../../lib/account-rules.ts';
+import { isDisposableEmail } from '../../lib/disposable-email.ts';
 import type { MailService } from './mail.ts';
 import type { SessionServiceImpl } from './sessions.ts';
 import type { UserViews } from './user-view.ts';
@@ -23,6 +24,7 @@ import { publishToMember } from './events.ts';
 import { grant } from '../ledger.ts';
 import { relist, setProfileStatus } from './visibility.ts';
 import { suspendedError } from './suspension.ts';
+import type { PostbackService } from './postbacks.ts';
 
 // Lockout and throttling, chosen here (SPEC §6: "temporarily blocked after too many failed logins").
 export const LOGIN_MAX_FAILURES = 5;
@@ -88,6 +90,8 @@ export function createAccountService(deps: {
   limits: Limits;
   /** The numbers of the mail and abuse limits (ABUSE_LIMITS unless configured). */
   abuse?: Partial<AbuseLimits>;
+  /** Postbacks of signups and activations to the networks members came from (issue 23). */
+  postbacks?: Pick<PostbackService, 'record' | 'dispatch'>;
 }) {
   const abuse = { ...ABUSE_LIMITS, ...deps.abuse };
   const { db, mail, sessions, views, bus, limits } = deps;
@@ -243,6 +247,10 @@ export function createAccountService(deps: {
     });
   }
 
+  /** The activation's postbacks, in its transaction (issue 23). */
+  const activated = async (trx: Transaction<Database>, tenant: Tenant, userId: number) =>
+    (await deps.postbacks?.record(trx, { tenantId: tenant.id, userId, event: 'activation', key: `activation:${userId}`, txid: userId })) ?? [];
+
   return {
     /** SPEC §4 signup: validates, refuses existing accounts, creates user and profile, grants signup credits once. */
     async signup(tenant: Tenant, locale: Locale, input: SignupInput, req: IncomingMessage, ip: string): Promise<{ user: SiteUser; cookies: string[] }> {
@@ -250,6 +258,7 @@ export function createAccountService(deps: {
       await signups.take(ip);
       const email = normalizeEmail(input.email);
       if (!isValidEmail(email)) throw fail('signup_email_invalid', 400, 'email');
+      if (tenant.safety.disposable_email && isDisposableEmail(email)) throw fail('email_disposable', 400, 'email');
       const nameIssue = nameProblem(input.name, email);
       if (nameIssue) throw fail(nameIssue, 400, 'name');
       const birthIssue = birthDateProblem(input.date_of_birth);
@@ -265,6 +274,7 @@ export function createAccountService(deps: {
       }
       const password_hash = await hashPassword(input.password);
       let user: User;
+      let postbacks: number[] = [];
       try {
         user = await db.transaction().execute(async (trx) => {
           const created = await trx
@@ -299,6 +309,7 @@ export function createAccountService(deps: {
           if (tenant.signup_credits > 0) {
             created.credits = (await grant(trx, { userId: created.id, credits: tenant.signup_credits, reason: 'signup' })).balance;
           }
+          postbacks = (await deps.postbacks?.record(trx, { tenantId: tenant.id, userId: created.id, event: 'signup', key: `signup:${created.id}`, txid: created.id })) ?? [];
           return created;
         });
       } catch (error) {
@@ -306,6 +317,7 @@ export function createAccountService(deps: {
         if (constraintViolation(error) === 'unique') throw fail('signup_exists', 409, 'email');
         throw error;
       }
+      deps.postbacks?.dispatch(postbacks);
       await sendActivation(tenant, user, req);
       const cookies = await sessions.create(user, req, ip);
       return { user: await views.toSite(user), cookies };
@@ -329,16 +341,19 @@ export function createAccountService(deps: {
       // The link is used and the account activated in one transaction: a second opening of the
       // link at the same moment (a mail scanner, a browser retrying) sees both or neither, never a
       // used link on an account that is not active yet.
+      let postbacks: number[] = [];
       const fresh = await db.transaction().execute(async (trx) => {
         const used = await consumeToken(tenant, 'activate', token, trx);
         if (!used) return null;
         const user = await trx.selectFrom('users').select(['id', 'status']).where('id', '=', used.user_id).executeTakeFirst();
         if (user?.status === 'not_confirmed') {
-          await trx.updateTable('users').set({ status: 'active' }).where('id', '=', user.id).execute();
+          await trx.updateTable('users').set({ status: 'active', activated_at: nowIso() }).where('id', '=', user.id).execute();
           await setProfileStatus(trx, user.id, 'active');
+          postbacks = await activated(trx, tenant, user.id);
         }
         return used;
       });
+      deps.postbacks?.dispatch(postbacks);
       const row = fresh ?? (again ? await findToken(tenant, 'activate', token) : null);
       if (!row) throw new AppError('activate_failed', 400);
       // Only an unused link changes anything; a used or retired one can at most confirm an active account.
@@ -420,6 +435,7 @@ export function createAccountService(deps: {
       const user = await requireUser(userId);
       const email = normalizeEmail(newEmail);
       if (!isValidEmail(email) || email === user.email) throw fail('mail_new_invalid', 400, 'email');
+      if (tenant.safety.disposable_email && isDisposableEmail(email)) throw fail('email_disposable', 400, 'email');
       // The password first: whether an address has an account is told only to its owner's session.
       await checkOwnPassword(user, password, 'password');
       if (await userByEmail(tenant, email)) throw fail('mail_in_use', 409, 'email');
@@ -430,6 +446,7 @@ export function createAccountService(deps: {
     },
 
     async confirmMailChange(tenant: Tenant, token: unknown): Promise<void> {
+      let postbacks: number[] = [];
       const row = await consumeToken(tenant, 'mail_change', token);
       if (!row) throw new AppError('reset_link_invalid', 400);
       const { email } = JSON.parse(row.payload ?? '{}') as { email?: string };
@@ -438,11 +455,13 @@ export function createAccountService(deps: {
         await db.transaction().execute(async (trx) => {
           await trx.updateTable('users').set({ email }).where('id', '=', row.user_id).execute();
           // Proving the new address confirms it, like the activation link does: account and profile.
-          const confirmed = await trx.updateTable('users').set({ status: 'active' }).where('id', '=', row.user_id).where('status', '=', 'not_confirmed').executeTakeFirst();
+          const confirmed = await trx.updateTable('users').set({ status: 'active', activated_at: nowIso() }).where('id', '=', row.user_id).where('status', '=', 'not_confirmed').executeTakeFirst();
           if (Number(confirmed.numUpdatedRows) === 1) {
             await setProfileStatus(trx, row.user_id, 'active');
+            postbacks = await activated(trx, tenant, row.user_id);
           }
         });
+        deps.postbacks?.dispatch(postbacks);
       } catch (error) {
         if (constraintViolation(error) === 'unique') throw fail('mail_in_use', 409, 'email');
         throw error;

@@ -20,6 +20,7 @@ import { createLikeService } from './likes.ts';
 import { createSwipeService } from './swipes.ts';
 import { createSafetyService } from './safety.ts';
 import { createChatService } from './chat.ts';
+import { createMessageSafety } from './message-safety.ts';
 import { createNotifier, type Vapid } from './notify.ts';
 import { createPaymentService } from './payments.ts';
 import { createDiscountService } from './discounts.ts';
@@ -31,6 +32,9 @@ import { createMollieProvider } from '../payments/mollie.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { AppError } from '../errors.ts';
 import { localGifs, type GifProvider } from '../data/gifs.ts';
+import type { Jobs } from '../jobs.ts';
+import { createPostbackService, POSTBACK_QUEUE } from './postbacks.ts';
+import { createRevenueService } from './revenue.ts';
 
 export interface ServiceDeps {
   db: Kysely<Database>;
@@ -62,6 +66,12 @@ export interface ServiceDeps {
   env?: Record<string, string | undefined>;
   /** Mollie's API base URL other than Mollie's own (tests: a stand-in); else MOLLIE_API_ENDPOINT. */
   mollieEndpoint?: string;
+  /** The job queue postbacks go out through; none: they wait for a process that runs jobs. */
+  jobs?: Jobs;
+  /** The first postback retry's delay in seconds (POSTBACK_RETRY_SECONDS unless configured; tests: 1). */
+  postbackRetrySeconds?: number;
+  /** EUR per unit of each currency, for revenue in EUR where asked (EUR_RATES). */
+  eurRates?: Record<string, number>;
 }
 
 /**
@@ -96,12 +106,16 @@ export function createServices(deps: ServiceDeps): Services {
   const gifs = deps.gifs ?? localGifs();
   const testProvider = createTestProvider({ db, now: deps.now });
   const discounts = createDiscountService({ db, now: deps.now });
-  const payments = createPaymentService({ db, bus, provider: paymentProviders(testProvider, deps), tenants: deps.tenants, discounts, log: deps.log, now: deps.now });
+  const postbacks = createPostbackService({ db, tenants: deps.tenants, send: (data) => deps.jobs?.send(POSTBACK_QUEUE, data) ?? Promise.resolve(false), retrySeconds: deps.postbackRetrySeconds, log: deps.log });
+  const payments = createPaymentService({ db, bus, provider: paymentProviders(testProvider, deps), tenants: deps.tenants, discounts, log: deps.log, now: deps.now, postbacks });
   const notifier = createNotifier({ db, mail, notifications, tenants: deps.tenants, vapid: deps.vapid ?? null, pushAgent: deps.pushAgent, production: deps.production, log: deps.log, now: deps.now });
-  const accounts = createAccountService({ db, mail, sessions, views, bus, limits, abuse: deps.abuse, unsubscribeToken: (user) => notifications.unsubscribeToken(user), production: deps.production });
+  const accounts = createAccountService({ db, mail, sessions, views, bus, limits, abuse: deps.abuse, unsubscribeToken: (user) => notifications.unsubscribeToken(user), production: deps.production, postbacks });
   // A brand gone from the registry screens before showing: the safe default of issue 22.
   const moderationOf = (tenantId: string) => deps.tenants().find((t) => t.id === tenantId)?.photo_moderation ?? 'before';
   const photos = createPhotoService({ db, mediaDir: deps.mediaDir, moderationOf });
+  // The chat screens members' messages by the brand's safety rules; a released message goes out through the chat.
+  const messageSafety = createMessageSafety({ db, bus, chat: () => chat, tenants: deps.tenants, log: deps.log });
+  const chat = createChatService({ db, bus, gifs, mediaDir: deps.mediaDir, moderationOf, screen: messageSafety.screen, onMessage: (m) => notifier.afterMessage(m.id) });
   const onLike = (userId: number, likerProfileId: number) => void notifier.likeArrived(userId, likerProfileId).catch((error: Error) => deps.log?.(`like mail: ${error.message}`));
   return {
     db,
@@ -123,13 +137,16 @@ export function createServices(deps: ServiceDeps): Services {
     safety: createSafetyService({ db, mail, limits, bus }),
     complaints: createComplaintService({ db, bus, mail, tenants: deps.tenants, log: deps.log }),
     gifs,
-    chat: createChatService({ db, bus, gifs, mediaDir: deps.mediaDir, moderationOf, onMessage: (m) => notifier.afterMessage(m.id) }),
+    chat,
+    messageSafety,
     notifier,
     mailWebhookSecret: deps.mailWebhookSecret,
     testProvider,
     discounts,
     payments,
     transactions: createTransactionService({ db }),
+    postbacks,
+    revenue: createRevenueService({ db, tenants: deps.tenants, eurRates: deps.eurRates }),
     directDebit: createDirectDebitService({ db, sms: outboxSms({ outboxDir: deps.outboxDir, log: deps.log }), limits, discounts, pay: (order) => payments.directDebit(order), now: deps.now }),
     console: createConsoleService({
       db,

@@ -14,6 +14,7 @@ import type { SwipeService } from './swipes.ts';
 import type { SafetyService } from './safety.ts';
 import type { EventBus } from '../bus.ts';
 import type { ChatService } from './chat.ts';
+import type { MessageSafety } from './message-safety.ts';
 import type { Notifier } from './notify.ts';
 import type { PaymentService } from './payments.ts';
 import type { DiscountService } from './discounts.ts';
@@ -23,6 +24,8 @@ import type { TestProvider } from '../payments/test-provider.ts';
 import type { GifProvider } from '../data/gifs.ts';
 import type { ConsoleService } from './console.ts';
 import type { ComplaintService } from './complaints.ts';
+import type { PostbackService } from './postbacks.ts';
+import type { RevenueService } from './revenue.ts';
 
 /** A logged-in member on one request (declared beside the sessions that make it). */
 export type { Session } from './sessions.ts';
@@ -60,6 +63,8 @@ export interface Services {
   /** The GIF search of the chat. */
   gifs: GifProvider;
   chat: ChatService;
+  /** The brands' safety rules on members' messages and the moderators' queue of held messages (issue 22). */
+  messageSafety: MessageSafety;
   /** Push and e-mail notifications of members who are not looking. */
   notifier: Notifier;
   /** The mail provider's webhook secret; undefined: the webhook answers 404. */
@@ -73,4 +78,8 @@ export interface Services {
   testProvider: TestProvider;
   /** The operator console: staff, their sessions, members as staff see them, the audit log. */
   console: ConsoleService;
+  /** Postbacks to affiliate networks (issue 23). */
+  postbacks: PostbackService;
+  /** Revenue figures for the console (issue 23). */
+  revenue: RevenueService;
 }

@@ -25,7 +25,7 @@ export async function assignInvoiceNumber(trx: Transaction<Database>, paymentId:
     .executeTakeFirstOrThrow();
   const number = `${year}-${String(row.last).padStart(6, '0')}`;
   const issued = invoiceOf(tenant, { ...(await invoiceRow(trx).where('payments.id', '=', paymentId).executeTakeFirstOrThrow()), invoice_number: number, paid_at: paidAt });
-  await trx.updateTable('payments').set({ invoice_number: number, invoice: JSON.stringify(issued) }).where('id', '=', paymentId).execute();
+  await trx.updateTable('payments').set({ invoice_number: number, invoice: JSON.stringify(issued), invoice_net: issued.net }).where('id', '=', paymentId).execute();
   return number;
 }
 

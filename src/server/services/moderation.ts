@@ -334,7 +334,7 @@ export function createModerationService(deps: ModerationDeps) {
     /**
      * Approves or rejects a photo sent in a chat, as decidePhoto does a profile photo (one
      * conditional update; 409 photo_already_decided for the second of two decisions). A rejected
-     * photo's credits come back to its sender through the ledger (`returned`). Both members'
+     * photo's credits come back to its sender through the ledger (`not_delivered`). Both members'
      * tabs hear `chat_photo` on any runtime: approved, the recipient sees the photo instead of the
      * placeholder; rejected, the recipient never sees it and the sender sees it marked rejected.
      */
@@ -356,7 +356,7 @@ export function createModerationService(deps: ModerationDeps) {
           .executeTakeFirst();
         if (Number(updated.numUpdatedRows) !== 1) throw alreadyDecided();
         // A rejected photo was paid for and never delivered: its credits come back through the ledger.
-        const refund = reason && message.user_id !== null && message.credits > 0 ? await grant(trx, { userId: message.user_id, credits: message.credits, reason: 'returned', ref: String(messageId) }) : null;
+        const refund = reason && message.user_id !== null && message.credits > 0 ? await grant(trx, { userId: message.user_id, credits: message.credits, reason: 'not_delivered', ref: String(messageId) }) : null;
         const entry: PhotoAuditEntry = {
           staff_id: staff.id,
           role: staff.role,

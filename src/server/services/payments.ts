@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, PaymentStatus, PaymentsTable } from '../db/schema.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import type { EventBus } from '../bus.ts';
@@ -13,6 +13,7 @@ import type { DirectDebitPayment } from './directdebit.ts';
 import { assignInvoiceNumber } from './invoices.ts';
 import { bundlePrice } from '../../lib/bundle-price.ts';
 import { lockMember, lockingRows } from '../db/engine.ts';
+import type { PostbackService } from './postbacks.ts';
 
 /**
  * A repeat order on the saved card within this many seconds of the same one answers that charge
@@ -36,7 +37,7 @@ export type { PaymentView, RepeatOffer };
  * duplicate, or the member's return racing the webhook never credits twice. The first completed
  * purchase makes the member premium (SPEC §4 membership).
  */
-export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus; provider: (tenant: Tenant, name?: PaymentProvider['name']) => PaymentProvider; tenants: () => Tenant[]; discounts: DiscountService; log?: (line: string) => void; now?: () => Date }) {
+export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus; provider: (tenant: Tenant, name?: PaymentProvider['name']) => PaymentProvider; tenants: () => Tenant[]; discounts: DiscountService; log?: (line: string) => void; now?: () => Date; postbacks?: Pick<PostbackService, 'record' | 'dispatch'> }) {
   const { db, bus } = deps;
   /** The one clock of payments, as of discounts and direct debit (tests move it). */
   const now = () => deps.now?.() ?? new Date();
@@ -182,17 +183,40 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
   }
 
   /**
+   * Each rise of the refunded and the charged-back amount as a `payment_reversals` row, dated now
+   * (the revenue figures of the day it was seen), and its postback; answers the postbacks' ids.
+   */
+  async function recordReversals(trx: Transaction<Database>, payment: Selectable<PaymentsTable>, given: { refunded: number; chargedBack: number }): Promise<number[]> {
+    const ids: number[] = [];
+    for (const [kind, total] of [['refund', given.refunded], ['chargeback', given.chargedBack]] as const) {
+      const recorded = await trx.selectFrom('payment_reversals').select((eb) => eb.fn.max<number>('total').as('total')).where('payment_id', '=', payment.id).where('kind', '=', kind).executeTakeFirst();
+      const amount = total - Number(recorded?.total ?? 0);
+      if (amount <= 0) continue;
+      await trx
+        .insertInto('payment_reversals')
+        .values({ payment_id: payment.id, tenant_id: payment.tenant_id, user_id: payment.user_id, kind, amount, total, currency: payment.currency, at: now().toISOString() })
+        .execute();
+      if (deps.postbacks) ids.push(...(await deps.postbacks.record(trx, { tenantId: payment.tenant_id, userId: payment.user_id, event: kind, key: `${kind}:${payment.id}:${total}`, payout: amount, currency: payment.currency, txid: payment.id })));
+    }
+    return ids;
+  }
+
+  /**
    * A paid payment given back since, in part or whole (refunded at the provider, or charged back
    * by the member's bank, as a SEPA direct debit may be for 8 weeks): the bundle's credits go
    * back in proportion, as far as the member still has them (credits spent on messages stay
    * spent), once for each rise of the amount given back. A direct debit charged back also blocks
    * the member's direct debit (SPEC §6).
    */
-  async function reverse(payment: Selectable<PaymentsTable>, reversed: number, chargedBack: boolean): Promise<void> {
+  async function reverse(payment: Selectable<PaymentsTable>, given: { refunded: number; chargedBack: number }): Promise<void> {
+    const reversed = given.refunded + given.chargedBack;
+    const chargedBack = given.chargedBack > 0;
+    const postbacks: number[] = [];
     const balance = await db.transaction().execute(async (trx) => {
       const before = await trx.selectFrom('payments').select('reversed_amount').where('id', '=', payment.id).$call(lockingRows(trx)).executeTakeFirstOrThrow();
       if (reversed <= before.reversed_amount) return null;
       await trx.updateTable('payments').set({ reversed_amount: reversed, updated_at: now().toISOString() }).where('id', '=', payment.id).execute();
+      postbacks.push(...(await recordReversals(trx, payment, given)));
       if (chargedBack && payment.method === 'sdd') await trx.updateTable('users').set({ directdebit_blocked: 1 }).where('id', '=', payment.user_id).execute();
       const share = (cents: number) => Math.floor((payment.credits * Math.min(cents, payment.amount)) / payment.amount);
       const owed = share(reversed) - share(before.reversed_amount);
@@ -201,6 +225,7 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
       if (take <= 0) return null;
       return (await spend(trx, { userId: payment.user_id, credits: take, reason: 'refund', ref: `reversal:${payment.provider_id}:${reversed}` })).balance;
     });
+    deps.postbacks?.dispatch(postbacks);
     if (balance !== null) {
       await publishToMember(bus, payment.user_id, { type: 'credits', balance });
       await publishToMember(bus, payment.user_id, { type: 'user' });
@@ -220,12 +245,14 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
     // The provider that took the payment, even if the brand has moved to another since.
     const reported = await deps.provider(tenant, payment.provider as PaymentProvider['name']).get(providerId);
     if (!reported) throw notFound();
-    const reversed = (reported.refunded ?? 0) + (reported.chargedBack ?? 0);
+    const given = { refunded: reported.refunded ?? 0, chargedBack: reported.chargedBack ?? 0 };
+    const reversed = given.refunded + given.chargedBack;
     if (payment.status === 'paid') {
-      if (reversed > payment.reversed_amount) await reverse(payment, reversed, (reported.chargedBack ?? 0) > 0);
+      if (reversed > payment.reversed_amount) await reverse(payment, given);
       return view(payment);
     }
     if (reported.status === payment.status) return view(payment);
+    const postbacks: number[] = [];
     const credited = await db.transaction().execute(async (trx) => {
       const at = now().toISOString();
       const moved = await trx
@@ -238,15 +265,25 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
       const { balance, duplicate } = await grant(trx, { userId: payment.user_id, credits: payment.credits, reason: 'purchase', ref: providerId });
       if (duplicate) return null;
       await assignInvoiceNumber(trx, payment.id, tenant, at);
+      // The member's first purchase (revenue's first and repeat purchases): under the member's lock, so two payments settling at once are not both first.
+      await lockMember(trx, payment.user_id);
+      const earlier = await trx.selectFrom('payments').select('id').where('user_id', '=', payment.user_id).where('status', '=', 'paid').where('id', '!=', payment.id).executeTakeFirst();
+      if (!earlier) await trx.updateTable('payments').set({ first_purchase: 1 }).where('id', '=', payment.id).execute();
       await trx.updateTable('users').set({ paid_user: 1 }).where('id', '=', payment.user_id).execute();
+      if (deps.postbacks) {
+        const sale = { tenantId: payment.tenant_id, userId: payment.user_id, payout: payment.amount, currency: payment.currency, txid: payment.id };
+        if (!earlier) postbacks.push(...(await deps.postbacks.record(trx, { ...sale, event: 'first_purchase', key: `first_purchase:${payment.id}` })));
+        postbacks.push(...(await deps.postbacks.record(trx, { ...sale, event: 'purchase', key: `purchase:${payment.id}` })));
+      }
       return balance;
     });
+    deps.postbacks?.dispatch(postbacks);
     if (credited !== null) {
       await publishToMember(bus, payment.user_id, { type: 'credits', balance: credited });
       await publishToMember(bus, payment.user_id, { type: 'user' });
     }
     // Given back already when first seen paid (a late webhook): credited, then taken back.
-    if (reported.status === 'paid' && reversed > 0) await reverse({ ...payment, status: 'paid' }, reversed, (reported.chargedBack ?? 0) > 0);
+    if (reported.status === 'paid' && reversed > 0) await reverse({ ...payment, status: 'paid' }, given);
     await publishToMember(bus, payment.user_id, { type: 'payment', payment_id: payment.id });
     const fresh = await db.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow();
     return view(fresh);
