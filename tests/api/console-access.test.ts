@@ -12,7 +12,7 @@ import { PERMISSIONS, STAFF_ROLES, may, type StaffRole } from '../../src/contrac
 import { engines, type TestRuntime } from '../support/runtime.ts';
 import { Client, PASSWORD, activeMember, useRuntime } from '../support/accounts.ts';
 import { consoleClient, staffLogin, totpCode } from '../support/console.ts';
-import { rawComplaint, rawMember, rawPendingChatPhoto, rawPendingPhoto } from '../support/moderation.ts';
+import { rawComplaint, rawHeldMessage, rawMember, rawPendingChatPhoto, rawPendingPhoto } from '../support/moderation.ts';
 
 const IN = 'spetter';
 const OUT = 'velvet';
@@ -73,6 +73,9 @@ const SAMPLES: Record<string, Sample> = {
   'GET complaints': { brandQuery: true, ok: 200 },
   'GET complaints/:id': { object: async (rt, brand) => ({ params: { id: (await rawComplaint(rt, brand)).id } }), ok: 200 },
   'POST complaints/:id': { object: async (rt, brand) => ({ params: { id: (await rawComplaint(rt, brand)).id } }), body: { action: 'review' }, ok: 200 },
+  'GET held': { brandQuery: true, ok: 200 },
+  'POST held/:id': { object: async (rt, brand) => ({ params: { id: (await rawHeldMessage(rt, brand)).id } }), body: { action: 'release', reason: 'Geen contactgegevens' }, ok: 200 },
+  'GET safety': { brandQuery: true, ok: 200 },
   'GET revenue': { brandQuery: true, ok: 200 },
   'GET postbacks': { brandQuery: true, ok: 200 },
   'POST postbacks/:id/resend': { postback: true, ok: 200 },

@@ -51,8 +51,8 @@ export async function rawPendingPhoto(rt: TestRuntime, brand: string): Promise<{
   return { id: photo.id, filename, ...owner };
 }
 
-/** A photo sent in a chat between two new members of the brand, waiting for screening: its message id. */
-export async function rawPendingChatPhoto(rt: TestRuntime, brand: string): Promise<{ id: number; conversationId: number }> {
+/** A message between two new members of the brand, in a conversation of its own: its id. */
+async function rawMessage(rt: TestRuntime, brand: string, message: { kind: 'text' | 'photo'; body?: string; media?: string; photo_status?: 'pending'; hold_status?: 'held'; hold_reasons?: string }): Promise<{ id: number; conversationId: number }> {
   const db = rt.db.db;
   const [from, to] = [await rawMember(rt, brand), await rawMember(rt, brand)];
   const at = nowIso();
@@ -64,13 +64,19 @@ export async function rawPendingChatPhoto(rt: TestRuntime, brand: string): Promi
       { conversation_id: conversation.id, profile_id: to.profileId, other_profile_id: from.profileId, last_message_at: at },
     ])
     .execute();
-  const message = await db
+  const row = await db
     .insertInto('messages')
-    .values({ conversation_id: conversation.id, sender_profile_id: from.profileId, kind: 'photo', body: null, media: photoFile(rt, brand), photo_status: 'pending', client_id: randomUUID(), created_at: at })
+    .values({ conversation_id: conversation.id, sender_profile_id: from.profileId, body: null, media: null, client_id: randomUUID(), created_at: at, ...message })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return { id: message.id, conversationId: conversation.id };
+  return { id: row.id, conversationId: conversation.id };
 }
+
+/** A photo sent in a chat between two new members of the brand, waiting for screening: its message id. */
+export const rawPendingChatPhoto = (rt: TestRuntime, brand: string) => rawMessage(rt, brand, { kind: 'photo', media: photoFile(rt, brand), photo_status: 'pending' });
+
+/** A text message held by the brand's safety rules, waiting for a moderator: its message id. */
+export const rawHeldMessage = (rt: TestRuntime, brand: string) => rawMessage(rt, brand, { kind: 'text', body: 'Bel me op 0612345678', hold_status: 'held', hold_reasons: JSON.stringify({ reasons: ['contacts'] }) });
 
 /** An open complaint of one new member about another, on the brand. */
 export async function rawComplaint(rt: TestRuntime, brand: string): Promise<{ id: number; reporter: { userId: number; profileId: number }; reported: { userId: number; profileId: number } }> {
