@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { REPO } from './runtime.ts';
+import { REPO, type TestRuntime } from './runtime.ts';
 
 /** A free port on the loopback address, found by opening and closing a server on port 0. */
 function freePort(): Promise<number> {
@@ -46,4 +46,12 @@ export async function serveProcess(schema: string, dir: string): Promise<{ child
     await new Promise((r) => setTimeout(r, 100));
   }
   return { child, port, output: () => output };
+}
+
+/**
+ * A `sitegen serve` process as the API tests' helpers speak to a runtime: by port, with the
+ * outbox of its data folder (services and the database are the process's own, not reachable here).
+ */
+export function processView(p: { port: number }, dir: string): TestRuntime {
+  return { port: p.port, url: `http://127.0.0.1:${p.port}`, outbox: join(dir, 'outbox'), tenantUrl: (id: string) => `http://${id}.localhost:${p.port}` } as unknown as TestRuntime;
 }
