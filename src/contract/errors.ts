@@ -86,6 +86,8 @@ export const ERROR_CODES = [
   'complaint_decision_reason',
   'complaint_no_member',
   'complaint_photo',
+  // Lander experiments (issue 23)
+  'experiment_control',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -79,6 +79,10 @@ const SAMPLES: Record<string, Sample> = {
   'GET revenue': { brandQuery: true, ok: 200 },
   'GET postbacks': { brandQuery: true, ok: 200 },
   'POST postbacks/:id/resend': { postback: true, ok: 200 },
+  'GET sources': { brandQuery: true, ok: 200 },
+  'GET experiments': { brandQuery: true, ok: 200 },
+  // spetter's alonetonight lander has the variant `direct` (tenants/spetter/landers/); ending it again answers the same.
+  'POST experiments/end': { brandQuery: true, body: { variant: 'direct' }, ok: 200 },
 };
 
 async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, brand: string): Promise<{ status: number; text: string }> {

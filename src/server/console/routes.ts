@@ -10,6 +10,9 @@ import {
   ConsoleLoginBody,
   ConsoleMembersQuery,
   CreditsBody,
+  EndVariantBody,
+  EndVariantQuery,
+  ExperimentsQuery,
   HeldDecisionBody,
   HeldParams,
   HeldQuery,
@@ -22,6 +25,7 @@ import {
   ReasonBody,
   RevenueQuery,
   SafetyQuery,
+  SourcesQuery,
   type Permission,
 } from '../../contract/console.ts';
 import { z as zod } from 'zod';
@@ -29,6 +33,8 @@ import { auditPhotoDecision, type ConsoleService, type StaffSession } from '../s
 import type { Services } from '../services/index.ts';
 import { json, noContent, type Method, type Result } from '../http/routes.ts';
 import { postbacksCsv, revenueCsv } from './revenue-csv.ts';
+import { experimentsCsv, sourcesCsv } from './traffic-csv.ts';
+
 import type { BrandScope } from '../services/moderation.ts';
 import type { StaffView } from '../../contract/console.ts';
 import { notFound } from '../errors.ts';
@@ -65,6 +71,7 @@ export interface ConsoleRouteSpec<B extends z.ZodType | undefined, Q extends z.Z
 export interface ConsoleContext<Body, Query, Params, R> {
   console: ConsoleService;
   /** The runtime's other services (the brands served, moderation, chat, revenue): staff act through them (DESIGN §11). */
+  /** The runtime's other services, for the figures the console reads (traffic, issue 23). */
   services: Services;
   /** Always there on routes with a permission. */
   session: R extends 'public' ? StaffSession | null : StaffSession;
@@ -259,6 +266,17 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
   }),
   consoleRoute({
     method: 'GET',
+    path: 'sources',
+    roles: 'sources',
+    scoped: true,
+    query: SourcesQuery,
+    handler: async ({ services, session, query }) => {
+      const figures = await services.traffic.sources(session.staff, query);
+      return query.format === 'csv' ? sourcesCsv(figures) : json(figures);
+    },
+  }),
+  consoleRoute({
+    method: 'GET',
     path: 'postbacks',
     roles: 'postbacks',
     scoped: true,
@@ -269,12 +287,32 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
     },
   }),
   consoleRoute({
+    method: 'GET',
+    path: 'experiments',
+    roles: 'experiments',
+    scoped: true,
+    query: ExperimentsQuery,
+    handler: async ({ services, session, query }) => {
+      const figures = await services.traffic.experiments(session.staff, query);
+      return query.format === 'csv' ? experimentsCsv(figures) : json(figures);
+    },
+  }),
+  consoleRoute({
     method: 'POST',
     path: 'postbacks/:id/resend',
     roles: 'postbacks',
     scoped: true,
     params: PostbackParams,
     handler: async ({ services, session, params, ip }) => json(await services.postbacks.resend(session.staff, params.id, ip)),
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'experiments/end',
+    roles: 'experiments',
+    scoped: true,
+    query: EndVariantQuery,
+    body: EndVariantBody,
+    handler: async ({ services, session, query, body, ip }) => json(await services.traffic.endVariant(session.staff, query.brand, body.variant, ip)),
   }),
   // ---- Photo screening (issue 22): the queues, decisions, and the photos themselves -------
   consoleRoute({
