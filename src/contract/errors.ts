@@ -88,6 +88,8 @@ export const ERROR_CODES = [
   'complaint_photo',
   // Lander experiments (issue 23)
   'experiment_control',
+  'console_staff_exists',
+  'console_staff_self',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -11,7 +11,7 @@ import { CONSOLE_ROUTES, type AnyConsoleRoute } from '../../src/server/console/r
 import { PERMISSIONS, STAFF_ROLES, may, type StaffRole } from '../../src/contract/console.ts';
 import { engines, type TestRuntime } from '../support/runtime.ts';
 import { Client, PASSWORD, activeMember, useRuntime } from '../support/accounts.ts';
-import { consoleClient, staffLogin, totpCode } from '../support/console.ts';
+import { addStaff, consoleClient, staffLogin, totpCode } from '../support/console.ts';
 import { rawComplaint, rawHeldMessage, rawMember, rawPendingChatPhoto, rawPendingPhoto } from '../support/moderation.ts';
 
 const IN = 'spetter';
@@ -35,6 +35,9 @@ interface Sample {
   object?: (rt: TestRuntime, brand: string) => Promise<{ params: Record<string, string | number>; body?: unknown }>;
   /** The path names a postback (`:id`) of the brand. */
   postback?: true;
+  /** The staff member the path names (`:id`), added fresh for each call. */
+  staff?: boolean;
+  /** The body, or a function that makes a fresh one for each call (a new staff member's e-mail). */
   body?: unknown;
   /** A list route: the brand asked for goes into `?brand=`. */
   brandQuery?: boolean;
@@ -83,6 +86,10 @@ const SAMPLES: Record<string, Sample> = {
   'GET experiments': { brandQuery: true, ok: 200 },
   // spetter's alonetonight lander has the variant `direct` (tenants/spetter/landers/); ending it again answers the same.
   'POST experiments/end': { brandQuery: true, body: { variant: 'direct' }, ok: 200 },
+  'GET staff': { ok: 200 },
+  'POST staff': { body: () => ({ email: `nieuw-${Math.random().toString(36).slice(2)}@example.com`, role: 'moderator', brands: [IN] }), ok: 201 },
+  'POST staff/:id/role': { staff: true, body: { role: 'support', brands: null }, ok: 200 },
+  'POST staff/:id/remove': { staff: true, ok: 200 },
 };
 
 async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, brand: string): Promise<{ status: number; text: string }> {
@@ -96,7 +103,9 @@ async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, bra
     body = made.body ?? body;
   }
   if (sample.postback) path = path.replace(':id', String(await postback(rt, brand)));
+  if (sample.staff) path = path.replace(':id', String((await addStaff(rt, 'moderator')).id));
   if (sample.brandQuery) path += `?brand=${brand}`;
+  if (typeof body === 'function') body = (body as () => unknown)();
   const res = route.method === 'GET' ? await client.get(path) : await client.post(path, body ?? {});
   return { status: res.status, text: res.text };
 }

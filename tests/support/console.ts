@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import type { StaffRole } from '../../src/contract/console.ts';
-import type { ConsoleService } from '../../src/server/services/console.ts';
 import type { TestRuntime } from './runtime.ts';
+import type { ConsoleService } from '../../src/server/services/console.ts';
 import { Client, PASSWORD } from './accounts.ts';
 
 let n = 0;
@@ -11,13 +11,15 @@ export function totpCode(secret: string, steps = 0): string {
   return new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + steps * 30_000 });
 }
 
-/**
- * A staff member added as `sitegen staff add --password-stdin` does: password set, TOTP on; by the
- * runtime's console service, or another's (a runtime in another process has none here).
- */
-export async function addStaff(rt: TestRuntime, role: StaffRole, brands: string[] | null = null, service: ConsoleService = rt.services.console) {
-  const email = `staff-${role}-${++n}-${Date.now()}@example.com`;
-  const added = await service.addStaff({ email, role, brands, password: PASSWORD });
+/** A staff member added as `sitegen staff add --password-stdin` does: password set, TOTP on. */
+export async function addStaff(rt: TestRuntime, role: StaffRole, brands: string[] | null = null) {
+  return addStaffThrough(rt.services.console, role, brands);
+}
+
+/** addStaff through a console service of its own (the browser tests' runtime is another process). */
+export async function addStaffThrough(console: ConsoleService, role: StaffRole, brands: string[] | null = null) {
+  const email = `staff-${role}-${++n}-${process.pid}-${Date.now()}@example.com`;
+  const added = await console.addStaff({ email, role, brands, password: PASSWORD });
   const secret = new URL(added.otpauth!).searchParams.get('secret')!;
   return { id: added.id, email, secret };
 }
@@ -25,9 +27,9 @@ export async function addStaff(rt: TestRuntime, role: StaffRole, brands: string[
 /** A browser on the console host. */
 export const consoleClient = (rt: TestRuntime) => new Client(rt, 'console');
 
-/** A staff member logged in on the console (email + password + TOTP code). */
+/** A staff member logged in on the console (email + password + TOTP code); added through `service` for a runtime in another process. */
 export async function staffLogin(rt: TestRuntime, role: StaffRole, brands: string[] | null = null, service?: ConsoleService) {
-  const staff = await addStaff(rt, role, brands, service);
+  const staff = service ? await addStaffThrough(service, role, brands) : await addStaff(rt, role, brands);
   const client = consoleClient(rt);
   const res = await client.post('/api/console/login', { email: staff.email, password: PASSWORD, code: totpCode(staff.secret) });
   if (res.status !== 200) throw new Error(`console login answered ${res.status}: ${res.text}`);
