@@ -1,5 +1,7 @@
 import type { z } from 'zod';
-import type { ConsoleBrand, ConsoleEnrolBody, ConsoleEnrolPasswordBody, ConsoleLoginBody, CreditsBody, ReasonBody, StaffView } from '../../../src/contract/console.ts';
+import type { BulkApproveBody, ComplaintActionBody, ConsoleBrand, ConsoleEnrolBody, ConsoleEnrolPasswordBody, ConsoleLoginBody, CreditsBody, PhotoDecisionBody, ReasonBody, StaffView } from '../../../src/contract/console.ts';
+import type { ModerationService, QueueCount } from '../../../src/server/services/moderation.ts';
+import type { ComplaintService } from '../../../src/server/services/complaints.ts';
 import type { ConsoleService } from '../../../src/server/services/console.ts';
 import { m } from '../paraglide/messages.js';
 import { pageLocale } from './locale.ts';
@@ -27,6 +29,12 @@ export interface ConsoleCalls {
   'POST members/:id/directdebit-block': { body: z.input<typeof ReasonBody>; answer: Ok };
   'POST members/:id/delete': { body: z.input<typeof ReasonBody>; answer: Ok };
   'GET audit': { body: undefined; answer: Answer<'auditLog'> };
+  'GET photos': { body: undefined; answer: Awaited<ReturnType<ModerationService['photoQueue']>> & { counts: QueueCount[] } };
+  'POST photos/:id': { body: z.input<typeof PhotoDecisionBody>; answer: { id: number; status: 'active' | 'rejected' } };
+  'POST photos/approve': { body: z.input<typeof BulkApproveBody>; answer: { approved: number[]; skipped: number[] } };
+  'GET complaints': { body: undefined; answer: Awaited<ReturnType<ComplaintService['queue']>> };
+  'GET complaints/:id': { body: undefined; answer: Awaited<ReturnType<ComplaintService['complaint']>> };
+  'POST complaints/:id': { body: z.input<typeof ComplaintActionBody>; answer: Awaited<ReturnType<ComplaintService['act']>> };
 }
 export type ConsoleCall = keyof ConsoleCalls;
 export type AnswerOf<K extends ConsoleCall> = ConsoleCalls[K]['answer'];

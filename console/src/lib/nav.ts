@@ -7,6 +7,8 @@ import type { Permission } from '../../../src/contract/console.ts';
  */
 export const NAV = [
   { id: 'members', href: '/console/members', permission: 'members.read', icon: 'i-tabler-users' },
+  { id: 'photos', href: '/console/photos', permission: 'photos', icon: 'i-tabler-photo-check' },
+  { id: 'complaints', href: '/console/complaints', permission: 'complaints', icon: 'i-tabler-flag' },
 ] as const satisfies readonly { id: string; href: string; permission: Permission; icon: string }[];
 
 export type NavId = (typeof NAV)[number]['id'];
