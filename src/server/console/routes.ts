@@ -41,6 +41,7 @@ import { json, noContent, type Method, type Result } from '../http/routes.ts';
 import { postbacksCsv, revenueCsv } from './revenue-csv.ts';
 import { experimentsCsv, sourcesCsv } from './traffic-csv.ts';
 import type { BrandScope } from '../services/moderation.ts';
+import type { PhotoRejectReason } from '../../lib/photo-screening.ts';
 
 /** A console answer: a route's Result, or a stored photo staff screen (`media`). */
 export type ConsoleResult = Result | { kind: 'media'; path: string; type: string };
@@ -99,6 +100,24 @@ export function consoleRoute<B extends z.ZodType | undefined = undefined, Q exte
   spec: ConsoleRouteSpec<B, Q, P, R>,
 ): AnyConsoleRoute {
   return spec as unknown as AnyConsoleRoute;
+}
+
+/** POST photos/{id} and chat-photos/{id}: one decision on a profile photo or a photo sent in a chat, audited. */
+function photoDecisionRoute(path: string, decide: 'decidePhoto' | 'decideChatPhoto'): AnyConsoleRoute {
+  return consoleRoute({
+    method: 'POST',
+    path,
+    roles: 'photos',
+    scoped: true,
+    params: PhotoParams,
+    body: PhotoDecisionBody,
+    handler: async ({ services, session, params, body, ip }) => {
+      // The reason is checked against PHOTO_REJECT_REASONS by the service (400 photo_reject_reason).
+      const decision = { status: body.status, reason: body.reason as PhotoRejectReason | undefined };
+      const { id, status } = await services.moderation[decide](actor(session.staff), params.id, decision, session.staff.brands ?? 'all', auditPhotoDecision(session.staff, ip));
+      return json({ id, status });
+    },
+  });
 }
 
 /** The console's JSON API: every route, its permission and scope (the access-matrix test reads this table). */
@@ -395,18 +414,7 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
       return json({ approved, skipped });
     },
   }),
-  consoleRoute({
-    method: 'POST',
-    path: 'photos/:id',
-    roles: 'photos',
-    scoped: true,
-    params: PhotoParams,
-    body: PhotoDecisionBody,
-    handler: async ({ services, session, params, body, ip }) => {
-      const { id, status } = await services.moderation.decidePhoto(actor(session.staff), params.id, body as never, session.staff.brands ?? 'all', auditPhotoDecision(session.staff, ip));
-      return json({ id, status });
-    },
-  }),
+  photoDecisionRoute('photos/:id', 'decidePhoto'),
   consoleRoute({
     method: 'GET',
     path: 'chat-photos',
@@ -415,18 +423,7 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
     query: PhotoQueueQuery,
     handler: async ({ services, session, query }) => json(await services.moderation.chatPhotoQueue({ brands: brandsOf(session.staff, query.brand), status: query.status, before: query.before, limit: query.limit })),
   }),
-  consoleRoute({
-    method: 'POST',
-    path: 'chat-photos/:id',
-    roles: 'photos',
-    scoped: true,
-    params: PhotoParams,
-    body: PhotoDecisionBody,
-    handler: async ({ services, session, params, body, ip }) => {
-      const { id, status } = await services.moderation.decideChatPhoto(actor(session.staff), params.id, body as never, session.staff.brands ?? 'all', auditPhotoDecision(session.staff, ip));
-      return json({ id, status });
-    },
-  }),
+  photoDecisionRoute('chat-photos/:id', 'decideChatPhoto'),
   consoleRoute({
     // A photo whatever its status (a pending photo is never public): staff of its brand only.
     method: 'GET',
