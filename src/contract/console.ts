@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/account-rules.ts';
-import { QueryId } from './ids.ts';
+import { BodyId, QueryId } from './ids.ts';
+import { PHOTO_QUEUES } from '../lib/photo-screening.ts';
+import { COMPLAINT_ACTIONS, COMPLAINT_DECISION_REASONS, COMPLAINT_STATUSES } from '../lib/complaints.ts';
 import { HELD_ACTIONS } from '../lib/safety-rules.ts';
 import { VARIANT_NAME } from '../lib/attribution.ts';
 
@@ -46,6 +48,10 @@ export const PERMISSIONS = {
    * shows is an operator's choice, not a moderator's: owner and admin only.
    */
   fictional: ['owner', 'admin'],
+  /** The photo screening queues (profile and chat photos), their decisions and the staff-only media. */
+  photos: ['owner', 'admin', 'moderator'],
+  /** The complaints queue, one complaint with both members and their conversation, its decision. */
+  complaints: ['owner', 'admin', 'moderator', 'support'],
   /** The queue of messages held by the brands' safety rules: release or reject them. */
   held: ['owner', 'admin', 'moderator'],
   /** Read the brands' safety rules (a read-only settings card). */
@@ -149,6 +155,59 @@ export const AuditQuery = z.object({
 });
 export type AuditInput = z.output<typeof AuditQuery>;
 
+// ---- Photo screening -----------------------------------------------------------------------
+
+/** Most photos a queue page answers, and the default. */
+export const PHOTO_PAGE_MAX = 200;
+export const PHOTO_PAGE_DEFAULT = 60;
+
+/** GET /api/console/photos and /chat-photos: a brand's queue (or every brand in scope), oldest first, a page after `before`. */
+export const PhotoQueueQuery = z.object({
+  brand: brandId.optional(),
+  /** `pending`: waiting to be shown; `after-review`: shown at once (`photo_moderation: after`), not yet reviewed. */
+  status: z.enum(PHOTO_QUEUES).default('pending'),
+  /** The `next` of the previous page. */
+  before: QueryId.optional(),
+  limit: z.string().max(3).regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(PHOTO_PAGE_MAX)).default(PHOTO_PAGE_DEFAULT),
+});
+export type PhotoQueueInput = z.output<typeof PhotoQueueQuery>;
+
+/** A photo's (or a chat photo's message) id in a console path. */
+export const PhotoParams = z.object({ id: QueryId });
+/**
+ * POST /api/console/photos/{id} and /chat-photos/{id}: approve, or reject with a reason of
+ * PHOTO_REJECT_REASONS (checked by the service: a missing or unknown one is 400 photo_reject_reason).
+ */
+export const PhotoDecisionBody = z.object({
+  status: z.enum(['active', 'rejected']),
+  reason: z.string().max(40).optional(),
+});
+/** POST /api/console/photos/approve: the ids of the photos on the staff member's screen. */
+export const BulkApproveBody = z.object({ ids: z.array(BodyId).min(1).max(PHOTO_PAGE_MAX) });
+
+// ---- Complaints ----------------------------------------------------------------------------
+
+/** GET /api/console/complaints: open first, oldest first; `before` pages on. */
+export const ComplaintsQuery = z.object({
+  brand: brandId.optional(),
+  status: z.enum(COMPLAINT_STATUSES).optional(),
+  /** The `next` of the previous page. */
+  before: QueryId.optional(),
+});
+export type ComplaintsInput = z.output<typeof ComplaintsQuery>;
+export const ComplaintParams = z.object({ id: QueryId });
+/**
+ * POST /api/console/complaints/{id}: `review` takes the complaint in hand (no reason needed);
+ * the other actions decide it with a reason of COMPLAINT_DECISION_REASONS; `remove_photo` names
+ * the photo of the member concerned. `note` is staff's own words, kept in the audit log only.
+ */
+export const ComplaintActionBody = z.object({
+  action: z.enum(COMPLAINT_ACTIONS),
+  reason: z.enum(COMPLAINT_DECISION_REASONS).optional(),
+  photo_id: BodyId.optional(),
+  note: z.string().trim().max(1000).optional(),
+});
+export type ComplaintActionInput = z.output<typeof ComplaintActionBody>;
 /** How revenue figures are grouped: per UTC day, ISO week (from Monday) or calendar month. */
 export const REVENUE_GROUPS = ['day', 'week', 'month'] as const;
 export type RevenueGroup = (typeof REVENUE_GROUPS)[number];

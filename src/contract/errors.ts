@@ -87,6 +87,10 @@ export const ERROR_CODES = [
   'inbox_claimed',
   'inbox_claim_needed',
   'inbox_reply_refused',
+  'complaint_handled',
+  'complaint_decision_reason',
+  'complaint_no_member',
+  'complaint_photo',
   // Lander experiments (issue 23)
   'experiment_control',
   'console_staff_exists',

@@ -28,6 +28,10 @@ export const MemberEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('photos'), photo_id: z.number().int() }),
   /** Staff approved or rejected a photo sent in one of the member's conversations: show it, or its placeholder. */
   z.object({ type: z.literal('chat_photo'), conversation_id: z.number().int(), message_id: z.number().int() }),
+  /** Staff suspended the member (console): the stream closes and the page shows /pages/ban. */
+  z.object({ type: z.literal('suspended') }),
+  /** Staff decided a complaint the member made or that was made about them: reload the statements. */
+  z.object({ type: z.literal('statement'), complaint_id: z.number().int() }),
   /** Sent once when the stream opens: the member it is for (its event id: the last message id). */
   z.object({ type: z.literal('ready'), user_id: z.number().int() }),
 ]);

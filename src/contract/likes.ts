@@ -102,3 +102,23 @@ export type AutoLikeAnswer = z.infer<typeof AutoLikeAnswer>;
 export const BlockedAnswer = z.object({ profiles: z.array(ProfileCardData) });
 /** POST /api/complaint.php */
 export const ComplaintAnswer = z.object({ ok: z.literal(true), id: z.number().int() });
+
+/**
+ * A statement of a complaint's decision (issue 22, DSA art. 17), as the member concerned reads
+ * it on /profile: what was decided, on which ground, and how to object, in their language.
+ */
+export const StatementView = z.object({
+  id: z.number().int(),
+  complaint_id: z.number().int(),
+  /** Which side of the complaint the member was on. */
+  party: z.enum(['reporter', 'reported']),
+  decision: z.enum(['dismissed', 'warned', 'photo_removed', 'suspended']),
+  /** The ground: one of COMPLAINT_DECISION_REASONS (src/lib/complaints.ts). */
+  reason: z.string(),
+  created_at: z.string(),
+  /** The whole statement in the member's language. */
+  text: z.string(),
+});
+export type StatementView = z.infer<typeof StatementView>;
+/** GET /api/statements.php: the member's newest statements. */
+export const StatementsAnswer = z.object({ statements: z.array(StatementView) });

@@ -38,6 +38,12 @@ type PathOf<M extends Method> = { [K in EndpointKey]: K extends `${M} ${infer P}
 /** The contract's keys a call may reach: the route, and its variants picked by the body (`#token`). */
 type KeysOf<M extends Method, P extends string> = Extract<EndpointKey, `${M} ${P extends `/${infer R}` ? R : never}` | `${M} ${P extends `/${infer R}` ? R : never}#${string}`>;
 
+/** Opens the ban page a suspended member's answers point to, unless this is one of the static pages already. */
+export function showBanPage(page = '/pages/ban'): void {
+  if (typeof location === 'undefined' || location.pathname.startsWith('/pages/') || !page.startsWith('/pages/')) return;
+  location.assign(page);
+}
+
 /**
  * Calls /api/<path>; the body and the answer are typed from the contract's endpoint map (the
  * route table's own schemas, src/contract/endpoints.ts). GET is retried; state-changing calls
@@ -65,6 +71,8 @@ export async function api<M extends Method, P extends PathOf<M>>(
   } catch (error) {
     if (error instanceof FetchError && error.data && typeof error.data === 'object' && 'error' in error.data) {
       const e = (error.data as ApiErrorBody).error;
+      // Suspended by staff: whatever the call, the member is shown the ban page (issue 22).
+      if (e.code === 'account_suspended') showBanPage((error.data as { location?: string }).location);
       throw new ApiError(error.status ?? 0, e.code, e.message, e.field, error.data);
     }
     throw new ApiError(error instanceof FetchError ? (error.status ?? 0) : 0, 'network', (error as Error).message, undefined, undefined);

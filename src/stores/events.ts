@@ -1,5 +1,6 @@
 import { atom, onMount } from './browser-only.ts';
 import type { EventData, EventName } from '../contract/events.ts';
+import { showBanPage } from './api.ts';
 
 /**
  * The event stream of this tab (GET /api/events.php, DESIGN §9): one EventSource, opened while
@@ -57,6 +58,11 @@ function open(): void {
   for (const type of listeners.keys()) forward(type);
   let dropped = false;
   $events.set('connecting');
+  // Suspended by staff: the server ends the stream; the tab shows the ban page.
+  source.addEventListener('suspended', () => {
+    close();
+    showBanPage();
+  });
   source.addEventListener('open', () => {
     $events.set('open');
     if (dropped) emit('reconnected');

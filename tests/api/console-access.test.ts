@@ -14,26 +14,14 @@ import { engines, type TestRuntime } from '../support/runtime.ts';
 import { Client, PASSWORD, activeMember, useRuntime } from '../support/accounts.ts';
 import { addStaff, consoleClient, staffLogin, totpCode } from '../support/console.ts';
 import { openEvents } from '../support/sse.ts';
+import { rawComplaint, rawHeldMessage, rawMember, rawPendingChatPhoto, rawPendingPhoto } from '../support/moderation.ts';
 
 const IN = 'spetter';
 const OUT = 'velvet';
 const key = (route: AnyConsoleRoute) => `${route.method} ${route.path}`;
 
-/** A member written straight to the database (fast: no password hashing), in the state a route needs. */
-async function member(rt: TestRuntime, brand: string, state: { status?: 'active' | 'not_confirmed'; suspended?: boolean } = {}): Promise<number> {
-  const db = rt.db.db;
-  const email = `m-${Math.random().toString(36).slice(2)}@example.com`;
-  const user = await db
-    .insertInto('users')
-    .values({ tenant_id: brand, email, password_hash: 'x', language: 'nl', status: state.status ?? 'active', suspended_at: state.suspended ? new Date().toISOString() : null })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('profiles')
-    .values({ tenant_id: brand, user_id: user.id, name: `Lid${user.id}`, gender: 'female', sexuality: 'hetero', birth_date: '1990-01-01', country: 'NL', last_seen_at: new Date().toISOString() })
-    .execute();
-  return user.id;
-}
+/** A member in the state a route needs: their user id. */
+const member = async (rt: TestRuntime, brand: string, state: Parameters<typeof rawMember>[2] = {}) => (await rawMember(rt, brand, state)).userId;
 
 /** A fictional profile written straight to the database, with one photo when asked (its id answered too). */
 async function fictionalProfile(rt: TestRuntime, brand: string, withPhoto = false): Promise<{ id: number; photo: number | null }> {
@@ -77,36 +65,13 @@ async function postback(rt: TestRuntime, brand: string): Promise<number> {
   return row.id;
 }
 
-/** A message of the brand held for review, between two members written straight to the database. */
-async function heldMessage(rt: TestRuntime, brand: string): Promise<number> {
-  const db = rt.db.db;
-  const [a, b] = await Promise.all([member(rt, brand), member(rt, brand)]);
-  const profiles = await db.selectFrom('profiles').select(['id', 'user_id']).where('user_id', 'in', [a, b]).execute();
-  const from = profiles.find((p) => p.user_id === a)!.id;
-  const to = profiles.find((p) => p.user_id === b)!.id;
-  const conversation = await db.insertInto('conversations').values({ tenant_id: brand, started_by: from }).returning('id').executeTakeFirstOrThrow();
-  await db
-    .insertInto('conversation_members')
-    .values([
-      { conversation_id: conversation.id, profile_id: from, other_profile_id: to, last_message_at: new Date().toISOString() },
-      { conversation_id: conversation.id, profile_id: to, other_profile_id: from, last_message_at: new Date().toISOString() },
-    ])
-    .execute();
-  const message = await db
-    .insertInto('messages')
-    .values({ conversation_id: conversation.id, sender_profile_id: from, kind: 'text', body: 'hallo', client_id: `held-${conversation.id}`, hold_status: 'held', hold_reasons: '{"reasons":["words"]}' })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return message.id;
-}
-
 interface Sample {
   /** The member the path names (`:id`), made fresh for each call in the state the route needs. */
   member?: { status?: 'active' | 'not_confirmed'; suspended?: boolean };
+  /** Another object the path names, made fresh on the brand for each call: its path parameters, and what a body may name. */
+  object?: (rt: TestRuntime, brand: string) => Promise<{ params: Record<string, string | number>; body?: unknown }>;
   /** The path names a postback (`:id`) of the brand. */
   postback?: true;
-  /** The path names a held message (`:id`) of the brand. */
-  held?: true;
   /** The staff member the path names (`:id`), added fresh for each call. */
   staff?: boolean;
   /** The body, or a function that makes a fresh one for each call (a new staff member's e-mail). */
@@ -155,12 +120,27 @@ const SAMPLES: Record<string, Sample> = {
   'POST inbox/:id/release': { conversation: { claim: true }, ok: 200 },
   'POST inbox/:id': { conversation: { claim: true }, body: { text: 'Hoi! Leuk dat je schrijft.' }, ok: 200 },
   'GET events': { brandQuery: true, stream: true, ok: 200 },
+  'GET photos': { brandQuery: true, ok: 200 },
+  'POST photos/approve': { object: async (rt, brand) => ({ params: {}, body: { ids: [(await rawPendingPhoto(rt, brand)).id] } }), ok: 200 },
+  'POST photos/:id': { object: async (rt, brand) => ({ params: { id: (await rawPendingPhoto(rt, brand)).id } }), body: { status: 'rejected', reason: 'copyright' }, ok: 200 },
+  'GET chat-photos': { brandQuery: true, ok: 200 },
+  'POST chat-photos/:id': { object: async (rt, brand) => ({ params: { id: (await rawPendingChatPhoto(rt, brand)).id } }), body: { status: 'active' }, ok: 200 },
+  'GET media/:brand/:file': {
+    object: async (rt, brand) => {
+      const [folder, file] = (await rawPendingPhoto(rt, brand)).filename.split('/') as [string, string];
+      return { params: { brand: folder, file } };
+    },
+    ok: 200,
+  },
+  'GET complaints': { brandQuery: true, ok: 200 },
+  'GET complaints/:id': { object: async (rt, brand) => ({ params: { id: (await rawComplaint(rt, brand)).id } }), ok: 200 },
+  'POST complaints/:id': { object: async (rt, brand) => ({ params: { id: (await rawComplaint(rt, brand)).id } }), body: { action: 'review' }, ok: 200 },
+  'GET held': { brandQuery: true, ok: 200 },
+  'POST held/:id': { object: async (rt, brand) => ({ params: { id: (await rawHeldMessage(rt, brand)).id } }), body: { action: 'reject', reason: 'Contactgegevens' }, ok: 200 },
+  'GET safety': { brandQuery: true, ok: 200 },
   'GET revenue': { brandQuery: true, ok: 200 },
   'GET postbacks': { brandQuery: true, ok: 200 },
   'POST postbacks/:id/resend': { postback: true, ok: 200 },
-  'GET held': { brandQuery: true, ok: 200 },
-  'POST held/:id': { held: true, body: { action: 'reject', reason: 'Contactgegevens' }, ok: 200 },
-  'GET safety': { brandQuery: true, ok: 200 },
   'GET sources': { brandQuery: true, ok: 200 },
   'GET experiments': { brandQuery: true, ok: 200 },
   // spetter's alonetonight lander has the variant `direct` (tenants/spetter/landers/); ending it again answers the same.
@@ -174,6 +154,7 @@ const SAMPLES: Record<string, Sample> = {
 async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, brand: string): Promise<{ status: number; text: string }> {
   const sample = SAMPLES[key(route)]!;
   let path = `/api/console/${route.path}`;
+  let body = sample.body;
   if (sample.member) path = path.replace(':id', String(await member(rt, brand, sample.member)));
   if (sample.fictional) {
     const made = await fictionalProfile(rt, brand, sample.fictional.photo);
@@ -184,8 +165,12 @@ async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, bra
     path = path.replace(':id', String(id));
     if (sample.conversation.claim) await client.post(`/api/console/inbox/${id}/claim`);
   }
+  if (sample.object) {
+    const made = await sample.object(rt, brand);
+    for (const [name, value] of Object.entries(made.params)) path = path.replace(`:${name}`, String(value));
+    body = made.body ?? body;
+  }
   if (sample.postback) path = path.replace(':id', String(await postback(rt, brand)));
-  if (sample.held) path = path.replace(':id', String(await heldMessage(rt, brand)));
   if (sample.staff) path = path.replace(':id', String((await addStaff(rt, 'moderator')).id));
   if (sample.brandQuery) path += `?brand=${brand}`;
   if (sample.stream) {
@@ -198,7 +183,7 @@ async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, bra
     const res = await client.upload(path, jpeg);
     return { status: res.status, text: res.text };
   }
-  const body = typeof sample.body === 'function' ? (sample.body as () => unknown)() : sample.body;
+  if (typeof body === 'function') body = (body as () => unknown)();
   const res = route.method === 'GET' ? await client.get(path) : await client.post(path, body ?? {});
   return { status: res.status, text: res.text };
 }

@@ -123,8 +123,9 @@ describe.each(engines())('the operator console on %s', (engine) => {
     const res = await moderator.client.post(`/api/console/members/${target.user.id}/suspend`, { reason: 'Vraagt om geld' });
     expect(res.status).toBe(200);
     expect((await moderator.client.post(`/api/console/members/${target.user.id}/suspend`, { reason: 'Nog eens' })).status).toBe(409);
-    // Logged out everywhere; hidden from everyone.
-    expect((await target.client.get('/api/user.php')).json().user).toBeNull();
+    // Logged out everywhere (the session opens nothing and shows the ban page); hidden from everyone.
+    const after = await target.client.get('/api/user.php');
+    expect([after.status, apiError(after).code, after.json().location]).toEqual([403, 'account_suspended', '/pages/ban']);
     expect(await seen()).toBe(404);
     const login = await new Client(rt(), 'spetter').post('/api/user.php', { email: target.email, password: PASSWORD });
     expect([login.status, apiError(login).code, login.json().location]).toEqual([403, 'account_suspended', '/pages/ban']);
@@ -137,6 +138,7 @@ describe.each(engines())('the operator console on %s', (engine) => {
     // Lifted: visible and able to log in again.
     expect((await moderator.client.post(`/api/console/members/${target.user.id}/unsuspend`, { reason: 'Bezwaar toegekend' })).status).toBe(200);
     expect(await seen()).toBe(200);
+    expect((await target.client.get('/api/user.php')).json().user).toBeNull();
     expect((await new Client(rt(), 'spetter').post('/api/user.php', { email: target.email, password: PASSWORD })).status).toBe(200);
     expect((await auditOf(rt(), 'member_unsuspend'))[0]).toMatchObject({ staff_id: moderator.id, reason: 'Bezwaar toegekend' });
   });

@@ -27,9 +27,9 @@ export async function addStaffThrough(console: ConsoleService, role: StaffRole, 
 /** A browser on the console host. */
 export const consoleClient = (rt: TestRuntime) => new Client(rt, 'console');
 
-/** A staff member logged in on the console (email + password + TOTP code). */
-export async function staffLogin(rt: TestRuntime, role: StaffRole, brands: string[] | null = null) {
-  const staff = await addStaff(rt, role, brands);
+/** A staff member logged in on the console (email + password + TOTP code); added through `service` for a runtime in another process. */
+export async function staffLogin(rt: TestRuntime, role: StaffRole, brands: string[] | null = null, service?: ConsoleService) {
+  const staff = service ? await addStaffThrough(service, role, brands) : await addStaff(rt, role, brands);
   const client = consoleClient(rt);
   const res = await client.post('/api/console/login', { email: staff.email, password: PASSWORD, code: totpCode(staff.secret) });
   if (res.status !== 200) throw new Error(`console login answered ${res.status}: ${res.text}`);

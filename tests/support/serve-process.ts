@@ -53,6 +53,14 @@ export async function serveProcess(schema: string, dir: string): Promise<{ child
 }
 
 /**
+ * A `sitegen serve` process as the API tests' helpers speak to a runtime: by port, with the
+ * outbox of its data folder (services and the database are the process's own, not reachable here).
+ */
+export function processView(p: { port: number }, dir: string): TestRuntime {
+  return { port: p.port, url: `http://127.0.0.1:${p.port}`, outbox: join(dir, 'outbox'), tenantUrl: (id: string) => `http://${id}.localhost:${p.port}` } as unknown as TestRuntime;
+}
+
+/**
  * Two `sitegen serve` processes on one fresh schema of DATABASE_URL's PostgreSQL for a describe
  * block (started before its tests, stopped and the schema dropped after): `a` and `b` (filled in
  * once started), and `view(p)`, a TestRuntime-shaped view of a process for the API tests' helpers
@@ -63,7 +71,7 @@ export function useTwoProcesses(prefix: string) {
   const dir = mkdtempSync(join(tmpdir(), `sitegen-${prefix}-`));
   const a = {} as Awaited<ReturnType<typeof serveProcess>>;
   const b = {} as Awaited<ReturnType<typeof serveProcess>>;
-  const view = (p: { port: number }) => ({ port: p.port, url: `http://127.0.0.1:${p.port}`, outbox: join(dir, 'outbox'), tenantUrl: (id: string) => `http://${id}.localhost:${p.port}` }) as unknown as TestRuntime;
+  const view = (p: { port: number }) => processView(p, dir);
   beforeAll(async () => {
     await adminQuery(`create schema ${schema}`);
     Object.assign(a, await serveProcess(schema, dir));

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
-import type { ConsoleBrand, ConsoleEnrolBody, ConsoleEnrolPasswordBody, ConsoleLoginBody, CreditsBody, EndVariantBody, HeldDecisionBody, ReasonBody, StaffAddBody, StaffRoleBody, StaffView } from '../../../src/contract/console.ts';
+import type { BulkApproveBody, ComplaintActionBody, ConsoleBrand, ConsoleEnrolBody, ConsoleEnrolPasswordBody, ConsoleLoginBody, CreditsBody, EndVariantBody, HeldDecisionBody, PhotoDecisionBody, ReasonBody, StaffAddBody, StaffRoleBody, StaffView } from '../../../src/contract/console.ts';
+import type { ModerationService, QueueCount } from '../../../src/server/services/moderation.ts';
+import type { ComplaintService } from '../../../src/server/services/complaints.ts';
 import type { ConsoleService } from '../../../src/server/services/console.ts';
 import type { MessageSafety } from '../../../src/server/services/message-safety.ts';
 import type { InboxService } from '../../../src/server/services/inbox.ts';
@@ -58,6 +60,12 @@ export interface ConsoleCalls {
   'GET sources': { body: undefined; answer: TrafficAnswer<'sources'> };
   'GET experiments': { body: undefined; answer: TrafficAnswer<'experiments'> };
   'POST experiments/end': { body: z.input<typeof EndVariantBody>; answer: TrafficAnswer<'endVariant'> };
+  'GET photos': { body: undefined; answer: Awaited<ReturnType<ModerationService['photoQueue']>> & { counts: QueueCount[] } };
+  'POST photos/:id': { body: z.input<typeof PhotoDecisionBody>; answer: { id: number; status: 'active' | 'rejected' } };
+  'POST photos/approve': { body: z.input<typeof BulkApproveBody>; answer: { approved: number[]; skipped: number[] } };
+  'GET complaints': { body: undefined; answer: Awaited<ReturnType<ComplaintService['queue']>> };
+  'GET complaints/:id': { body: undefined; answer: Awaited<ReturnType<ComplaintService['complaint']>> };
+  'POST complaints/:id': { body: z.input<typeof ComplaintActionBody>; answer: Awaited<ReturnType<ComplaintService['act']>> };
 }
 export type ConsoleCall = keyof ConsoleCalls;
 export type AnswerOf<K extends ConsoleCall> = ConsoleCalls[K]['answer'];

@@ -15,6 +15,8 @@ export const NAV = [
   { id: 'fictional', href: '/console/fictional', permission: 'inbox', icon: 'i-tabler-masks-theater' },
   { id: 'sources', href: '/console/sources', permission: 'sources', icon: 'i-tabler-route' },
   { id: 'experiments', href: '/console/experiments', permission: 'experiments', icon: 'i-tabler-flask' },
+  { id: 'photos', href: '/console/photos', permission: 'photos', icon: 'i-tabler-photo-check' },
+  { id: 'complaints', href: '/console/complaints', permission: 'complaints', icon: 'i-tabler-flag' },
 ] as const satisfies readonly { id: string; href: string; permission: Permission; icon: string }[];
 
 export type NavId = (typeof NAV)[number]['id'];

@@ -21,6 +21,8 @@ export const eventRoutes = [
         const unsubscribe = ctx.services.bus.subscribe(userTopic(me.userId), (event) => {
           const { type, ...data } = event as MemberEvent;
           sink.send(type, data, type === 'message' ? (data as { message_id: number }).message_id : undefined);
+          // Suspended by staff: the tab is told, and the stream ends (reconnecting, it gets the ban page's 403).
+          if (type === 'suspended') sink.close();
         });
         sink.onClose(unsubscribe);
         const last = ctx.header('last-event-id') ?? ctx.params.get('last_event_id') ?? '';

@@ -1,6 +1,6 @@
 import { OkAnswer } from '../../contract/public.ts';
 import { notFound } from '../errors.ts';
-import { AutoLikeAnswer, BlockedAnswer, ComplaintAnswer, ComplaintBody, DeckAnswer, LikeAnswer, LikesAnswer, LikesQuery, MatchFinderAnswer, ProfileIdBody, SwipeAnswer, SwipeBody } from '../../contract/likes.ts';
+import { AutoLikeAnswer, BlockedAnswer, ComplaintAnswer, ComplaintBody, DeckAnswer, LikeAnswer, LikesAnswer, LikesQuery, MatchFinderAnswer, ProfileIdBody, StatementsAnswer, SwipeAnswer, SwipeBody } from '../../contract/likes.ts';
 import { json, route, type RouteContext } from '../http/routes.ts';
 import type { Liker } from '../services/likes.ts';
 
@@ -121,5 +121,13 @@ export const likeRoutes = [
       const { id } = await ctx.services.safety.complain(ctx.tenant, { userId: user.id, profileId: user.profile?.id ?? null, email: user.email, locale: ctx.locale }, ctx.body);
       return json({ ok: true, id });
     },
+  }),
+  route({
+    method: 'GET',
+    path: 'statements.php',
+    answer: StatementsAnswer,
+    who: 'member',
+    // The statements of decisions on complaints the member made or that were made about them (issue 22).
+    handler: async (ctx) => json({ statements: await ctx.services.complaints.statements(ctx.tenant, ctx.session.user.id, ctx.locale) }),
   }),
 ];

@@ -5,6 +5,9 @@ import type { ConsoleService, StaffSession } from '../services/console.ts';
 import type { Services } from '../services/index.ts';
 import type { Method, Result } from '../http/routes.ts';
 
+/** A console answer: a route's Result, or a stored photo staff screen (`media`). */
+export type ConsoleResult = Result | { kind: 'media'; path: string; type: string };
+
 /**
  * A console route (DESIGN §11), declared like a member route (`route()` in http/routes.ts) with
  * `roles` in place of `who`: the permission (contract/console.ts PERMISSIONS) that names the roles
@@ -22,7 +25,7 @@ export interface ConsoleRouteSpec<B extends z.ZodType | undefined, Q extends z.Z
   params?: P;
   /** A multipart upload (a photo): the handler reads it from `req` (api/photos.ts readPhoto). */
   upload?: boolean;
-  handler: (ctx: ConsoleContext<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodType ? z.output<Q> : undefined, P extends z.ZodType ? z.output<P> : undefined, R>) => Promise<Result> | Result;
+  handler: (ctx: ConsoleContext<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodType ? z.output<Q> : undefined, P extends z.ZodType ? z.output<P> : undefined, R>) => Promise<ConsoleResult> | ConsoleResult;
 }
 
 export interface ConsoleContext<Body, Query, Params, R> {

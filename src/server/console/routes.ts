@@ -1,17 +1,25 @@
+import { z } from 'zod';
 import {
   AuditQuery,
+  BulkApproveBody,
+  ComplaintActionBody,
+  ComplaintParams,
+  ComplaintsQuery,
   ConsoleEnrolBody,
   ConsoleEnrolPasswordBody,
   ConsoleLoginBody,
   ConsoleMembersQuery,
   CreditsBody,
-  HeldDecisionBody,
-  HeldParams,
-  HeldQuery,
   EndVariantBody,
   EndVariantQuery,
   ExperimentsQuery,
+  HeldDecisionBody,
+  HeldParams,
+  HeldQuery,
   MemberParams,
+  PhotoDecisionBody,
+  PhotoParams,
+  PhotoQueueQuery,
   PostbackParams,
   PostbacksQuery,
   ReasonBody,
@@ -24,16 +32,27 @@ import {
   type ConsoleBrand,
   type StaffView,
 } from '../../contract/console.ts';
-import { inScope } from '../services/console.ts';
+import { auditPhotoDecision, inScope } from '../services/console.ts';
 import type { Tenant } from '../../tenant/schema.ts';
-import { AppError } from '../errors.ts';
+import { AppError, notFound } from '../errors.ts';
+import type { BrandScope } from '../services/moderation.ts';
+import type { PhotoRejectReason } from '../../lib/photo-screening.ts';
 import { json, noContent } from '../http/routes.ts';
 import { postbacksCsv, revenueCsv } from './revenue-csv.ts';
 import { experimentsCsv, sourcesCsv } from './traffic-csv.ts';
 import { consoleRoute, type AnyConsoleRoute } from './route.ts';
 import { INBOX_ROUTES } from './inbox-routes.ts';
 
-export { consoleRoute, type AnyConsoleRoute, type ConsoleContext, type ConsoleRouteSpec } from './route.ts';
+export { consoleRoute, type AnyConsoleRoute, type ConsoleContext, type ConsoleResult, type ConsoleRouteSpec } from './route.ts';
+
+/** The brands a list reads: the one asked for (the router checked it is in scope), else the staff member's scope. */
+const brandsOf = (staff: StaffView, brand: string | undefined): BrandScope => (brand ? [brand] : (staff.brands ?? 'all'));
+/** The staff member as the moderation service knows them. */
+const actor = (staff: StaffView) => ({ id: staff.id, role: staff.role });
+
+/** A stored photo's name in a staff media path: `<brand>/<hex>.webp` or its `-t` thumbnail. */
+const MediaParams = z.object({ brand: z.string().regex(/^[a-z0-9-]{1,40}$/), file: z.string().regex(/^[a-f0-9]{1,64}(?:-t)?\.webp$/) });
+
 
 /** Brands named for a staff member must be brands this runtime serves. */
 function knownBrands(brands: string[] | null, tenants: Tenant[]): string[] | null {
@@ -43,6 +62,24 @@ function knownBrands(brands: string[] | null, tenants: Tenant[]): string[] | nul
 
 /** The brands a staff member may see, as GET me answers them. */
 const brandsInScope = (staff: StaffView, tenants: Tenant[]): ConsoleBrand[] => tenants.filter((t) => inScope(staff, t.id)).map((t) => ({ id: t.id, name: t.name }));
+
+/** POST photos/{id} and chat-photos/{id}: one decision on a profile photo or a photo sent in a chat, audited. */
+function photoDecisionRoute(path: string, decide: 'decidePhoto' | 'decideChatPhoto'): AnyConsoleRoute {
+  return consoleRoute({
+    method: 'POST',
+    path,
+    roles: 'photos',
+    scoped: true,
+    params: PhotoParams,
+    body: PhotoDecisionBody,
+    handler: async ({ services, session, params, body, ip }) => {
+      // The reason is checked against PHOTO_REJECT_REASONS by the service (400 photo_reject_reason).
+      const decision = { status: body.status, reason: body.reason as PhotoRejectReason | undefined };
+      const { id, status } = await services.moderation[decide](actor(session.staff), params.id, decision, session.staff.brands ?? 'all', auditPhotoDecision(session.staff, ip));
+      return json({ id, status });
+    },
+  });
+}
 
 /** The console's JSON API: every route, its permission and scope (the access-matrix test reads this table). */
 export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
@@ -312,4 +349,81 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
     },
   }),
   ...INBOX_ROUTES,
+  // ---- Photo screening (issue 22): the queues, decisions, and the photos themselves -------
+  consoleRoute({
+    method: 'GET',
+    path: 'photos',
+    roles: 'photos',
+    scoped: true,
+    query: PhotoQueueQuery,
+    handler: async ({ services, session, query }) => {
+      const brands = brandsOf(session.staff, query.brand);
+      const [page, counts] = await Promise.all([
+        services.moderation.photoQueue({ brands, status: query.status, before: query.before, limit: query.limit }),
+        services.moderation.queueCounts({ brands: session.staff.brands ?? 'all', status: query.status }),
+      ]);
+      return json({ ...page, counts });
+    },
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'photos/approve',
+    roles: 'photos',
+    scoped: true,
+    body: BulkApproveBody,
+    handler: async ({ services, session, body, ip }) => {
+      const { approved, skipped } = await services.moderation.bulkApprove(actor(session.staff), body.ids, session.staff.brands ?? 'all', auditPhotoDecision(session.staff, ip));
+      return json({ approved, skipped });
+    },
+  }),
+  photoDecisionRoute('photos/:id', 'decidePhoto'),
+  consoleRoute({
+    method: 'GET',
+    path: 'chat-photos',
+    roles: 'photos',
+    scoped: true,
+    query: PhotoQueueQuery,
+    handler: async ({ services, session, query }) => json(await services.moderation.chatPhotoQueue({ brands: brandsOf(session.staff, query.brand), status: query.status, before: query.before, limit: query.limit })),
+  }),
+  photoDecisionRoute('chat-photos/:id', 'decideChatPhoto'),
+  consoleRoute({
+    // A photo whatever its status (a pending photo is never public): staff of its brand only.
+    method: 'GET',
+    path: 'media/:brand/:file',
+    roles: 'photos',
+    scoped: true,
+    params: MediaParams,
+    handler: async ({ services, session, params }) => {
+      const path = await services.moderation.staffMediaFile(`${params.brand}/${params.file}`, session.staff.brands ?? 'all');
+      if (!path) throw notFound();
+      return { kind: 'media', path, type: 'image/webp' };
+    },
+  }),
+
+  // ---- Complaints (issue 22) ------------------------------------------------------------
+  consoleRoute({
+    method: 'GET',
+    path: 'complaints',
+    roles: 'complaints',
+    scoped: true,
+    query: ComplaintsQuery,
+    handler: async ({ services, session, query }) => json(await services.complaints.queue(session.staff, query)),
+  }),
+  consoleRoute({
+    method: 'GET',
+    path: 'complaints/:id',
+    roles: 'complaints',
+    scoped: true,
+    params: ComplaintParams,
+    handler: async ({ services, session, params, ip }) => json(await services.complaints.complaint(session.staff, params.id, ip)),
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'complaints/:id',
+    roles: 'complaints',
+    scoped: true,
+    params: ComplaintParams,
+    body: ComplaintActionBody,
+    handler: async ({ services, session, params, body, ip }) => json(await services.complaints.act(session.staff, params.id, body, ip)),
+  }),
 ];

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { PhotoStatus } from '../../lib/photo-screening.ts';
+import type { ComplaintDecision, ComplaintStatus } from '../../lib/complaints.ts';
 import type { HoldStatus } from '../../lib/safety-rules.ts';
 
 /**
@@ -15,6 +16,7 @@ export interface Database {
   swipes: SwipesTable;
   blocks: BlocksTable;
   complaints: ComplaintsTable;
+  statements: StatementsTable;
   conversations: ConversationsTable;
   conversation_members: ConversationMembersTable;
   messages: MessagesTable;
@@ -216,7 +218,27 @@ export interface ComplaintsTable {
   reason: string;
   subject: string;
   message: string;
-  status: ColumnType<'open' | 'handled', 'open' | 'handled' | undefined, 'open' | 'handled'>;
+  status: ColumnType<ComplaintStatus, ComplaintStatus | undefined, ComplaintStatus>;
+  created_at: CreatedAt;
+  /** What staff decided (src/lib/complaints.ts), on which ground, by whom and when; null while undecided. */
+  decision: ComplaintDecision | null;
+  decision_reason: string | null;
+  decided_at: string | null;
+  decided_by: number | null;
+  /** Who took the complaint in hand (`in_review`), and when. */
+  reviewed_at: string | null;
+  reviewed_by: number | null;
+}
+
+/** The statement of a complaint's decision a member concerned reads in the product (DSA art. 17). */
+export interface StatementsTable {
+  id: Id;
+  tenant_id: string;
+  user_id: number;
+  complaint_id: number;
+  party: 'reporter' | 'reported';
+  decision: ComplaintDecision;
+  reason: string;
   created_at: CreatedAt;
 }
 

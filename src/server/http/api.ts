@@ -6,6 +6,7 @@ import { readCookie } from '../../lib/cookies.ts';
 import { MIN_AGE } from '../../lib/account-rules.ts';
 import { forbiddenTextPath } from '../../contract/text.ts';
 import type { Services } from '../services/index.ts';
+import { suspendedError } from '../services/suspension.ts';
 import { brandOrigin, sameOrigin } from './origin.ts';
 import type { AnyRoute, EventSink, Method, Result, RouteContext, Visitor } from './routes.ts';
 
@@ -110,6 +111,8 @@ export function registerApi(app: FastifyInstance, routes: AnyRoute[], deps: ApiD
           if (route.who !== 'outside' && (route.origin ?? STATE_CHANGING.has(method)) && !sameOrigin(request)) {
             throw new AppError('forbidden_origin', 403, { key: 'error_origin' });
           }
+          // A suspended member's session opens nothing: every call answers with the ban page (issue 22).
+          if (request.sessionSuspended && route.who !== 'outside') throw suspendedError(visitor.tenant);
           const session = request.sessionState;
           if (route.who === 'member' && !session) throw authRequired();
           // Text a person cannot type (NUL, other controls, lone surrogates) in any field of the body

@@ -23,6 +23,7 @@ import type { Limits } from '../limits.ts';
 import { publishToMember } from './events.ts';
 import { grant } from '../ledger.ts';
 import { relist, setProfileStatus } from './visibility.ts';
+import { suspendedError } from './suspension.ts';
 import type { PostbackService } from './postbacks.ts';
 import type { CountMemberEvent } from './traffic.ts';
 import { hasTracking, type Attribution } from '../../lib/attribution.ts';
@@ -239,6 +240,7 @@ export function createAccountService(deps: {
       await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
       await trx.deleteFrom('tokens').where('user_id', '=', id).execute();
       await trx.deleteFrom('push_subscriptions').where('user_id', '=', id).execute();
+      await trx.deleteFrom('statements').where('user_id', '=', id).execute();
       await trx.deleteFrom('profiles').where('user_id', '=', id).execute();
       await trx
         .updateTable('users')
@@ -399,7 +401,7 @@ export function createAccountService(deps: {
       await db.updateTable('users').set({ failed_logins: 0, locked_until: null }).where('id', '=', user.id).execute();
       if (user.status === 'deletion_requested') throw new AppError('signup_deleted', 403);
       // Suspended by staff (console): the ban page with the brand's support address, no session.
-      if (user.suspended_at) throw new AppError('account_suspended', 403, { params: { support: tenant.support_email }, extra: { location: '/pages/ban' } });
+      if (user.suspended_at) throw suspendedError(tenant);
       const cookies = await sessions.create(user, req, ip);
       return { user: await views.toSite(user), cookies };
     },

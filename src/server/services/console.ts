@@ -8,7 +8,9 @@ import { nowIso } from '../db/engine.ts';
 import { AppError, authRequired, notFound } from '../errors.ts';
 import type { Limits } from '../limits.ts';
 import { grant, spend } from '../ledger.ts';
-import { relist } from './visibility.ts';
+import { announceSuspension, liftSuspension, suspendMember } from './suspension.ts';
+import type { AuditCallback } from './moderation.ts';
+import type { EventBus } from '../bus.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
 import { hashSecret, newToken, parseToken, secretMatches } from './secrets.ts';
 import { readCookie, serializeCookie } from '../../lib/cookies.ts';
@@ -74,6 +76,17 @@ export async function audit(trx: Executor, entry: AuditEntry): Promise<void> {
     .execute();
 }
 
+/**
+ * The audit entry of a photo decision (moderation.ts AuditCallback), written in the decision's
+ * transaction: who, which photo or chat photo, whose, why.
+ */
+export function auditPhotoDecision(staff: StaffView, ip: string): AuditCallback {
+  return (entry, trx) => {
+    const [type, id] = entry.object.split(':') as [string, string];
+    return audit(trx, { staff, action: entry.action, brand: entry.brand, object: { type: type === 'message' ? 'chat_photo' : 'photo', id }, reason: entry.reason, ip, details: { member_id: entry.member_id } });
+  };
+}
+
 export function staffCookieName(production: boolean): string {
   return production ? '__Host-staff' : 'staff';
 }
@@ -101,6 +114,8 @@ export type ConsoleService = ReturnType<typeof createConsoleService>;
 
 export function createConsoleService(deps: {
   db: Kysely<Database>;
+  /** The runtime's event bus (the CLI has none: it suspends nobody). */
+  bus?: EventBus;
   limits: Limits;
   production: boolean;
   /** Resends a member's activation mail (the accounts service's own, with its limits). */
@@ -534,24 +549,21 @@ export function createConsoleService(deps: {
       };
     },
 
-    /** Suspends a member: logged out everywhere, hidden from everyone, refused at login. */
+    /** Suspends a member: logged out everywhere at once (their streams closed), hidden from everyone, shown /pages/ban (suspension.ts). */
     async suspend(staff: StaffView, id: number, reason: string, ip: string): Promise<void> {
       const user = await requireMember(staff, id);
       await db.transaction().execute(async (trx) => {
-        const done = await trx.updateTable('users').set({ suspended_at: nowIso() }).where('id', '=', user.id).where('suspended_at', 'is', null).executeTakeFirst();
-        if (Number(done.numUpdatedRows) === 0) throw new AppError('console_already', 409);
-        await relist(trx, user.id);
-        await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
+        if (!(await suspendMember(trx, user.id))) throw new AppError('console_already', 409);
         await audit(trx, { staff, action: 'member_suspend', brand: user.tenant_id, object: { type: 'member', id: user.id }, reason, ip });
       });
+      if (deps.bus) await announceSuspension(deps.bus, user.id);
     },
 
+    /** Lifts a suspension: listed again, able to log in again (the stopped sessions are gone). */
     async unsuspend(staff: StaffView, id: number, reason: string, ip: string): Promise<void> {
       const user = await requireMember(staff, id);
       await db.transaction().execute(async (trx) => {
-        const done = await trx.updateTable('users').set({ suspended_at: null }).where('id', '=', user.id).where('suspended_at', 'is not', null).executeTakeFirst();
-        if (Number(done.numUpdatedRows) === 0) throw new AppError('console_already', 409);
-        await relist(trx, user.id);
+        if (!(await liftSuspension(trx, user.id))) throw new AppError('console_already', 409);
         await audit(trx, { staff, action: 'member_unsuspend', brand: user.tenant_id, object: { type: 'member', id: user.id }, reason, ip });
       });
     },

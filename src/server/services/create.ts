@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { createConsoleService } from './console.ts';
+import { createComplaintService } from './complaints.ts';
 import type { Kysely } from 'kysely';
 import type { Database, Engine } from '../db/index.ts';
 import type { Tenant } from '../../tenant/schema.ts';
@@ -142,6 +143,7 @@ export function createServices(deps: ServiceDeps): Services {
     likes: createLikeService({ db, bus, onLike }),
     swipes: createSwipeService({ db, bus, now: deps.now, onLike }),
     safety: createSafetyService({ db, mail, limits, bus }),
+    complaints: createComplaintService({ db, bus, mail, tenants: deps.tenants, log: deps.log }),
     gifs,
     chat,
     messageSafety,
@@ -157,6 +159,7 @@ export function createServices(deps: ServiceDeps): Services {
     directDebit: createDirectDebitService({ db, sms: outboxSms({ outboxDir: deps.outboxDir, log: deps.log }), limits, discounts, pay: (order) => payments.directDebit(order), now: deps.now }),
     console: createConsoleService({
       db,
+      bus,
       limits,
       production: deps.production,
       // The member's own activation mail, with its limits; its links point at the brand's main domain.

@@ -25,6 +25,7 @@ import type { GifProvider } from '../data/gifs.ts';
 import type { ConsoleService } from './console.ts';
 import type { InboxService } from './inbox.ts';
 import type { FictionalService } from './fictional.ts';
+import type { ComplaintService } from './complaints.ts';
 import type { PostbackService } from './postbacks.ts';
 import type { RevenueService } from './revenue.ts';
 import type { TrafficService } from './traffic.ts';
@@ -60,6 +61,8 @@ export interface Services {
   likes: LikeService;
   swipes: SwipeService;
   safety: SafetyService;
+  /** Complaints as staff handle them, and the statements of their decisions (issue 22). */
+  complaints: ComplaintService;
   /** The GIF search of the chat. */
   gifs: GifProvider;
   chat: ChatService;

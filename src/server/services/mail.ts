@@ -14,7 +14,7 @@ export interface MailMessage {
   to: string;
   locale: string;
   /** Catalogue prefix: <kind>_subject, <kind>_intro, <kind>_action. */
-  kind: 'mail_activate' | 'mail_reset' | 'mail_change' | 'mail_reactivate' | 'mail_complaint' | 'mail_new_conversation' | 'mail_new_message' | 'mail_like' | 'mail_unread_reminder' | 'mail_photo_rejected';
+  kind: 'mail_activate' | 'mail_reset' | 'mail_change' | 'mail_reactivate' | 'mail_complaint' | 'mail_new_conversation' | 'mail_new_message' | 'mail_like' | 'mail_unread_reminder' | 'mail_photo_rejected' | 'mail_complaint_decided';
   link: string;
   params?: Record<string, string | number>;
   /** One-click unsubscribe URL (RFC 8058), for mails a member may opt out of. */

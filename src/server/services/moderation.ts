@@ -6,6 +6,7 @@ import { nowIso } from '../db/engine.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
 import { publishToMember } from './events.ts';
 import { passMainOn } from './main-image.ts';
+import { grant } from '../ledger.ts';
 import { PHOTO_REJECT_REASONS, type PhotoQueue, type PhotoRejectReason, type PhotoStatus } from '../../lib/photo-screening.ts';
 
 /**
@@ -67,6 +68,7 @@ export type AuditCallback = (entry: PhotoAuditEntry, trx: Transaction<Database>)
 
 export interface PhotoQueueItem {
   id: number;
+  kind: 'profile';
   status: PhotoStatus;
   created_at: string;
   /** The photo and its thumbnail at the staff-only media path. */
@@ -79,6 +81,7 @@ export interface PhotoQueueItem {
 export interface ChatPhotoQueueItem {
   /** The message id. */
   id: number;
+  kind: 'chat';
   status: PhotoStatus;
   created_at: string;
   url: string;
@@ -146,6 +149,31 @@ function reasonOf(decision: PhotoDecision): PhotoRejectReason | undefined {
   return decision.reason as PhotoRejectReason;
 }
 
+/**
+ * Removes a photo of a profile on a complaint (complaints.ts), in the caller's transaction:
+ * rejected with the reason its owner reads on /profile, whatever its state (an approved photo
+ * too); a main image passes the main flag on. False when the photo is not the profile's or is
+ * rejected already.
+ */
+export async function removePhoto(trx: Transaction<Database>, input: { photoId: number; profileId: number; reason: PhotoRejectReason; staffId: number }): Promise<boolean> {
+  const photo = await trx.selectFrom('photos').select(['id', 'is_main']).where('id', '=', input.photoId).where('profile_id', '=', input.profileId).where('status', '!=', 'rejected').executeTakeFirst();
+  if (!photo) return false;
+  await trx
+    .updateTable('photos')
+    .set({ status: 'rejected', reject_reason: input.reason, is_main: 0, reviewed_at: nowIso(), reviewed_by: input.staffId })
+    .where('id', '=', photo.id)
+    .execute();
+  if (photo.is_main === 1) await passMainOn(trx, input.profileId);
+  return true;
+}
+
+/** How many photos wait in a queue, per brand: profile photos and photos sent in chats. */
+export interface QueueCount {
+  brand: string;
+  photos: number;
+  chat_photos: number;
+}
+
 export function createModerationService(deps: ModerationDeps) {
   const { db, bus } = deps;
   const log = deps.log ?? ((line: string) => console.error(line));
@@ -193,6 +221,7 @@ export function createModerationService(deps: ModerationDeps) {
         .execute();
       return keysetPage(rows, limit, (r) => ({
           id: r.id,
+          kind: 'profile' as const,
           status: r.status,
           created_at: r.created_at,
           url: staffMediaUrl(r.filename),
@@ -243,9 +272,10 @@ export function createModerationService(deps: ModerationDeps) {
     },
 
     /**
-     * Approves many photos at once (the queue's bulk approve): each in scope and still undecided
-     * is approved, in one transaction; the others are answered as skipped (already decided,
-     * unknown or out of scope) rather than failing the rest.
+     * Approves many photos at once (the queue's bulk approve): each still undecided is approved,
+     * in one transaction; those decided meanwhile (by another moderator) are answered as skipped
+     * rather than failing the rest. An id that is unknown or of a brand out of scope is 404 and
+     * nothing is approved, as for one photo.
      */
     async bulkApprove(staff: StaffActor, ids: readonly number[], brandsInScope: BrandScope, audit?: AuditCallback): Promise<{ approved: number[]; skipped: number[]; audit: PhotoAuditEntry[] }> {
       mayScreen(staff);
@@ -257,6 +287,7 @@ export function createModerationService(deps: ModerationDeps) {
           .select(['photos.id', 'profiles.user_id', 'profiles.tenant_id'])
           .where('photos.id', 'in', unique)
           .execute();
+        if (photos.length !== unique.length) throw notFound();
         const now = nowIso();
         const approved: Array<{ id: number; userId: number | null; entry: PhotoAuditEntry }> = [];
         for (const photo of photos.sort((a, b) => a.id - b.id)) {
@@ -290,6 +321,7 @@ export function createModerationService(deps: ModerationDeps) {
         .execute();
       return keysetPage(rows, limit, (r) => ({
           id: r.id,
+          kind: 'chat' as const,
           status: r.photo_status ?? 'active',
           created_at: r.created_at,
           url: staffMediaUrl(r.media ?? ''),
@@ -301,7 +333,8 @@ export function createModerationService(deps: ModerationDeps) {
 
     /**
      * Approves or rejects a photo sent in a chat, as decidePhoto does a profile photo (one
-     * conditional update; 409 photo_already_decided for the second of two decisions). Both members'
+     * conditional update; 409 photo_already_decided for the second of two decisions). A rejected
+     * photo's credits come back to its sender through the ledger (`not_delivered`). Both members'
      * tabs hear `chat_photo` on any runtime: approved, the recipient sees the photo instead of the
      * placeholder; rejected, the recipient never sees it and the sender sees it marked rejected.
      */
@@ -309,7 +342,10 @@ export function createModerationService(deps: ModerationDeps) {
       mayScreen(staff);
       const reason = reasonOf(decision);
       const result = await db.transaction().execute(async (trx) => {
-        const message = await chatScoped(trx, brandsInScope).select(['messages.id', 'messages.conversation_id', 'profiles.user_id', 'profiles.tenant_id']).where('messages.id', '=', messageId).executeTakeFirst();
+        const message = await chatScoped(trx, brandsInScope)
+          .select(['messages.id', 'messages.conversation_id', 'messages.credits', 'profiles.user_id', 'profiles.tenant_id'])
+          .where('messages.id', '=', messageId)
+          .executeTakeFirst();
         if (!message) throw notFound();
         const now = nowIso();
         const updated = await trx
@@ -319,6 +355,8 @@ export function createModerationService(deps: ModerationDeps) {
           .where((eb) => eb.or([eb('photo_status', '=', 'pending'), eb.and([eb('photo_status', '=', 'active'), eb('photo_reviewed_at', 'is', null)])]))
           .executeTakeFirst();
         if (Number(updated.numUpdatedRows) !== 1) throw alreadyDecided();
+        // A rejected photo was paid for and never delivered: its credits come back through the ledger.
+        const refund = reason && message.user_id !== null && message.credits > 0 ? await grant(trx, { userId: message.user_id, credits: message.credits, reason: 'not_delivered', ref: String(messageId) }) : null;
         const entry: PhotoAuditEntry = {
           staff_id: staff.id,
           role: staff.role,
@@ -335,12 +373,38 @@ export function createModerationService(deps: ModerationDeps) {
           .select('profiles.user_id')
           .where('conversation_members.conversation_id', '=', message.conversation_id)
           .execute();
-        return { entry, conversationId: message.conversation_id, userIds: members.map((m) => m.user_id).filter((id): id is number => id !== null) };
+        return { entry, conversationId: message.conversation_id, sender: message.user_id, refund, userIds: members.map((m) => m.user_id).filter((id): id is number => id !== null) };
       });
+      if (result.refund && result.sender !== null) {
+        await publishToMember(bus, result.sender, { type: 'credits', balance: result.refund.balance }).catch((error: Error) => log(`credits event: ${error.message}`));
+      }
       for (const userId of result.userIds) {
         await publishToMember(bus, userId, { type: 'chat_photo', conversation_id: result.conversationId, message_id: messageId }).catch((error: Error) => log(`chat photo event: ${error.message}`));
       }
       return { id: messageId, status: decision.status, audit: result.entry };
+    },
+
+    /** The waiting counts per brand in scope (the console's queue tabs); brands with nothing waiting are left out. */
+    async queueCounts(opts: { brands: BrandScope; status: PhotoQueue }): Promise<QueueCount[]> {
+      const [photos, chats] = await Promise.all([
+        scoped(db, opts.brands)
+          .select((eb) => ['profiles.tenant_id', eb.fn.countAll<number | string>().as('n')])
+          .$if(opts.status === 'pending', (qb) => qb.where('photos.status', '=', 'pending'))
+          .$if(opts.status === 'after-review', (qb) => qb.where('photos.status', '=', 'active').where('photos.reviewed_at', 'is', null))
+          .groupBy('profiles.tenant_id')
+          .execute(),
+        chatScoped(db, opts.brands)
+          .select((eb) => ['profiles.tenant_id', eb.fn.countAll<number | string>().as('n')])
+          .$if(opts.status === 'pending', (qb) => qb.where('messages.photo_status', '=', 'pending'))
+          .$if(opts.status === 'after-review', (qb) => qb.where('messages.photo_status', '=', 'active').where('messages.photo_reviewed_at', 'is', null))
+          .groupBy('profiles.tenant_id')
+          .execute(),
+      ]);
+      const counts = new Map<string, QueueCount>();
+      const entry = (brand: string) => counts.get(brand) ?? counts.set(brand, { brand, photos: 0, chat_photos: 0 }).get(brand)!;
+      for (const r of photos) entry(r.tenant_id).photos = Number(r.n);
+      for (const r of chats) entry(r.tenant_id).chat_photos = Number(r.n);
+      return [...counts.values()].sort((a, b) => a.brand.localeCompare(b.brand));
     },
 
     /**

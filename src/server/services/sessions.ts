@@ -12,7 +12,7 @@ import { compileOnce } from '../db/compiled.ts';
 import { LRUCache } from 'lru-cache';
 import type { Write } from '../db/writes.ts';
 
-type SessionRow = SiteUserRow & { id: string; tenant_id: string; secret_hash: string; expires_at: string; last_used_at: string };
+type SessionRow = SiteUserRow & { id: string; tenant_id: string; secret_hash: string; expires_at: string; last_used_at: string; suspended_at: string | null };
 
 export const SESSION_DAYS = 30; // SPEC §9: auth cookie lasts 30 days
 const SESSION_MS = SESSION_DAYS * 86_400_000;
@@ -21,6 +21,17 @@ const SESSION_MS = SESSION_DAYS * 86_400_000;
 export interface Session {
   id: string;
   user: SiteUser;
+}
+
+/**
+ * What a request's session cookie comes to: the member's session, or none; `suspended` when it
+ * is the session of a member staff suspended (console, issue 22). Such a session opens nothing
+ * (the member is logged out everywhere at once) but tells the request to show /pages/ban; lifting
+ * the suspension deletes it.
+ */
+export interface SessionLookup {
+  session: Session | null;
+  suspended: boolean;
 }
 
 /** A session's expiry moves forward when it is used and at least a day has passed. */
@@ -44,7 +55,7 @@ export const SESSION_CACHE_MS = 60_000;
 
 /** The columns of a session's row that the cache holds, per table; null: every column. */
 const CACHED_COLUMNS: Record<string, readonly string[] | null> = {
-  users: ['id', 'email', 'status', 'credits', 'paid_user', 'language', 'notifications_disabled', 'signup_date', 'invisible'],
+  users: ['id', 'email', 'status', 'credits', 'paid_user', 'language', 'notifications_disabled', 'signup_date', 'invisible', 'suspended_at'],
   profiles: ['id', 'user_id', 'name', 'country', 'status'],
   photos: null,
   // Touching a session (last_used_at, expires_at) updates the cached row itself.
@@ -164,7 +175,7 @@ export function createSessionService(deps: { db: Kysely<Database>; views: UserVi
       .innerJoin('users', 'users.id', 'sessions.user_id')
       .leftJoin('profiles', 'profiles.user_id', 'users.id')
       .leftJoin('photos', (join) => join.onRef('photos.profile_id', '=', 'profiles.id').on('photos.is_main', '=', 1))
-      .select(['sessions.id', 'sessions.tenant_id', 'sessions.secret_hash', 'sessions.expires_at', 'sessions.last_used_at'])
+      .select(['sessions.id', 'sessions.tenant_id', 'sessions.secret_hash', 'sessions.expires_at', 'sessions.last_used_at', 'users.suspended_at'])
       .select(SITE_USER_COLUMNS)
       .where('sessions.id', '=', SESSION_ID)
       .orderBy('photos.id')
@@ -220,9 +231,11 @@ export function createSessionService(deps: { db: Kysely<Database>; views: UserVi
       await q.execute();
     },
 
-    async fromRequest(req: IncomingMessage, tenant: Tenant): Promise<Session | null> {
+    /** The session of a request's cookie (see SessionLookup). */
+    async lookup(req: IncomingMessage, tenant: Tenant): Promise<SessionLookup> {
+      const none = { session: null, suspended: false };
       const token = parseToken(readCookie(req.headers.cookie, cookieName));
-      if (!token) return null;
+      if (!token) return none;
       const now = Date.now();
       let row = cache?.get(token.id);
       // A cached row that looks expired is read again: another request may have extended it.
@@ -235,12 +248,13 @@ export function createSessionService(deps: { db: Kysely<Database>; views: UserVi
         [row] = await sessionById(token.id);
         if (row) cache?.keep(token.id, row, since);
       }
-      if (!row || row.tenant_id !== tenant.id || !secretMatches(token.secret, row.secret_hash)) return null;
+      if (!row || row.tenant_id !== tenant.id || !secretMatches(token.secret, row.secret_hash)) return none;
       if (Date.parse(row.expires_at) <= now) {
         await db.deleteFrom('sessions').where('id', '=', row.id).execute();
-        return null;
+        return none;
       }
-      if (row.status === 'deletion_requested' || row.status === 'deleted') return null;
+      if (row.status === 'deletion_requested' || row.status === 'deleted') return none;
+      if (row.suspended_at !== null) return { session: null, suspended: true };
       if (now - Date.parse(row.last_used_at) > TOUCH_EVERY_MS) {
         const extend = now - (Date.parse(row.expires_at) - SESSION_MS) > EXTEND_AFTER_MS;
         const touched = { last_used_at: new Date(now).toISOString(), ...(extend ? { expires_at: new Date(now + SESSION_MS).toISOString() } : {}) };
@@ -248,7 +262,11 @@ export function createSessionService(deps: { db: Kysely<Database>; views: UserVi
         // The cached row (if this is it) follows, so the next request does not touch again.
         Object.assign(row, touched);
       }
-      return { id: row.id, user: siteUserOf(row) };
+      return { session: { id: row.id, user: siteUserOf(row) }, suspended: false };
+    },
+
+    async fromRequest(req: IncomingMessage, tenant: Tenant): Promise<Session | null> {
+      return (await this.lookup(req, tenant)).session;
     },
 
     async touch(session: Session): Promise<void> {

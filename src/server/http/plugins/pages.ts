@@ -9,6 +9,7 @@ import type { Services } from '../../services/index.ts';
 import { createPageCache } from '../page-cache.ts';
 import { SHELL_FOLDER, shellFile, shellOf } from '../member-shells.ts';
 import { PageAnswer } from '../page-answer.ts';
+import { BAN_PAGE } from '../../services/suspension.ts';
 import { landerFile, VARIANT_FOLDER } from '../landers.ts';
 
 /** The prerendered page at an address in a locale: its path relative to the client folder, and its clean address. */
@@ -47,9 +48,12 @@ export const pagesPlugin: FastifyPluginAsync<{ registry: TenantRegistry; service
 
   async function page(request: FastifyRequest, reply: FastifyReply) {
     if (request.url.startsWith('/api/')) return app.notFound(request, reply);
-    const visitor = await app.visit(request, reply, request.method === 'POST' || languageNeedsSession(request));
+    // A session cookie is looked up on every page: a suspended member's shows /pages/ban (issue 22).
+    const withSession = request.method === 'POST' || readCookie(request.headers.cookie, services.sessions.cookieName) !== null || languageNeedsSession(request);
+    const visitor = await app.visit(request, reply, withSession);
     const { tenant } = visitor;
     const url = new URL(request.url, 'http://localhost');
+    if (request.sessionSuspended && !url.pathname.startsWith('/pages/')) return reply.header('cache-control', 'no-store').redirect(BAN_PAGE, 303);
     if (!registry.isBuilt(tenant.id)) {
       return reply.code(503).type('text/plain; charset=utf-8').send(`The brand "${tenant.id}" is not built yet: run \`npx sitegen build ${tenant.id}\`.\n`);
     }

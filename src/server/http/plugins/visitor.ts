@@ -40,6 +40,8 @@ declare module 'fastify' {
     /** The visitor and the session, once `visit()` worked them out (API routes and pages). */
     visitorState: Visitor | null;
     sessionState: Session | null;
+    /** The session cookie is a suspended member's (sessions.ts SessionLookup): the answer is /pages/ban. */
+    sessionSuspended: boolean;
     /** Whether the session was looked up (at most once a request). */
     sessionChecked: boolean;
   }
@@ -73,6 +75,7 @@ export const visitorPlugin = fp<VisitorOptions>(
     app.decorateRequest('visitorState', null);
     app.decorateRequest('sessionState', null);
     app.decorateRequest('sessionChecked', false);
+    app.decorateRequest('sessionSuspended', false);
 
     // ---- Every request: security headers and the brand of its Host.
     app.addHook('onRequest', async (request, reply) => {
@@ -116,8 +119,9 @@ export const visitorPlugin = fp<VisitorOptions>(
     async function visit(request: FastifyRequest, reply: FastifyReply, withSession = true): Promise<Visitor> {
       const visitor = visitorOf(request);
       if (withSession && !request.sessionChecked) {
-        const session = await services.sessions.fromRequest(request.raw, visitor.tenant);
+        const { session, suspended } = await services.sessions.lookup(request.raw, visitor.tenant);
         request.sessionState = session;
+        request.sessionSuspended = suspended;
         request.sessionChecked = true;
         if (session?.user.language) request.visitorState = { ...visitor, locale: localeOf(request, visitor.tenant, visitor.country, session.user.language) };
       }
