@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { adminQuery, engines, type HostResponse, type TestRuntime } from '../support/runtime.ts';
 import { Client, PASSWORD, activeMember, apiError, setCookies, signUp, useRuntime, userRow } from '../support/accounts.ts';
-import { serveProcess } from '../support/serve-process.ts';
+import { processRuntime, serveProcess } from '../support/serve-process.ts';
 import { LOCK_MINUTES, LOGIN_MAX_FAILURES, PASSWORD_CHECKS_PER_MEMBER } from '../../src/server/services/accounts.ts';
 
 /** Every argon2 verification of the in-process runtimes (the price a guess costs and what it may learn). */
@@ -114,7 +114,7 @@ describe.skipIf(!url)('the login lockout over two runtime processes on one Postg
   let a: Awaited<ReturnType<typeof serveProcess>>;
   let b: Awaited<ReturnType<typeof serveProcess>>;
   // The helpers of the API tests speak to a runtime by port: one view per process.
-  const view = (p: { port: number }) => ({ port: p.port, url: `http://127.0.0.1:${p.port}`, outbox: join(dir, 'outbox'), tenantUrl: (id: string) => `http://${id}.localhost:${p.port}` }) as unknown as TestRuntime;
+  const view = (p: { port: number }) => processRuntime(p, dir);
 
   beforeAll(async () => {
     await adminQuery(`create schema ${schema}`);

@@ -14,7 +14,7 @@ import { createDb } from '../../src/server/db/index.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { adminQuery, hostFetch, startTestRuntime, type TestRuntime } from '../support/runtime.ts';
 import { Client, activeMember, signUp, takeMail } from '../support/accounts.ts';
-import { serveProcess } from '../support/serve-process.ts';
+import { processRuntime, serveProcess } from '../support/serve-process.ts';
 import { collectEvents, openEvents } from '../support/sse.ts';
 import { grant } from '../../src/server/ledger.ts';
 import { ABUSE_LIMITS } from '../../src/server/services/accounts.ts';
@@ -104,7 +104,7 @@ describe.skipIf(!url)('two runtime processes on one PostgreSQL database', () => 
   let a: Awaited<ReturnType<typeof serveProcess>>;
   let b: Awaited<ReturnType<typeof serveProcess>>;
   // The helpers of the API tests speak to a runtime by port: one view per process.
-  const view = (p: { port: number }) => ({ port: p.port, url: `http://127.0.0.1:${p.port}`, outbox: join(dir, 'outbox'), tenantUrl: (id: string) => `http://${id}.localhost:${p.port}` }) as unknown as TestRuntime;
+  const view = (p: { port: number }) => processRuntime(p, dir);
 
   beforeAll(async () => {
     await adminQuery(`create schema ${schema}`);

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { REPO } from './runtime.ts';
+import { REPO, type TestRuntime } from './runtime.ts';
 
 /** A free port on the loopback address, found by opening and closing a server on port 0. */
 function freePort(): Promise<number> {
@@ -28,13 +28,14 @@ function answers(port: number): Promise<boolean> {
 
 /**
  * A `sitegen serve` process on a schema of the PostgreSQL of DATABASE_URL, on a free port, with
- * one trusted proxy hop (tests give each request its own X-Forwarded-For); resolved once it answers.
+ * one trusted proxy hop (tests give each request its own X-Forwarded-For); resolved once it
+ * answers. `env` adds to its environment (TENANTS_DIR of a changed copy, say).
  */
-export async function serveProcess(schema: string, dir: string): Promise<{ child: ChildProcess; port: number; output: () => string }> {
+export async function serveProcess(schema: string, dir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number; output: () => string }> {
   const port = await freePort();
   const child = spawn(process.execPath, [join(REPO, 'cli', 'main.ts'), 'serve', '--port', String(port), '--host', '127.0.0.1'], {
     cwd: REPO,
-    env: { ...process.env, DATABASE_SCHEMA: schema, DATA_DIR: dir, TRUST_PROXY: '1', LOG_LEVEL: 'warn' },
+    env: { ...process.env, DATABASE_SCHEMA: schema, DATA_DIR: dir, TRUST_PROXY: '1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -47,3 +48,7 @@ export async function serveProcess(schema: string, dir: string): Promise<{ child
   }
   return { child, port, output: () => output };
 }
+
+/** A serve process as the API tests' helpers (Client, activeMember, hostFetch) see a runtime: by its port, mails in `dir`/outbox. */
+export const processRuntime = (p: { port: number }, dir: string) =>
+  ({ port: p.port, url: `http://127.0.0.1:${p.port}`, outbox: join(dir, 'outbox'), tenantUrl: (id: string) => `http://${id}.localhost:${p.port}` }) as unknown as TestRuntime;
