@@ -17,7 +17,7 @@ const MACRO = /\{([^{}]*)\}/g;
 
 /** The macros of a template that are not POSTBACK_MACROS (`sitegen check` names them). */
 export function unknownMacros(template: string): string[] {
-  return [...template.matchAll(MACRO)].map((m) => m[1]!).filter((name) => !(POSTBACK_MACROS as readonly string[]).includes(name));
+  return [...template.matchAll(MACRO)].map((match) => match[1]!).filter((name) => !(POSTBACK_MACROS as readonly string[]).includes(name));
 }
 
 /** The template with each macro replaced by its value, URL-encoded (a value never adds a parameter or a path). */
