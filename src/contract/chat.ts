@@ -97,6 +97,8 @@ export const ChatMessage = z.object({
   /** Gift messages: which gift and what it cost. */
   gift: Gift.nullable(),
   gif: Gif.nullable(),
+  /** The sender's own message a moderator did not deliver (issue 22, held messages), with the reason; absent otherwise. */
+  not_delivered: z.object({ reason: z.string() }).optional(),
   created_at: z.string(),
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;

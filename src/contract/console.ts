@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/account-rules.ts';
 import { QueryId } from './ids.ts';
+import { HELD_ACTIONS } from '../lib/safety-rules.ts';
 
 /**
  * The operator console (issue 22, DESIGN §11): staff roles, what each may do, and the console
@@ -33,6 +34,10 @@ export const PERMISSIONS = {
   'members.directdebit': ['owner', 'admin', 'finance'],
   /** Erase a member at once (as their own deletion, without the 14 days). */
   'members.delete': ['owner', 'admin'],
+  /** The queue of messages held by the brands' safety rules: release or reject them. */
+  held: ['owner', 'admin', 'moderator'],
+  /** Read the brands' safety rules (a read-only settings card). */
+  safety: ['owner', 'admin', 'moderator', 'support'],
   /** Read the audit log. */
   audit: ['owner', 'admin'],
   /** Add, change and remove staff. */
@@ -169,6 +174,17 @@ export const PostbacksQuery = z.object({
 export type PostbacksInput = z.output<typeof PostbacksQuery>;
 /** A postback's id in a console path. */
 export const PostbackParams = z.object({ id: QueryId });
+// ---- Held messages and safety rules --------------------------------------------------------
+
+/** GET /api/console/held: a brand's held messages (or every brand in scope), oldest first, a page after the message id `after`. */
+export const HeldQuery = z.object({ brand: brandId.optional(), after: QueryId.optional() });
+export type HeldQueueInput = z.output<typeof HeldQuery>;
+/** A held message's id in a console path. */
+export const HeldParams = z.object({ id: QueryId });
+/** POST /api/console/held/{id}: release (deliver now) or reject (credits back), with the reason the audit log and, on a rejection, the sender see. */
+export const HeldDecisionBody = z.object({ action: z.enum(HELD_ACTIONS), reason });
+/** GET /api/console/safety */
+export const SafetyQuery = z.object({ brand: brandId.optional() });
 
 /** The logged-in staff member as GET /api/console/me answers. */
 export interface StaffView {

@@ -10,6 +10,8 @@ export const LEDGER_REASONS = {
   purchase: { sign: 1, once: true },
   /** A gift of credits by the operator or a promotion such as the time bonus (ref: its id, if any). */
   bonus: { sign: 1, once: true },
+  /** The credits of a message a moderator did not deliver (issue 22, held messages; ref: the message id). */
+  not_delivered: { sign: 1, once: true },
   /** A payment given back (ref: the provider's refund id). */
   refund: { sign: -1, once: true },
   /** A text message sent (ref: the message id). */

@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'signup_exists',
   'signup_deleted',
   'signup_email_invalid',
+  'email_disposable',
   'signup_invite_only',
   'login_failed',
   'login_locked',

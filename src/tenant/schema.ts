@@ -5,6 +5,7 @@ import { NICHES, LANDER_NAMES, type Niche } from '../lib/slugs.ts';
 import { PAYMENT_METHOD_IDS } from '../lib/payment-methods.ts';
 import { PHOTO_MODERATION } from '../lib/photo-screening.ts';
 import { POSTBACK_EVENTS, POSTBACK_MACROS, unknownMacros } from '../lib/postbacks.ts';
+import { CONTACT_ACTIONS } from '../lib/safety-rules.ts';
 
 /**
  * tenant.json: one brand. This schema is the only place that reads a tenant file or knows a
@@ -84,6 +85,38 @@ const CompanySchema = z
     delete_discount: z.number().int().min(0).max(100).default(50).describe('Percentage of the retention offer when a member deletes the account.'),
     /** Date the company was added; moves the terms version date forward (SPEC §9). */
     added: z.iso.datetime({ offset: true }).or(z.iso.date()).default('2023-12-01T12:00:00Z').describe('Date the company was added (ISO 8601).'),
+  })
+  .strict();
+
+/**
+ * The brand's safety rules for members' messages and signups (issue 22, src/lib/safety-rules.ts).
+ * A held message is stored and charged but reaches its recipient only when a moderator releases it.
+ */
+const SafetySchema = z
+  .object({
+    /**
+     * OpenCupid's burst rule: an account younger than `new_account_hours` that writes to more than
+     * `max_recipients` different members has its further messages held. The defaults (24 hours, 5
+     * members) let a real newcomer answer and start a handful of conversations on their first day,
+     * while a scammer's copy-paste round to dozens of members is held after the fifth.
+     */
+    burst: z
+      .object({
+        new_account_hours: z.number().int().min(0).max(720).default(24).describe('An account younger than this many hours is new (0: the burst rule is off).'),
+        max_recipients: z.number().int().min(1).max(1000).default(5).describe('A new account writing to more than this many different members has its further messages held.'),
+      })
+      .strict()
+      .prefault({})
+      .describe("OpenCupid's burst rule: a new account writing to many members has its further messages held for review."),
+    /** Contact details (phone numbers, e-mail addresses, links, messenger handles) in a member's text: masked (default: kind to members, the message still arrives), held for review, or allowed. */
+    contacts: z
+      .enum(CONTACT_ACTIONS, { error: `must be one of ${CONTACT_ACTIONS.join(', ')}` })
+      .default('mask')
+      .describe("Contact details in a member's text message: mask (replaced in the stored and shown text), hold (held for review) or allow."),
+    /** Words that hold a member's message for review (case-insensitive, whole words). */
+    words: z.array(z.string().trim().min(1).max(60)).max(500).default([]).describe("Words that hold a member's message for review (case-insensitive, whole words)."),
+    /** Refuse signups and e-mail changes to addresses of disposable mail services (mailchecker's list). */
+    disposable_email: z.boolean().default(true).describe('Refuse signups and e-mail changes to addresses of disposable mail services.'),
   })
   .strict();
 
@@ -235,6 +268,7 @@ export const TenantSchema = z
       .enum(PHOTO_MODERATION, { error: `must be one of ${PHOTO_MODERATION.join(', ')}` })
       .default('before')
       .describe('When uploaded photos are screened: before (pending, seen only by the owner until approved) or after (public at once, reviewed later).'),
+    safety: SafetySchema.prefault({}).describe("The brand's safety rules for members' messages and signups (issue 22)."),
     /** Days within which a purchase may be refunded or cancelled. */
     refund_days: z.number().int().nonnegative().default(14).describe('Days within which a purchase may be refunded or cancelled.'),
     member_resell: z.boolean().default(false).describe('Show resell promotions of partner brands.'),

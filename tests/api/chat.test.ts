@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { describe, expect, test } from 'vitest';
 import { engines, hostFetch, type TestRuntime } from '../support/runtime.ts';
-import { activeMember, apiError, useRuntime } from '../support/accounts.ts';
+import { apiError, useRuntime } from '../support/accounts.ts';
+import { balanceAndLedger, chatMember, sendText, type ChatMember } from '../support/chat.ts';
 import { openEvents, until } from '../support/sse.ts';
 import { grant } from '../../src/server/ledger.ts';
 import { CHAT_HISTORY_LIMIT } from '../../src/contract/chat.ts';
@@ -17,29 +18,7 @@ import { giftCatalogue } from '../../src/lib/gifts.ts';
 /** The spetter brand as the runtime serves it. */
 const brand = (rt: TestRuntime) => rt.services.tenants().find((t) => t.id === 'spetter')!;
 
-type Member = Awaited<ReturnType<typeof activeMember>> & { profileId: number; userId: number };
-
-/** An active member with their profile id and `credits` credits. */
-async function member(rt: TestRuntime, gender: 'female' | 'male', credits = 100, opts: { tenant?: string } = {}): Promise<Member> {
-  const who = { gender, sexuality: 'hetero' as const, ...(opts.tenant === 'velvet' ? { country: 'DE', region: 'Berlin' } : {}) };
-  const m = await activeMember(rt, opts.tenant ?? 'spetter', who);
-  const user = await m.client.user();
-  await rt.db.db.updateTable('users').set({ credits: 0 }).where('id', '=', user.id).execute();
-  await rt.db.db.deleteFrom('credit_ledger').where('user_id', '=', user.id).execute();
-  if (credits > 0) await grant(rt.db.db, { userId: user.id, credits, reason: 'bonus', ref: `test-${randomUUID()}` });
-  return { ...m, profileId: user.profile.id, userId: user.id } as Member;
-}
-
-const send = (from: Member, to: { profile_id?: number; conversation_id?: number }, extra: Record<string, unknown> = {}) =>
-  from.client.post('/api/chat.php', { ...to, kind: 'text', text: 'Hoi!', client_id: randomUUID(), ...extra });
-
-async function balanceAndLedger(rt: TestRuntime, userId: number) {
-  const user = await rt.db.db.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow();
-  const entries = await rt.db.db.selectFrom('credit_ledger').select(['delta', 'reason', 'ref']).where('user_id', '=', userId).orderBy('id').execute();
-  return { credits: user.credits, entries, sum: entries.reduce((n, e) => n + e.delta, 0) };
-}
-
-async function photoUpload(from: Member, query: string, bytes: Buffer) {
+async function photoUpload(from: ChatMember, query: string, bytes: Buffer) {
   const form = new FormData();
   form.append('photo', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), 'me.jpg');
   const req = new Request('http://x/', { method: 'POST', body: form });
@@ -55,8 +34,8 @@ describe.each(engines())('chat API on %s', (engine) => {
   const rt = useRuntime(engine);
 
   test('a first message starts a conversation, is charged once through the ledger, arrives live, and opening it marks it read', async () => {
-    const anna = await member(rt(), 'female');
-    const bob = await member(rt(), 'male');
+    const anna = await chatMember(rt(), 'female');
+    const bob = await chatMember(rt(), 'male');
     const tenant = brand(rt());
     const annaTab = await openEvents(anna.client);
     const bobTab = await openEvents(bob.client);
@@ -67,7 +46,7 @@ describe.each(engines())('chat API on %s', (engine) => {
     const before = (await bob.client.get(`/api/chat.php?profile_id=${anna.profileId}`)).json();
     expect(before).toMatchObject({ conversation: null, profile: { id: anna.profileId }, can_send: true, reply_block: null, needs_premium: false, costs: { text: tenant.message_credits } });
 
-    const res = await send(bob, { profile_id: anna.profileId }, { text: '  Hoi Anna, hoe gaat het?  ' });
+    const res = await sendText(bob, { profile_id: anna.profileId }, { text: '  Hoi Anna, hoe gaat het?  ' });
     expect(res.status).toBe(200);
     const sent = res.json();
     expect(sent.message).toMatchObject({ mine: true, kind: 'text', text: 'Hoi Anna, hoe gaat het?' });
@@ -114,7 +93,7 @@ describe.each(engines())('chat API on %s', (engine) => {
     expect(annaTab.events.some((e) => e.type === 'typing')).toBe(false);
 
     // A reply by Anna is the same conversation; the other's `after` catch-up answers only it.
-    const reply = (await send(anna, { conversation_id: sent.conversation_id }, { text: 'Goed!' })).json();
+    const reply = (await sendText(anna, { conversation_id: sent.conversation_id }, { text: 'Goed!' })).json();
     expect(reply.conversation_id).toBe(sent.conversation_id);
     const caught = (await bob.client.get(`/api/chat.php?id=${sent.conversation_id}&after=${sent.message.id}`)).json();
     expect(caught.conversation.messages.map((m: { text: string }) => m.text)).toEqual(['Goed!']);
@@ -122,16 +101,16 @@ describe.each(engines())('chat API on %s', (engine) => {
   });
 
   test('a reconnecting stream first gets the message events it missed (Last-Event-ID)', async () => {
-    const anna = await member(rt(), 'female');
-    const bob = await member(rt(), 'male');
-    const first = (await send(bob, { profile_id: anna.profileId })).json();
+    const anna = await chatMember(rt(), 'female');
+    const bob = await chatMember(rt(), 'male');
+    const first = (await sendText(bob, { profile_id: anna.profileId })).json();
     const tab = await openEvents(anna.client);
     const ready = await until('ready', () => tab.events.find((e) => e.type === 'ready'));
     expect(ready.id).toBe(String(first.message.id));
     tab.close();
     // While Anna's tab is away, two messages arrive.
-    const second = (await send(bob, { conversation_id: first.conversation_id })).json();
-    const third = (await send(bob, { conversation_id: first.conversation_id })).json();
+    const second = (await sendText(bob, { conversation_id: first.conversation_id })).json();
+    const third = (await sendText(bob, { conversation_id: first.conversation_id })).json();
     const back = await openEvents(anna.client, { lastEventId: ready.id });
     await until('ready again', () => back.events.some((e) => e.type === 'ready'));
     expect(back.events.filter((e) => e.type === 'message').map((e) => e.data.message_id)).toEqual([second.message.id, third.message.id]);
@@ -139,42 +118,42 @@ describe.each(engines())('chat API on %s', (engine) => {
   });
 
   test('the text is checked on the server: empty or longer than message_length is refused and costs nothing', async () => {
-    const anna = await member(rt(), 'female');
-    const bob = await member(rt(), 'male');
+    const anna = await chatMember(rt(), 'female');
+    const bob = await chatMember(rt(), 'male');
     const max = brand(rt()).message_length;
-    const long = await send(bob, { profile_id: anna.profileId }, { text: 'x'.repeat(max + 1) });
+    const long = await sendText(bob, { profile_id: anna.profileId }, { text: 'x'.repeat(max + 1) });
     expect(long.status).toBe(400);
     expect(apiError(long)).toMatchObject({ code: 'message_too_long', field: 'text' });
     expect(apiError(long).message).toContain(String(max));
-    const empty = await send(bob, { profile_id: anna.profileId }, { text: '   ' });
+    const empty = await sendText(bob, { profile_id: anna.profileId }, { text: '   ' });
     expect(apiError(empty)).toMatchObject({ code: 'message_empty', field: 'text' });
-    expect((await send(bob, { profile_id: anna.profileId }, { text: 'x'.repeat(max) })).status).toBe(200);
+    expect((await sendText(bob, { profile_id: anna.profileId }, { text: 'x'.repeat(max) })).status).toBe(200);
     // Neither target, or both: refused before anything is read.
     expect((await bob.client.post('/api/chat.php', { kind: 'text', text: 'hoi', client_id: randomUUID() })).status).toBe(400);
     expect((await bob.client.post('/api/chat.php', { kind: 'text', text: 'hoi', client_id: 'short' , profile_id: anna.profileId })).status).toBe(400);
     // Ids past 32 bits and a NUL in the text are refused as bad input, never a database error.
     expect((await bob.client.get('/api/chat.php?id=3000000000')).status).toBe(400);
     expect((await bob.client.get(`/api/chat.php?profile_id=${anna.profileId}&after=99999999999`)).status).toBe(400);
-    expect((await send(bob, { profile_id: anna.profileId }, { text: 'hoi\u0000daar' })).status).toBe(400);
+    expect((await sendText(bob, { profile_id: anna.profileId }, { text: 'hoi\u0000daar' })).status).toBe(400);
     const { entries } = await balanceAndLedger(rt(), bob.userId);
     expect(entries.filter((e) => e.delta < 0)).toHaveLength(1);
   });
 
   test('too few credits: 402 with the catalogue message, nothing stored; the same client_id twice is one message and one charge', async () => {
-    const anna = await member(rt(), 'female');
+    const anna = await chatMember(rt(), 'female');
     const tenant = brand(rt());
-    const bob = await member(rt(), 'male', tenant.message_credits - 1);
-    const poor = await send(bob, { profile_id: anna.profileId });
+    const bob = await chatMember(rt(), 'male', tenant.message_credits - 1);
+    const poor = await sendText(bob, { profile_id: anna.profileId });
     expect(poor.status).toBe(402);
     expect(apiError(poor)).toMatchObject({ code: 'not_enough_credits', message: 'Je hebt onvoldoende credits' });
     expect(await rt().db.db.selectFrom('messages').select('id').where('sender_profile_id', '=', bob.profileId).execute()).toEqual([]);
     // The refused first message started no conversation either.
     expect((await bob.client.get('/api/chats.php')).json().chats).toEqual([]);
 
-    const rich = await member(rt(), 'male', 50);
+    const rich = await chatMember(rt(), 'male', 50);
     const key = randomUUID();
-    const a = (await send(rich, { profile_id: anna.profileId }, { client_id: key })).json();
-    const b = (await send(rich, { profile_id: anna.profileId }, { client_id: key })).json();
+    const a = (await sendText(rich, { profile_id: anna.profileId }, { client_id: key })).json();
+    const b = (await sendText(rich, { profile_id: anna.profileId }, { client_id: key })).json();
     expect(b.message.id).toBe(a.message.id);
     expect(b.credits).toBe(50 - tenant.message_credits);
     const money = await balanceAndLedger(rt(), rich.userId);
@@ -183,12 +162,12 @@ describe.each(engines())('chat API on %s', (engine) => {
   });
 
   test('50 sends at once against a balance that pays for 7: exactly 7 are stored and charged', async () => {
-    const anna = await member(rt(), 'female');
+    const anna = await chatMember(rt(), 'female');
     const cost = brand(rt()).message_credits;
-    const bob = await member(rt(), 'male', cost * 8 + cost - 1);
-    const conversation = (await send(bob, { profile_id: anna.profileId })).json().conversation_id;
+    const bob = await chatMember(rt(), 'male', cost * 8 + cost - 1);
+    const conversation = (await sendText(bob, { profile_id: anna.profileId })).json().conversation_id;
     // The first message leaves enough for exactly 7 more.
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => send(bob, { conversation_id: conversation }, { text: `bericht ${i}` })));
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => sendText(bob, { conversation_id: conversation }, { text: `bericht ${i}` })));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(7);
     expect(statuses.filter((s) => s === 402)).toHaveLength(43);
@@ -202,54 +181,54 @@ describe.each(engines())('chat API on %s', (engine) => {
   });
 
   test(`a free member starts at most ${FREE_CONVERSATIONS} conversations; replying is not starting one; premium starts more`, async () => {
-    const bob = await member(rt(), 'male');
-    const women = [await member(rt(), 'female'), await member(rt(), 'female'), await member(rt(), 'female')];
-    for (const w of women.slice(0, FREE_CONVERSATIONS)) expect((await send(bob, { profile_id: w.profileId })).status).toBe(200);
-    const third = await send(bob, { profile_id: women[2]!.profileId });
+    const bob = await chatMember(rt(), 'male');
+    const women = [await chatMember(rt(), 'female'), await chatMember(rt(), 'female'), await chatMember(rt(), 'female')];
+    for (const w of women.slice(0, FREE_CONVERSATIONS)) expect((await sendText(bob, { profile_id: w.profileId })).status).toBe(200);
+    const third = await sendText(bob, { profile_id: women[2]!.profileId });
     expect(third.status).toBe(403);
     expect(apiError(third)).toMatchObject({ code: 'premium_only', message: 'Deze functie is alleen beschikbaar voor premium leden' });
     expect(third.json().premium_required).toBe(true);
     expect((await bob.client.get(`/api/chat.php?profile_id=${women[2]!.profileId}`)).json()).toMatchObject({ needs_premium: true, can_send: false });
     // Writing on in a conversation he started, and answering one a woman started, are fine.
     const chats = (await bob.client.get('/api/chats.php')).json().chats;
-    expect((await send(bob, { conversation_id: chats[0].conversation.id })).status).toBe(200);
-    const started = (await send(women[2]!, { profile_id: bob.profileId })).json();
-    expect((await send(bob, { conversation_id: started.conversation_id })).status).toBe(200);
+    expect((await sendText(bob, { conversation_id: chats[0].conversation.id })).status).toBe(200);
+    const started = (await sendText(women[2]!, { profile_id: bob.profileId })).json();
+    expect((await sendText(bob, { conversation_id: started.conversation_id })).status).toBe(200);
     // Removing a conversation from the list does not give a free one back.
     expect((await bob.client.delete('/api/chat.php', { conversation: { id: chats[0].conversation.id } })).status).toBe(200);
-    const fresh = await member(rt(), 'female');
-    expect((await send(bob, { profile_id: fresh.profileId })).status).toBe(403);
+    const fresh = await chatMember(rt(), 'female');
+    expect((await sendText(bob, { profile_id: fresh.profileId })).status).toBe(403);
     // Nor does blocking and unblocking the member he wrote to (a block deletes their conversation).
     const other = women[1]!;
     expect((await bob.client.post('/api/block.php', { profile_id: other.profileId })).status).toBe(200);
     expect((await bob.client.delete('/api/block.php', { profile_id: other.profileId })).status).toBe(200);
-    expect((await send(bob, { profile_id: fresh.profileId })).status).toBe(403);
+    expect((await sendText(bob, { profile_id: fresh.profileId })).status).toBe(403);
     // Premium (after a purchase) starts any number.
     await rt().db.db.updateTable('users').set({ paid_user: 1 }).where('id', '=', bob.userId).execute();
-    expect((await send(bob, { profile_id: fresh.profileId })).status).toBe(200);
+    expect((await sendText(bob, { profile_id: fresh.profileId })).status).toBe(200);
   });
 
   test('a member whose e-mail is unconfirmed cannot reply and is told to confirm; the other sees why no answer comes', async () => {
-    const anna = await member(rt(), 'female');
-    const bob = await member(rt(), 'male');
-    const sent = (await send(bob, { profile_id: anna.profileId })).json();
+    const anna = await chatMember(rt(), 'female');
+    const bob = await chatMember(rt(), 'male');
+    const sent = (await sendText(bob, { profile_id: anna.profileId })).json();
     // Here an unconfirmed member's profile is hidden until activation, so the state arises for a
     // conversation that exists when the address becomes unconfirmed again.
     await rt().db.db.updateTable('users').set({ status: 'not_confirmed' }).where('id', '=', anna.userId).execute();
     expect((await bob.client.get(`/api/chat.php?id=${sent.conversation_id}`)).json()).toMatchObject({ can_send: true, reply_block: 'other_unconfirmed' });
     expect((await anna.client.get(`/api/chat.php?id=${sent.conversation_id}`)).json()).toMatchObject({ can_send: false, reply_block: 'confirm_email' });
-    const reply = await send(anna, { conversation_id: sent.conversation_id });
+    const reply = await sendText(anna, { conversation_id: sent.conversation_id });
     expect(reply.status).toBe(403);
     expect(apiError(reply).code).toBe('email_unconfirmed');
     expect((await balanceAndLedger(rt(), anna.userId)).credits).toBe(100);
   });
 
   test(`older messages are hidden beyond ${CHAT_HISTORY_LIMIT}, and the conversation says so`, async () => {
-    const anna = await member(rt(), 'female');
-    const bob = await member(rt(), 'male', 0);
+    const anna = await chatMember(rt(), 'female');
+    const bob = await chatMember(rt(), 'male', 0);
     await rt().db.db.updateTable('users').set({ paid_user: 1 }).where('id', '=', bob.userId).execute();
     // Free messages for this brand's test: the prices are settings (0 is allowed).
-    const first = (await send(anna, { profile_id: bob.profileId }, { text: 'bericht 0' })).json();
+    const first = (await sendText(anna, { profile_id: bob.profileId }, { text: 'bericht 0' })).json();
     const rows = Array.from({ length: CHAT_HISTORY_LIMIT }, (_, i) => ({ conversation_id: first.conversation_id, sender_profile_id: i % 2 ? anna.profileId : bob.profileId, kind: 'text' as const, body: `bericht ${i + 1}`, client_id: `seed-${i}-${randomUUID()}` }));
     await rt().db.db.insertInto('messages').values(rows).execute();
     const last = await rt().db.db.selectFrom('messages').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow();
@@ -262,21 +241,21 @@ describe.each(engines())('chat API on %s', (engine) => {
   });
 
   test('removing a chat takes it off the member\'s list only; a new message brings it back with only what is new', async () => {
-    const anna = await member(rt(), 'female');
-    const bob = await member(rt(), 'male');
-    const sent = (await send(bob, { profile_id: anna.profileId }, { text: 'eerste' })).json();
+    const anna = await chatMember(rt(), 'female');
+    const bob = await chatMember(rt(), 'male');
+    const sent = (await sendText(bob, { profile_id: anna.profileId }, { text: 'eerste' })).json();
     expect((await anna.client.delete('/api/chat.php', { conversation: { id: sent.conversation_id } })).status).toBe(200);
     expect((await anna.client.get('/api/chats.php')).json()).toEqual({ chats: [], total_unread: 0 });
     expect((await bob.client.get('/api/chats.php')).json().chats).toHaveLength(1);
     // Someone else's conversation, or one that does not exist: 404, nothing changes.
-    const eve = await member(rt(), 'female');
+    const eve = await chatMember(rt(), 'female');
     expect((await eve.client.delete('/api/chat.php', { conversation: { id: sent.conversation_id } })).status).toBe(404);
     expect((await eve.client.get(`/api/chat.php?id=${sent.conversation_id}`)).status).toBe(404);
     expect((await eve.client.post('/api/chat.php', { conversation_id: sent.conversation_id, kind: 'text', text: 'hoi', client_id: randomUUID() })).status).toBe(404);
     expect((await anna.client.delete('/api/chat.php', { conversation: { id: 99_999_999 } })).status).toBe(404);
     expect((await anna.client.delete('/api/chat.php', { conversation: {} })).status).toBe(400);
 
-    (await send(bob, { conversation_id: sent.conversation_id }, { text: 'tweede' })).json();
+    (await sendText(bob, { conversation_id: sent.conversation_id }, { text: 'tweede' })).json();
     const back = (await anna.client.get('/api/chats.php')).json();
     expect(back).toMatchObject({ total_unread: 1, chats: [{ conversation: { id: sent.conversation_id }, num_unread_messages: 1, last_message: { text: 'tweede' } }] });
     const opened = (await anna.client.get(`/api/chat.php?id=${sent.conversation_id}`)).json();
@@ -284,9 +263,9 @@ describe.each(engines())('chat API on %s', (engine) => {
   });
 
   test('a block deletes the conversation, and neither can write to the other any more', async () => {
-    const anna = await member(rt(), 'female');
-    const bob = await member(rt(), 'male');
-    const sent = (await send(bob, { profile_id: anna.profileId })).json();
+    const anna = await chatMember(rt(), 'female');
+    const bob = await chatMember(rt(), 'male');
+    const sent = (await sendText(bob, { profile_id: anna.profileId })).json();
     const bobTab = await openEvents(bob.client);
     await until('the stream is ready', () => bobTab.events.some((e) => e.type === 'ready'));
     expect((await anna.client.post('/api/block.php', { profile_id: bob.profileId })).status).toBe(200);
@@ -296,15 +275,15 @@ describe.each(engines())('chat API on %s', (engine) => {
     expect((await anna.client.get('/api/chats.php')).json().chats).toEqual([]);
     expect((await bob.client.get('/api/chats.php')).json().chats).toEqual([]);
     expect(await rt().db.db.selectFrom('messages').select('id').where('conversation_id', '=', sent.conversation_id).execute()).toEqual([]);
-    expect((await send(bob, { conversation_id: sent.conversation_id })).status).toBe(404);
-    expect((await send(bob, { profile_id: anna.profileId })).status).toBe(404);
-    expect((await send(anna, { profile_id: bob.profileId })).status).toBe(404);
+    expect((await sendText(bob, { conversation_id: sent.conversation_id })).status).toBe(404);
+    expect((await sendText(bob, { profile_id: anna.profileId })).status).toBe(404);
+    expect((await sendText(anna, { profile_id: bob.profileId })).status).toBe(404);
     expect((await bob.client.get(`/api/chat.php?profile_id=${anna.profileId}`)).status).toBe(404);
   });
 
   test('gifts cost their catalogue price; GIFs are found by words and cost a message; unknown ones are refused', async () => {
-    const anna = await member(rt(), 'female');
-    const bob = await member(rt(), 'male', 200);
+    const anna = await chatMember(rt(), 'female');
+    const bob = await chatMember(rt(), 'male', 200);
     const tenant = brand(rt());
     const gifts = (await bob.client.get('/api/gifts.php')).json().gifts;
     expect(gifts).toEqual(giftCatalogue(tenant));
@@ -335,8 +314,8 @@ describe.each(engines())('chat API on %s', (engine) => {
   });
 
   test('a photo is re-encoded and costs photo_credits; a file that is no image costs nothing', async () => {
-    const anna = await member(rt(), 'female');
-    const bob = await member(rt(), 'male');
+    const anna = await chatMember(rt(), 'female');
+    const bob = await chatMember(rt(), 'male');
     const tenant = brand(rt());
     const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 200, g: 40, b: 90 } } }).jpeg().withMetadata({ exif: { IFD0: { Make: 'Camera' } } }).toBuffer();
     const res = await photoUpload(bob, `profile_id=${anna.profileId}&client_id=${randomUUID()}`, jpeg);
@@ -361,11 +340,11 @@ describe.each(engines())('chat API on %s', (engine) => {
   test('a visitor gets 401; a member cannot open a conversation of another brand', async () => {
     const anon = await hostFetch(rt(), 'spetter', '/api/chats.php');
     expect(anon.status).toBe(401);
-    const anna = await member(rt(), 'female');
-    const bob = await member(rt(), 'male');
-    const sent = (await send(bob, { profile_id: anna.profileId })).json();
-    const velvet = await member(rt(), 'female', 100, { tenant: 'velvet' });
+    const anna = await chatMember(rt(), 'female');
+    const bob = await chatMember(rt(), 'male');
+    const sent = (await sendText(bob, { profile_id: anna.profileId })).json();
+    const velvet = await chatMember(rt(), 'female', 100, { tenant: 'velvet' });
     expect((await velvet.client.get(`/api/chat.php?id=${sent.conversation_id}`)).status).toBe(404);
-    expect((await send(velvet, { profile_id: bob.profileId })).status).toBe(404);
+    expect((await sendText(velvet, { profile_id: bob.profileId })).status).toBe(404);
   });
 });

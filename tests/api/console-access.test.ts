@@ -40,11 +40,36 @@ async function postback(rt: TestRuntime, brand: string): Promise<number> {
   return row.id;
 }
 
+/** A message of the brand held for review, between two members written straight to the database. */
+async function heldMessage(rt: TestRuntime, brand: string): Promise<number> {
+  const db = rt.db.db;
+  const [a, b] = await Promise.all([member(rt, brand), member(rt, brand)]);
+  const profiles = await db.selectFrom('profiles').select(['id', 'user_id']).where('user_id', 'in', [a, b]).execute();
+  const from = profiles.find((p) => p.user_id === a)!.id;
+  const to = profiles.find((p) => p.user_id === b)!.id;
+  const conversation = await db.insertInto('conversations').values({ tenant_id: brand, started_by: from }).returning('id').executeTakeFirstOrThrow();
+  await db
+    .insertInto('conversation_members')
+    .values([
+      { conversation_id: conversation.id, profile_id: from, other_profile_id: to, last_message_at: new Date().toISOString() },
+      { conversation_id: conversation.id, profile_id: to, other_profile_id: from, last_message_at: new Date().toISOString() },
+    ])
+    .execute();
+  const message = await db
+    .insertInto('messages')
+    .values({ conversation_id: conversation.id, sender_profile_id: from, kind: 'text', body: 'hallo', client_id: `held-${conversation.id}`, hold_status: 'held', hold_reasons: '{"reasons":["words"]}' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return message.id;
+}
+
 interface Sample {
   /** The member the path names (`:id`), made fresh for each call in the state the route needs. */
   member?: { status?: 'active' | 'not_confirmed'; suspended?: boolean };
   /** The path names a postback (`:id`) of the brand. */
   postback?: true;
+  /** The path names a held message (`:id`) of the brand. */
+  held?: true;
   body?: unknown;
   /** A list route: the brand asked for goes into `?brand=`. */
   brandQuery?: boolean;
@@ -71,6 +96,9 @@ const SAMPLES: Record<string, Sample> = {
   'GET revenue': { brandQuery: true, ok: 200 },
   'GET postbacks': { brandQuery: true, ok: 200 },
   'POST postbacks/:id/resend': { postback: true, ok: 200 },
+  'GET held': { brandQuery: true, ok: 200 },
+  'POST held/:id': { held: true, body: { action: 'reject', reason: 'Contactgegevens' }, ok: 200 },
+  'GET safety': { brandQuery: true, ok: 200 },
 };
 
 async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, brand: string): Promise<{ status: number; text: string }> {
@@ -78,6 +106,7 @@ async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, bra
   let path = `/api/console/${route.path}`;
   if (sample.member) path = path.replace(':id', String(await member(rt, brand, sample.member)));
   if (sample.postback) path = path.replace(':id', String(await postback(rt, brand)));
+  if (sample.held) path = path.replace(':id', String(await heldMessage(rt, brand)));
   if (sample.brandQuery) path += `?brand=${brand}`;
   const res = route.method === 'GET' ? await client.get(path) : await client.post(path, sample.body ?? {});
   return { status: res.status, text: res.text };

@@ -6,11 +6,15 @@ import {
   ConsoleLoginBody,
   ConsoleMembersQuery,
   CreditsBody,
+  HeldDecisionBody,
+  HeldParams,
+  HeldQuery,
   MemberParams,
   PostbackParams,
   PostbacksQuery,
   ReasonBody,
   RevenueQuery,
+  SafetyQuery,
   type Permission,
 } from '../../contract/console.ts';
 import type { ConsoleService, StaffSession } from '../services/console.ts';
@@ -38,7 +42,7 @@ export interface ConsoleRouteSpec<B extends z.ZodType | undefined, Q extends z.Z
 
 export interface ConsoleContext<Body, Query, Params, R> {
   console: ConsoleService;
-  /** The other services staff act through (DESIGN §11: the same services as members). */
+  /** The runtime's other services (the brands served, moderation, chat, revenue): staff act through them (DESIGN §11). */
   services: Services;
   /** Always there on routes with a permission. */
   session: R extends 'public' ? StaffSession | null : StaffSession;
@@ -186,6 +190,31 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
       await console.erase(session.staff, params.id, body.reason, ip);
       return json({ ok: true });
     },
+  }),
+  consoleRoute({
+    method: 'GET',
+    path: 'held',
+    roles: 'held',
+    scoped: true,
+    query: HeldQuery,
+    handler: async ({ services, session, query }) => json(await services.messageSafety.queue(session.staff, query)),
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'held/:id',
+    roles: 'held',
+    scoped: true,
+    params: HeldParams,
+    body: HeldDecisionBody,
+    handler: async ({ services, session, params, body, ip }) => json(await services.messageSafety.decide(session.staff, params.id, body, ip)),
+  }),
+  consoleRoute({
+    method: 'GET',
+    path: 'safety',
+    roles: 'safety',
+    scoped: true,
+    query: SafetyQuery,
+    handler: ({ services, session, query }) => json(services.messageSafety.settings(session.staff, query.brand)),
   }),
   consoleRoute({
     method: 'GET',

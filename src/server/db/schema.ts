@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { PhotoStatus } from '../../lib/photo-screening.ts';
+import type { HoldStatus } from '../../lib/safety-rules.ts';
 
 /**
  * Every table and column the runtime queries (STYLE: one `Database` interface). Conventions
@@ -253,6 +254,14 @@ export interface MessagesTable {
   photo_reviewed_at: ColumnType<string | null, string | null | undefined, string | null>;
   photo_reviewed_by: ColumnType<number | null, number | null | undefined, number | null>;
   photo_reject_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Held for review by the brand's safety rules (issue 22, migration 0026): null = delivered at once. */
+  hold_status: ColumnType<HoldStatus | null, HoldStatus | null | undefined, HoldStatus | null>;
+  /** JSON: why it was held (`{reasons, contacts, word}`). */
+  hold_reasons: ColumnType<string | null, string | null | undefined, string | null>;
+  hold_decided_at: ColumnType<string | null, string | null | undefined, string | null>;
+  hold_decided_by: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The moderator's reason for the decision (a rejected message's sender is shown it). */
+  hold_note: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 // --- payments --------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import { newToken, parseToken, secretMatches } from './secrets.ts';
 import { findRegion } from '../data/regions.ts';
 import { hostName } from '../../tenant/resolve.ts';
 import { birthDateProblem, nameProblem, normalizeEmail, isValidEmail, MIN_AGE } from '../../lib/account-rules.ts';
+import { isDisposableEmail } from '../../lib/disposable-email.ts';
 import type { MailService } from './mail.ts';
 import type { SessionServiceImpl } from './sessions.ts';
 import type { UserViews } from './user-view.ts';
@@ -255,6 +256,7 @@ export function createAccountService(deps: {
       await signups.take(ip);
       const email = normalizeEmail(input.email);
       if (!isValidEmail(email)) throw fail('signup_email_invalid', 400, 'email');
+      if (tenant.safety.disposable_email && isDisposableEmail(email)) throw fail('email_disposable', 400, 'email');
       const nameIssue = nameProblem(input.name, email);
       if (nameIssue) throw fail(nameIssue, 400, 'name');
       const birthIssue = birthDateProblem(input.date_of_birth);
@@ -431,6 +433,7 @@ export function createAccountService(deps: {
       const user = await requireUser(userId);
       const email = normalizeEmail(newEmail);
       if (!isValidEmail(email) || email === user.email) throw fail('mail_new_invalid', 400, 'email');
+      if (tenant.safety.disposable_email && isDisposableEmail(email)) throw fail('email_disposable', 400, 'email');
       // The password first: whether an address has an account is told only to its owner's session.
       await checkOwnPassword(user, password, 'password');
       if (await userByEmail(tenant, email)) throw fail('mail_in_use', 409, 'email');

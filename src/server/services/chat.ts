@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import type { EventBus } from '../bus.ts';
@@ -26,7 +26,20 @@ import { CARD_COLUMNS, profileCards } from './cards.ts';
 import { mediaUrl } from './main-image.ts';
 import { deleteFiles, storeImage, type PhotoUpload } from './photos.ts';
 import { initialPhotoStatus, isPublicPhoto, type PhotoModeration, type PhotoStatus } from '../../lib/photo-screening.ts';
+import type { HoldStatus } from '../../lib/safety-rules.ts';
 import type { GifProvider } from '../data/gifs.ts';
+
+/**
+ * The safety rules' look at a message before it is stored (services/message-safety.ts): the text to
+ * store, and why it is held (JSON) or null when it is delivered.
+ */
+export type MessageScreen = (
+  trx: Transaction<Database>,
+  tenant: Tenant,
+  sender: Liker,
+  recipient: { profileId: number; userId: number | null },
+  what: { kind: MessageKind; body: string | null },
+) => Promise<{ body: string | null; hold: string | null }>;
 
 /** The refusals of the chat, each with its catalogue message (API.md "Chat"). */
 export const chatError = {
@@ -48,6 +61,8 @@ const PREVIEW_CHARS = 80;
 type MessageRow = Pick<Database['messages'], 'conversation_id' | 'sender_profile_id' | 'kind' | 'body' | 'media' | 'client_id' | 'notified_at'> & {
   id: number;
   photo_status: PhotoStatus | null;
+  hold_status: HoldStatus | null;
+  hold_note: string | null;
   credits: number;
   created_at: string;
 };
@@ -59,6 +74,11 @@ export interface ChatServiceDeps {
   mediaDir: string;
   /** The brand's photo_moderation by tenant id (issue 22): `before` holds a chat photo back from the recipient until approved. */
   moderationOf?: (tenantId: string) => PhotoModeration;
+  /**
+   * The brand's safety rules on a member's message (issue 22, services/message-safety.ts), in the
+   * send's transaction: the text to store (contact details masked) and whether it is held.
+   */
+  screen?: MessageScreen;
   /** Called after a message is committed (push and mail to the recipient). */
   onMessage?: (message: { id: number; conversationId: number; recipientUserId: number; first: boolean }) => void;
 }
@@ -88,11 +108,14 @@ export function createChatService(deps: ChatServiceDeps) {
       ...(r.kind === 'photo' ? { photo_status: r.photo_status ?? 'active' } : {}),
       gift: r.kind === 'gift' && r.media ? { id: r.media, credits: r.credits } : null,
       gif: r.kind === 'gif' && r.media ? (found.get(r.media) ?? null) : null,
+      // A held message looks sent to its sender (a scammer is not told they were caught); a rejected
+      // one is marked not delivered, with the moderator's reason (DSA art. 17). Others never see either.
+      ...(r.hold_status === 'rejected' ? { not_delivered: { reason: r.hold_note ?? '' } } : {}),
       created_at: r.created_at,
     }));
   }
 
-  const MESSAGE_COLUMNS = ['messages.id', 'messages.conversation_id', 'messages.sender_profile_id', 'messages.kind', 'messages.body', 'messages.media', 'messages.credits', 'messages.client_id', 'messages.notified_at', 'messages.created_at', 'messages.photo_status'] as const;
+  const MESSAGE_COLUMNS = ['messages.id', 'messages.conversation_id', 'messages.sender_profile_id', 'messages.kind', 'messages.body', 'messages.media', 'messages.credits', 'messages.client_id', 'messages.notified_at', 'messages.created_at', 'messages.photo_status', 'messages.hold_status', 'messages.hold_note'] as const;
 
   /** The member's side of a conversation, by id or by the other profile. */
   function side(q: Kysely<Database> | Transaction<Database>, me: number, by: { conversationId?: number; profileId?: number }) {
@@ -172,6 +195,8 @@ export function createChatService(deps: ChatServiceDeps) {
         return { row: repeated, credits, other, first: false, repeated: true };
       }
 
+      const screened = deps.screen ? await deps.screen(trx, tenant, me, { profileId: otherId, userId: other.user_id }, what) : null;
+      const held = screened?.hold !== undefined && screened.hold !== null;
       let conversationId = mine?.conversation_id;
       const now = nowIso();
       const first = conversationId === undefined;
@@ -183,27 +208,36 @@ export function createChatService(deps: ChatServiceDeps) {
         await trx
           .insertInto('conversation_members')
           .values([
-            { conversation_id: conversationId, profile_id: me.profileId, other_profile_id: otherId, last_message_at: now },
-            { conversation_id: conversationId, profile_id: otherId, other_profile_id: me.profileId, last_message_at: now },
+            { conversation_id: conversationId, profile_id: me.profileId, other_profile_id: otherId, last_message_at: now, hidden: 0 },
+            // A conversation whose first message is held stays out of the recipient's list until released.
+            { conversation_id: conversationId, profile_id: otherId, other_profile_id: me.profileId, last_message_at: now, hidden: held ? 1 : 0 },
           ])
           .execute();
       }
       const row = await trx
         .insertInto('messages')
-        .values({ conversation_id: conversationId, sender_profile_id: me.profileId, kind: what.kind, body: what.body, media: what.media, photo_status: what.photoStatus ?? null, credits: what.credits, client_id: clientId, created_at: now, notified_at: other.user_id === null ? now : null })
+        .values({
+          conversation_id: conversationId,
+          sender_profile_id: me.profileId,
+          kind: what.kind,
+          body: screened?.body ?? what.body,
+          media: what.media,
+          photo_status: what.photoStatus ?? null,
+          credits: what.credits,
+          client_id: clientId,
+          created_at: now,
+          // Nobody to notify: a fictional profile, or a recipient the message does not reach (yet).
+          notified_at: other.user_id === null || held ? now : null,
+          hold_status: held ? 'held' : null,
+          hold_reasons: screened?.hold ?? null,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
       let credits: number;
       if (what.credits > 0) ({ balance: credits } = await spend(trx, { userId: me.userId, credits: what.credits, reason: REASON[what.kind], ref: String(row.id) }));
       else ({ credits } = await trx.selectFrom('users').select('credits').where('id', '=', me.userId).executeTakeFirstOrThrow());
-      await trx.updateTable('conversations').set({ last_message_id: row.id }).where('id', '=', conversationId).execute();
       await trx.updateTable('conversation_members').set({ hidden: 0, last_read_id: row.id, unread: 0, last_message_at: now }).where('conversation_id', '=', conversationId).where('profile_id', '=', me.profileId).execute();
-      await trx
-        .updateTable('conversation_members')
-        .set((eb) => ({ hidden: 0, unread: eb('unread', '+', 1), last_message_at: now }))
-        .where('conversation_id', '=', conversationId)
-        .where('profile_id', '=', otherId)
-        .execute();
+      if (!held) await reachRecipient(trx, { conversationId, recipientProfileId: otherId, messageId: row.id, at: now });
       return { row, credits, other, first, repeated: false };
     });
   }
@@ -215,7 +249,16 @@ export function createChatService(deps: ChatServiceDeps) {
         .selectFrom('conversation_members as cm')
         .innerJoin('profiles', 'profiles.id', 'cm.other_profile_id')
         .innerJoin('conversations as c', 'c.id', 'cm.conversation_id')
-        .leftJoin('messages as m', (join) => join.onRef('m.id', '=', 'c.last_message_id').onRef('m.id', '>', 'cm.cleared_id'))
+        .leftJoin('messages as m', (join) =>
+          // The newest message the member sees: delivered ones, and their own (held ones too).
+          join.on((eb) =>
+            eb(
+              'm.id',
+              '=',
+              eb.selectFrom('messages as l').select((l) => l.fn.max('l.id').as('id')).whereRef('l.conversation_id', '=', 'cm.conversation_id').whereRef('l.id', '>', 'cm.cleared_id').where(shownTo(me.profileId, 'l')),
+            ),
+          ),
+        )
         .select([...CARD_COLUMNS, 'cm.conversation_id', 'cm.unread', 'm.id as message_id', 'm.sender_profile_id', 'm.kind', 'm.body', 'm.created_at as message_at'])
         .where('cm.profile_id', '=', me.profileId)
         .where('cm.hidden', '=', 0)
@@ -285,6 +328,7 @@ export function createChatService(deps: ChatServiceDeps) {
         .select(MESSAGE_COLUMNS)
         .where('conversation_id', '=', mine.conversation_id)
         .where('id', '>', from)
+        .where(shownTo(me.profileId, 'messages'))
         .orderBy('id', query.after === undefined ? 'desc' : 'asc')
         .limit(CHAT_HISTORY_LIMIT + 1)
         .execute()) as MessageRow[];
@@ -327,16 +371,19 @@ export function createChatService(deps: ChatServiceDeps) {
     async deliver(tenant: Tenant, me: Liker, target: { conversationId?: number; profileId?: number }, clientId: string, what: { kind: MessageKind; body: string | null; media: string | null; credits: number; photoStatus?: PhotoStatus }): Promise<SendAnswer> {
       const { row, credits, other, first, repeated } = await store(tenant, me, target, clientId, what);
       if (!repeated) {
-        const event = { type: 'message', conversation_id: row.conversation_id, message_id: row.id } as const;
-        await publishToMember(bus, me.userId, event);
+        await publishToMember(bus, me.userId, { type: 'message', conversation_id: row.conversation_id, message_id: row.id });
         if (row.credits > 0) await publishToMember(bus, me.userId, { type: 'credits', balance: credits });
-        if (other.user_id !== null) {
-          await publishToMember(bus, other.user_id, event);
-          deps.onMessage?.({ id: row.id, conversationId: row.conversation_id, recipientUserId: other.user_id, first });
-        }
+        // A held message reaches its recipient only when a moderator releases it (this.announce then).
+        if (other.user_id !== null && row.hold_status !== 'held') await this.announce({ id: row.id, conversationId: row.conversation_id, recipientUserId: other.user_id, first });
       }
       const [message] = await toMessages([row], me.profileId);
       return { conversation_id: row.conversation_id, message: message!, credits };
+    },
+
+    /** Tells the recipient's tabs of a message that reached them, and pushes and mails it by preference (after the commit). */
+    async announce(message: { id: number; conversationId: number; recipientUserId: number; first: boolean }): Promise<void> {
+      await publishToMember(bus, message.recipientUserId, { type: 'message', conversation_id: message.conversationId, message_id: message.id });
+      deps.onMessage?.(message);
     },
 
     /** POST /api/chat-typing.php: tells the other member's tabs that the member is typing. */
@@ -359,7 +406,12 @@ export function createChatService(deps: ChatServiceDeps) {
     async remove(me: Liker, conversationId: number): Promise<void> {
       const result = await db
         .updateTable('conversation_members')
-        .set((eb) => ({ hidden: 1, unread: 0, cleared_id: eb.selectFrom('conversations').select('last_message_id').where('conversations.id', '=', conversationId) }))
+        .set((eb) => ({
+          hidden: 1,
+          unread: 0,
+          // Up to the newest message the member sees (their own held ones included; a message still held for the other member stays theirs to receive).
+          cleared_id: eb.fn.coalesce(eb.selectFrom('messages').select((m) => m.fn.max('messages.id').as('id')).where('messages.conversation_id', '=', conversationId).where(shownTo(me.profileId, 'messages')), sql.lit(0)),
+        }))
         .where('conversation_id', '=', conversationId)
         .where('profile_id', '=', me.profileId)
         .executeTakeFirst();
@@ -378,6 +430,7 @@ export function createChatService(deps: ChatServiceDeps) {
         .select(['messages.id', 'messages.conversation_id'])
         .where('messages.id', '>', afterId)
         .whereRef('messages.id', '>', 'cm.cleared_id')
+        .where(shownTo(me.profileId, 'messages'))
         .orderBy('messages.id')
         .limit(CHAT_HISTORY_LIMIT)
         .execute();
@@ -406,5 +459,33 @@ export async function deleteConversationsBetween(trx: Kysely<Database> | Transac
   await trx
     .deleteFrom('conversations')
     .where('id', 'in', (eb) => eb.selectFrom('conversation_members').select('conversation_id').where('profile_id', '=', a).where('other_profile_id', '=', b))
+    .execute();
+}
+
+/**
+ * Whether a member sees a message (src/lib/safety-rules.ts isDelivered, as SQL): their own, or one
+ * delivered to them (not held, or released). Every read of a conversation's messages goes through it.
+ */
+export function shownTo(profileId: number, table: string) {
+  const column = (name: string) => sql.ref(`${table}.${name}`);
+  return sql<SqlBool>`(${column('sender_profile_id')} = ${profileId} or ${column('hold_status')} is null or ${column('hold_status')} = 'released')`;
+}
+
+/**
+ * A message reaches its recipient, in the caller's transaction: the conversation's last delivered
+ * message, and the recipient's side back in their list with one more unread. Called when a message
+ * is sent, and when a moderator releases a held one (services/message-safety.ts).
+ */
+export async function reachRecipient(trx: Transaction<Database>, message: { conversationId: number; recipientProfileId: number; messageId: number; at: string }): Promise<void> {
+  await trx
+    .updateTable('conversations')
+    .set((eb) => ({ last_message_id: eb.case().when('last_message_id', 'is', null).then(message.messageId).when('last_message_id', '<', message.messageId).then(message.messageId).else(eb.ref('last_message_id')).end() }))
+    .where('id', '=', message.conversationId)
+    .execute();
+  await trx
+    .updateTable('conversation_members')
+    .set((eb) => ({ hidden: 0, unread: eb('unread', '+', 1), last_message_at: message.at }))
+    .where('conversation_id', '=', message.conversationId)
+    .where('profile_id', '=', message.recipientProfileId)
     .execute();
 }

@@ -19,6 +19,7 @@ import { createLikeService } from './likes.ts';
 import { createSwipeService } from './swipes.ts';
 import { createSafetyService } from './safety.ts';
 import { createChatService } from './chat.ts';
+import { createMessageSafety } from './message-safety.ts';
 import { createNotifier, type Vapid } from './notify.ts';
 import { createPaymentService } from './payments.ts';
 import { createDiscountService } from './discounts.ts';
@@ -111,6 +112,9 @@ export function createServices(deps: ServiceDeps): Services {
   // A brand gone from the registry screens before showing: the safe default of issue 22.
   const moderationOf = (tenantId: string) => deps.tenants().find((t) => t.id === tenantId)?.photo_moderation ?? 'before';
   const photos = createPhotoService({ db, mediaDir: deps.mediaDir, moderationOf });
+  // The chat screens members' messages by the brand's safety rules; a released message goes out through the chat.
+  const messageSafety = createMessageSafety({ db, bus, chat: () => chat, tenants: deps.tenants, log: deps.log });
+  const chat = createChatService({ db, bus, gifs, mediaDir: deps.mediaDir, moderationOf, screen: messageSafety.screen, onMessage: (m) => notifier.afterMessage(m.id) });
   const onLike = (userId: number, likerProfileId: number) => void notifier.likeArrived(userId, likerProfileId).catch((error: Error) => deps.log?.(`like mail: ${error.message}`));
   return {
     db,
@@ -131,7 +135,8 @@ export function createServices(deps: ServiceDeps): Services {
     swipes: createSwipeService({ db, bus, now: deps.now, onLike }),
     safety: createSafetyService({ db, mail, limits, bus }),
     gifs,
-    chat: createChatService({ db, bus, gifs, mediaDir: deps.mediaDir, moderationOf, onMessage: (m) => notifier.afterMessage(m.id) }),
+    chat,
+    messageSafety,
     notifier,
     mailWebhookSecret: deps.mailWebhookSecret,
     testProvider,

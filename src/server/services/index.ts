@@ -14,6 +14,7 @@ import type { SwipeService } from './swipes.ts';
 import type { SafetyService } from './safety.ts';
 import type { EventBus } from '../bus.ts';
 import type { ChatService } from './chat.ts';
+import type { MessageSafety } from './message-safety.ts';
 import type { Notifier } from './notify.ts';
 import type { PaymentService } from './payments.ts';
 import type { DiscountService } from './discounts.ts';
@@ -59,6 +60,8 @@ export interface Services {
   /** The GIF search of the chat. */
   gifs: GifProvider;
   chat: ChatService;
+  /** The brands' safety rules on members' messages and the moderators' queue of held messages (issue 22). */
+  messageSafety: MessageSafety;
   /** Push and e-mail notifications of members who are not looking. */
   notifier: Notifier;
   /** The mail provider's webhook secret; undefined: the webhook answers 404. */
