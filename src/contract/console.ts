@@ -2,24 +2,26 @@ import { z } from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/account-rules.ts';
 import { QueryId } from './ids.ts';
 import { HELD_ACTIONS } from '../lib/safety-rules.ts';
+import { VARIANT_NAME } from '../lib/attribution.ts';
 
 /**
  * The operator console (issue 22, DESIGN §11): staff roles, what each may do, and the console
  * API's bodies and queries. Declared once here; the console's route table (src/server/console/
  * routes.ts) names a permission per route and the router enforces it.
  */
-export const STAFF_ROLES = ['owner', 'admin', 'moderator', 'support', 'finance'] as const;
+export const STAFF_ROLES = ['owner', 'admin', 'moderator', 'support', 'finance', 'marketer'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 
 /**
  * What each role may do. owner: everything, staff included; admin: everything but staff;
  * moderator: photos, complaints, members' blocks (suspensions), the fictional inbox; support:
  * members read, complaints, credit grants up to SUPPORT_MAX_CREDITS with a reason; finance:
- * payments, refunds, revenue (and the members read, to find whose payment it is).
+ * payments, refunds, revenue (and the members read, to find whose payment it is); marketer: the
+ * traffic sources and lander experiments (issue 23), figures only, no member.
  */
 export const PERMISSIONS = {
   /** GET me, POST logout: every logged-in staff member. */
-  self: ['owner', 'admin', 'moderator', 'support', 'finance'],
+  self: ['owner', 'admin', 'moderator', 'support', 'finance', 'marketer'],
   /** Member search and a member's page. */
   'members.read': ['owner', 'admin', 'moderator', 'support', 'finance'],
   /** A member's payments on their page (never the moderator). */
@@ -46,6 +48,10 @@ export const PERMISSIONS = {
   revenue: ['owner', 'admin', 'finance'],
   /** The postbacks to affiliate networks: their log and configuration, and sending one again (issue 23). */
   postbacks: ['owner', 'admin', 'finance'],
+  /** Visits, signups and money per traffic source (issue 23). */
+  sources: ['owner', 'admin', 'finance', 'marketer'],
+  /** The lander experiments' figures, and ending a variant (issue 23). */
+  experiments: ['owner', 'admin', 'marketer'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type Permission = keyof typeof PERMISSIONS;
 
@@ -133,7 +139,7 @@ export const REVENUE_MAX_DAYS = 732;
 export const REVENUE_TABLES = ['money', 'members'] as const;
 /** A chargeback rate above this (chargebacks over purchases) is flagged: the card schemes' line (Visa's 0.9%). */
 export const DISPUTE_RATE_FLAG = 0.009;
-/** A CSV download of the same table (issue 23: every table shown, with the same filters). */
+/** `format=csv`: the same table as a CSV download (src/server/console/csv.ts; issue 23: every table shown, with the same filters). */
 const format = z.enum(['json', 'csv']).default('json');
 
 /** GET /api/console/revenue: `from`/`to` are UTC days, both included (default: the 30 days to today). */
@@ -194,3 +200,16 @@ export interface StaffView {
   /** Brand ids, or null for every brand. */
   brands: string[] | null;
 }
+
+/**
+ * GET /api/console/sources: the brand's days from `from` to `to` (both included, the brand's
+ * calendar; the last 30 days by default), or every brand in scope without `brand`.
+ */
+export const SourcesQuery = z.object({ brand: brandId.optional(), from: date.optional(), to: date.optional(), format });
+export type SourcesInput = z.output<typeof SourcesQuery>;
+/** GET /api/console/experiments: one brand's experiments, over all days by default. */
+export const ExperimentsQuery = z.object({ brand: brandId, from: date.optional(), to: date.optional(), format });
+export type ExperimentsInput = z.output<typeof ExperimentsQuery>;
+/** POST /api/console/experiments/end?brand=: the variant (by name) visitors are no longer sent to. */
+export const EndVariantQuery = z.object({ brand: brandId });
+export const EndVariantBody = z.object({ variant: z.string().regex(VARIANT_NAME) });

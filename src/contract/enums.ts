@@ -13,8 +13,11 @@ export const SEARCH_GENDER_CHOICES = [SEARCH_GENDER_ALL, ...GENDERS] as const;
 export const SEXUALITIES = ['hetero', 'gay', 'lesbian', 'bi'] as const; // SPEC §3
 export type Sexuality = (typeof SEXUALITIES)[number];
 
-/** The tracking parameters of SPEC §3 ("Tracking parameters stored"); any of them marks a traffic source. */
-export const TRACKING_KEYS = ['network', 'ref', 'sub1', 'sub2', 'sub3'] as const;
+/**
+ * The tracking parameters of SPEC §3 ("Tracking parameters stored"); any of them marks a traffic
+ * source. `clickid` is the network's id of the click (issue 23), sent back in its postbacks.
+ */
+export const TRACKING_KEYS = ['network', 'ref', 'sub1', 'sub2', 'sub3', 'clickid'] as const;
 export type TrackingKey = (typeof TRACKING_KEYS)[number];
 export type Tracking = Partial<Record<TrackingKey, string>>;
 /** Tracking values are kept up to this length; a longer click id from an ad is cut, never refused. */

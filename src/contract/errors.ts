@@ -82,6 +82,8 @@ export const ERROR_CODES = [
   'console_enrolled',
   'console_already',
   'console_credits_limit',
+  // Lander experiments (issue 23)
+  'experiment_control',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -26,3 +26,13 @@ export function brandDay(now: Date, timeZone: string): { start: Date; end: Date 
   const [y, m, d] = [local.getUTCFullYear(), local.getUTCMonth() + 1, local.getUTCDate()];
   return { start: midnight(y, m, d, timeZone), end: midnight(y, m, d + 1, timeZone) };
 }
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The brand's calendar date of an instant, YYYY-MM-DD (the day figures are counted on, issue 23). */
+export function brandDate(now: Date, timeZone: string): string {
+  let format = dateFormats.get(timeZone);
+  // en-CA writes dates as YYYY-MM-DD.
+  if (!format) dateFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  return format.format(now);
+}

@@ -100,6 +100,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
     jobs,
     postbackRetrySeconds: config.postbackRetrySeconds,
     eurRates: config.eurRates,
+    landers: (id) => registry.landerManifests(id),
   });
   // Accounts past their 14-day reactivation window are removed for good, at start and every hour,
   // by one process at a time.
@@ -154,6 +155,8 @@ export async function buildApp(config: AppConfig): Promise<App> {
     },
     async close() {
       await http.close();
+      // The visits counted in memory since the last second.
+      await services.traffic.close();
       await jobs.stop();
       await bus.close();
       await db.close();

@@ -1,9 +1,10 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listTenantIds, loadTenant, TenantError } from '../tenant/load.ts';
 import type { Tenant } from '../tenant/schema.ts';
+import type { LanderManifest } from '../lib/attribution.ts';
 
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: object) => Promise<void>;
 
@@ -14,6 +15,8 @@ interface Build {
   checkedAt: number;
   /** The prerendered pages (paths under client/, such as l/nl/index.html), listed once per build. */
   pages: Set<string>;
+  /** The landers of each locale (l/{locale}/landers.json, src/site/landers.ts), read once per build. */
+  landers: Map<string, LanderManifest>;
   handler?: Promise<AstroHandler | undefined>;
   /** The process listeners the build's handler added when it was loaded (see #load). */
   listeners: ((...args: unknown[]) => void)[];
@@ -93,6 +96,32 @@ export class TenantRegistry {
     return this.#build(id).pages.has(relative.split(sep).join('/'));
   }
 
+  /** The lander at a page's address in a locale (its experiment's variants), or undefined for any other page. */
+  lander(id: string, locale: string, path: string): LanderManifest[string] | undefined {
+    return this.#landers(id, locale)?.[path];
+  }
+
+  /** The landers of every locale of a brand's build. */
+  landerManifests(id: string): LanderManifest[] {
+    const tenant = this.tenants().find((t) => t.id === id);
+    return (tenant?.locales.available ?? []).map((locale) => this.#landers(id, locale)).filter((m): m is LanderManifest => m !== undefined);
+  }
+
+  #landers(id: string, locale: string): LanderManifest | undefined {
+    const build = this.#build(id);
+    if (build.stamp === undefined) return undefined;
+    let manifest = build.landers.get(locale);
+    if (!manifest) {
+      try {
+        manifest = JSON.parse(readFileSync(join(this.clientDir(id), 'l', locale, 'landers.json'), 'utf8')) as LanderManifest;
+      } catch {
+        manifest = {}; // a build from before lander experiments, or a locale it lacks
+      }
+      build.landers.set(locale, manifest);
+    }
+    return manifest;
+  }
+
   /** The Astro handler of a tenant's build, imported anew when the build changed; undefined when not built. */
   async handler(id: string): Promise<AstroHandler | undefined> {
     const build = this.#build(id);
@@ -135,7 +164,7 @@ export class TenantRegistry {
     }
     // The replaced build's handler goes, and the listeners it added to the process with it.
     for (const listener of known?.listeners ?? []) process.off('unhandledRejection', listener);
-    const fresh: Build = { stamp, checkedAt: now, pages: stamp === undefined ? new Set() : listPages(this.clientDir(id)), listeners: [] };
+    const fresh: Build = { stamp, checkedAt: now, pages: stamp === undefined ? new Set() : listPages(this.clientDir(id)), landers: new Map(), listeners: [] };
     this.#builds.set(id, fresh);
     return fresh;
   }

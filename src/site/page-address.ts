@@ -10,5 +10,6 @@ export function pageAddress(ctx: PageContext, url: URL): string {
   if (ctx.routeName === 'error') return '/';
   // A member shell stands at many addresses (its script sends the one it is at): the search by default.
   if (ctx.shell) return '/members';
-  return url.pathname.replace(/^\/l\/[^/]+/, '').replace(/\/+$/, '') || '/';
+  // A lander's variant is built in a folder of its own and served at the lander's address.
+  return url.pathname.replace(/^\/l\/[^/]+/, '').replace(/^\/lander-variants\/[^/]+/, '').replace(/\/+$/, '') || '/';
 }

@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { LOCALES, languageOf } from '../lib/locales.ts';
 import { LANDER_NAMES, NICHES } from '../lib/slugs.ts';
+import { CONTROL_VARIANT, VARIANT_NAME } from '../lib/attribution.ts';
 
 /**
  * Lander variants are Markdown files with frontmatter, edited by marketers, under
@@ -27,6 +28,14 @@ export const LanderFrontmatter = z
     cta: z.string().min(1).max(40).describe('Text of the call-to-action button.'),
     /** Short selling points shown as a list. */
     points: z.array(z.string().min(1).max(80)).max(6).default([]).describe('Short selling points.'),
+    /**
+     * The name of this text in a lander experiment (issue 23): another file of the same lander,
+     * locale and niche with its own name is a variant shown to a share of visitors. `control` (the
+     * default) is the text the others are compared with, and what is shown once they are ended.
+     */
+    variant: z.string().regex(VARIANT_NAME, 'lower-case letters, digits and -, at most 30').default(CONTROL_VARIANT).describe('Name of this text in a lander experiment; control by default.'),
+    /** The share of visitors this variant gets, relative to the other variants' weights. */
+    weight: z.number().positive().max(1000).default(1).describe("Share of visitors, relative to the other variants' weights."),
   })
   .strict();
 
@@ -61,7 +70,33 @@ export function readLanderFolder(dir: string, shownPrefix: string): { variants: 
     }
     variants.push({ ...result.data, body: match[2]!.trim(), file: shown });
   }
-  return { variants, errors };
+  return { variants, errors: [...errors, ...experimentProblems(variants)] };
+}
+
+/** The texts that take turns on one lander, locale and niche: one experiment. */
+export const groupKey = (v: Pick<LanderVariant, 'lander' | 'locale' | 'niche'>) => `${v.lander}|${v.locale}|${v.niche ?? '*'}`;
+
+/**
+ * What `sitegen check` refuses in a folder's experiments: two texts of one lander, locale and
+ * niche under one name, and variants without the control they are compared with (and shown
+ * instead once ended). Weights are positive by the schema.
+ */
+export function experimentProblems(variants: readonly LanderVariant[]): string[] {
+  const problems: string[] = [];
+  const groups = new Map<string, LanderVariant[]>();
+  for (const v of variants) groups.set(groupKey(v), [...(groups.get(groupKey(v)) ?? []), v]);
+  for (const group of groups.values()) {
+    const seen = new Map<string, string>();
+    for (const v of group) {
+      const twin = seen.get(v.variant);
+      if (twin) problems.push(`${v.file}: variant: ${v.variant} is already the name of ${twin} (same lander, locale and niche); give each variant its own name`);
+      else seen.set(v.variant, v.file);
+    }
+    if (!seen.has(CONTROL_VARIANT)) {
+      for (const v of group) problems.push(`${v.file}: variant: ${v.variant} has no control to be compared with: add a text of the same lander, locale and niche without variant (or variant: ${CONTROL_VARIANT})`);
+    }
+  }
+  return problems;
 }
 
 export function readLanders(tenantsDir: string, tenantId: string) {
@@ -82,14 +117,20 @@ function specificity(v: LanderVariant, lander: string, locale: string, niche: nu
   return score;
 }
 
-/** The variant for a lander, locale and niche: the most specific, the tenant's own before shared defaults. */
+/** The control text for a lander, locale and niche: the most specific, the tenant's own before shared defaults. */
 export function pickLander(own: LanderVariant[], shared: LanderVariant[], lander: string, locale: string, niche: number): LanderVariant | undefined {
   let best: { v: LanderVariant; score: number } | undefined;
   for (const [list, bonus] of [[own, 0.5], [shared, 0]] as const) {
     for (const v of list) {
       const s = specificity(v, lander, locale, niche);
-      if (s >= 0 && (!best || s + bonus > best.score)) best = { v, score: s + bonus };
+      if (v.variant === CONTROL_VARIANT && s >= 0 && (!best || s + bonus > best.score)) best = { v, score: s + bonus };
     }
   }
   return best?.v;
+}
+
+/** The experiment of a control text: the control first, then the variants of its folder in file order. */
+export function experimentOf(own: LanderVariant[], shared: LanderVariant[], control: LanderVariant): LanderVariant[] {
+  const list = own.includes(control) ? own : shared;
+  return [control, ...list.filter((v) => v !== control && groupKey(v) === groupKey(control))];
 }

@@ -99,6 +99,10 @@ const SAMPLES: Record<string, Sample> = {
   'GET held': { brandQuery: true, ok: 200 },
   'POST held/:id': { held: true, body: { action: 'reject', reason: 'Contactgegevens' }, ok: 200 },
   'GET safety': { brandQuery: true, ok: 200 },
+  'GET sources': { brandQuery: true, ok: 200 },
+  'GET experiments': { brandQuery: true, ok: 200 },
+  // spetter's alonetonight lander has the variant `direct` (tenants/spetter/landers/); ending it again answers the same.
+  'POST experiments/end': { brandQuery: true, body: { variant: 'direct' }, ok: 200 },
 };
 
 async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, brand: string): Promise<{ status: number; text: string }> {

@@ -5,18 +5,16 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { engines, hostFetch, type TestRuntime } from '../support/runtime.ts';
-import { tenantsWith } from '../support/tenants.ts';
 import { activeMember, useRuntime } from '../support/accounts.ts';
-import { useMollieStandIn } from '../support/mollie-stand-in.ts';
+import { useMollieBrand } from '../support/mollie-stand-in.ts';
 import { spend } from '../../src/server/ledger.ts';
 
-const KEY_ENV = 'MOLLIE_KEY_SPETTER_TEST';
-const mollie = useMollieStandIn(KEY_ENV);
-const tenants = tenantsWith({ spetter: { payments: { provider: 'mollie', mollie_api_key_env: KEY_ENV } } });
-const tenantsDir = tenants.dir;
-afterAll(() => tenants.remove());
+const brand = useMollieBrand('spetter');
+const { tenantsDir } = brand;
+const KEY_ENV = brand.keyEnv;
+const mollie = brand.mollie;
 
 async function buyer(rt: TestRuntime) {
   const m = await activeMember(rt, 'spetter', { gender: 'male', sexuality: 'hetero' });

@@ -149,18 +149,17 @@ export function signupBody(overrides: Partial<SignupBody> = {}): SignupBody {
   };
 }
 
-/** Signs up on a brand and returns the logged-in client; throws unless the answer is 201. */
-export async function signUp(rt: TestRuntime, tenant = 'spetter', overrides: Partial<SignupBody> = {}) {
+/** Signs up on a brand (in `client`, a browser with its cookies, or a new one) and returns the logged-in client; throws unless the answer is 201. */
+export async function signUp(rt: TestRuntime, tenant = 'spetter', overrides: Partial<SignupBody> = {}, client = new Client(rt, tenant)) {
   const body = signupBody(overrides);
-  const client = new Client(rt, tenant);
   const res = await client.post('/api/signup.php', body);
   if (res.status !== 201) throw new Error(`signup answered ${res.status}: ${res.text}`);
   return { client, body, email: body.email.toLowerCase(), user: res.json().user, res };
 }
 
 /** Signs up and follows the activation link of the mail: an active member, logged in. */
-export async function activeMember(rt: TestRuntime, tenant = 'spetter', overrides: Partial<SignupBody> = {}) {
-  const member = await signUp(rt, tenant, overrides);
+export async function activeMember(rt: TestRuntime, tenant = 'spetter', overrides: Partial<SignupBody> = {}, client?: Client) {
+  const member = await signUp(rt, tenant, overrides, client);
   const mail = takeMail(rt, member.email, 'mail_activate');
   const res = await member.client.get(`/api/activate.php?token=${encodeURIComponent(mail.token!)}`);
   if (res.status !== 303 || res.headers.location !== '/activate/done') throw new Error(`activation answered ${res.status} ${res.headers.location}`);

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:https';
 import { selfSignedCert } from './tls.ts';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { tenantsWith } from './tenants.ts';
 
 /**
  * A local stand-in for Mollie's API over HTTPS (@mollie/api-client speaks nothing else, and
@@ -182,4 +183,17 @@ export function useMollieStandIn(keyEnv: string): () => MollieStandIn {
     if (!mollie) throw new Error('the Mollie stand-in has not started');
     return mollie;
   };
+}
+
+/**
+ * A brand on Mollie for the tests of one file: a copy of the tenants with the brand's payments
+ * set to Mollie, and the stand-in (useMollieStandIn) started before the file's tests and stopped
+ * after. Pass `tenantsDir` to the runtime; `mollie()` is the stand-in.
+ */
+export function useMollieBrand(brand = 'spetter'): { tenantsDir: string; keyEnv: string; mollie: () => MollieStandIn } {
+  const keyEnv = `MOLLIE_KEY_${brand.toUpperCase()}_TEST`;
+  const mollie = useMollieStandIn(keyEnv);
+  const tenants = tenantsWith({ [brand]: { payments: { provider: 'mollie', mollie_api_key_env: keyEnv } } });
+  afterAll(() => tenants.remove());
+  return { tenantsDir: tenants.dir, keyEnv, mollie };
 }

@@ -17,7 +17,7 @@ test('owner may do everything; admin everything but staff', () => {
   }
 });
 
-test('moderator, support and finance: each only what the issue gives them', () => {
+test('moderator, support, finance and marketer: each only what the issues give them', () => {
   expect(allowed('members.suspend')).toEqual(['owner', 'admin', 'moderator']);
   expect(allowed('members.credits')).toEqual(['owner', 'admin', 'support']);
   expect(allowed('members.payments')).toEqual(['owner', 'admin', 'support', 'finance']);
@@ -25,7 +25,11 @@ test('moderator, support and finance: each only what the issue gives them', () =
   expect(allowed('audit')).toEqual(['owner', 'admin']);
   expect(allowed('members.delete')).toEqual(['owner', 'admin']);
   expect(allowed('staff')).toEqual(['owner']);
-  expect(allowed('members.read')).toEqual([...STAFF_ROLES]);
+  expect(allowed('members.read')).toEqual(STAFF_ROLES.filter((role) => role !== 'marketer'));
+  // The marketer reads figures, never a member (issue 23).
+  expect(allowed('sources')).toEqual(['owner', 'admin', 'finance', 'marketer']);
+  expect(allowed('experiments')).toEqual(['owner', 'admin', 'marketer']);
+  expect(allowed('self')).toEqual([...STAFF_ROLES]);
 });
 
 test('a staff member of every brand sees every brand; a scoped one only theirs', () => {

@@ -20,6 +20,8 @@ import {
 import { MemberAnswer, MemberQuery, PROFILE_MESSAGES, ProfileAnswer, ProfileBody, ProfileOptionsAnswer, SignupMatchesAnswer } from '../../contract/profile.ts';
 import { fromOwnPage } from '../http/origin.ts';
 import { html, json, redirect, route, type RouteContext } from '../http/routes.ts';
+import { readCookie } from '../../lib/cookies.ts';
+import { ATTRIBUTION_COOKIE, readAttribution } from '../../lib/attribution.ts';
 
 const SOLUTION_HREF: Record<DeleteReason, string> = {
   expensive: '/credits',
@@ -105,7 +107,9 @@ export const accountRoutes = [
     body: SignupBody,
     messages: SIGNUP_MESSAGES,
     handler: async (ctx) => {
-      const { user, cookies } = await ctx.services.accounts.signup(ctx.tenant, ctx.locale, ctx.body, ctx.req, ctx.ip);
+      // The attribution cookie of the first visit (issue 23), read by the runtime only (HttpOnly).
+      const visit = readAttribution(readCookie(ctx.req.headers.cookie, ATTRIBUTION_COOKIE));
+      const { user, cookies } = await ctx.services.accounts.signup(ctx.tenant, ctx.locale, ctx.body, ctx.req, ctx.ip, visit);
       cookies.forEach(ctx.setCookie);
       return json({ user }, { status: 201 });
     },

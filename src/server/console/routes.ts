@@ -9,18 +9,23 @@ import {
   HeldDecisionBody,
   HeldParams,
   HeldQuery,
+  EndVariantBody,
+  EndVariantQuery,
+  ExperimentsQuery,
   MemberParams,
   PostbackParams,
   PostbacksQuery,
   ReasonBody,
   RevenueQuery,
   SafetyQuery,
+  SourcesQuery,
   type Permission,
 } from '../../contract/console.ts';
 import type { ConsoleService, StaffSession } from '../services/console.ts';
 import type { Services } from '../services/index.ts';
 import { json, noContent, type Method, type Result } from '../http/routes.ts';
 import { postbacksCsv, revenueCsv } from './revenue-csv.ts';
+import { experimentsCsv, sourcesCsv } from './traffic-csv.ts';
 
 /**
  * A console route (DESIGN §11), declared like a member route (`route()` in http/routes.ts) with
@@ -43,6 +48,7 @@ export interface ConsoleRouteSpec<B extends z.ZodType | undefined, Q extends z.Z
 export interface ConsoleContext<Body, Query, Params, R> {
   console: ConsoleService;
   /** The runtime's other services (the brands served, moderation, chat, revenue): staff act through them (DESIGN §11). */
+  /** The runtime's other services, for the figures the console reads (traffic, issue 23). */
   services: Services;
   /** Always there on routes with a permission. */
   session: R extends 'public' ? StaffSession | null : StaffSession;
@@ -237,6 +243,17 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
   }),
   consoleRoute({
     method: 'GET',
+    path: 'sources',
+    roles: 'sources',
+    scoped: true,
+    query: SourcesQuery,
+    handler: async ({ services, session, query }) => {
+      const figures = await services.traffic.sources(session.staff, query);
+      return query.format === 'csv' ? sourcesCsv(figures) : json(figures);
+    },
+  }),
+  consoleRoute({
+    method: 'GET',
     path: 'postbacks',
     roles: 'postbacks',
     scoped: true,
@@ -247,11 +264,31 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
     },
   }),
   consoleRoute({
+    method: 'GET',
+    path: 'experiments',
+    roles: 'experiments',
+    scoped: true,
+    query: ExperimentsQuery,
+    handler: async ({ services, session, query }) => {
+      const figures = await services.traffic.experiments(session.staff, query);
+      return query.format === 'csv' ? experimentsCsv(figures) : json(figures);
+    },
+  }),
+  consoleRoute({
     method: 'POST',
     path: 'postbacks/:id/resend',
     roles: 'postbacks',
     scoped: true,
     params: PostbackParams,
     handler: async ({ services, session, params, ip }) => json(await services.postbacks.resend(session.staff, params.id, ip)),
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'experiments/end',
+    roles: 'experiments',
+    scoped: true,
+    query: EndVariantQuery,
+    body: EndVariantBody,
+    handler: async ({ services, session, query, body, ip }) => json(await services.traffic.endVariant(session.staff, query.brand, body.variant, ip)),
   }),
 ];

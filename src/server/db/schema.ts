@@ -38,6 +38,8 @@ export interface Database {
   payment_reversals: PaymentReversalsTable;
   postbacks: PostbacksTable;
   postback_attempts: PostbackAttemptsTable;
+  funnel_daily: FunnelDailyTable;
+  lander_variant_ends: LanderVariantEndsTable;
 }
 
 /** An integer 0/1 column standing for a boolean. */
@@ -109,6 +111,11 @@ export interface UsersTable {
   suspended_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the activation link (or a confirmed e-mail change) made the member active; null before. */
   activated_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The lander first seen before signup (issue 23 attribution), its variant, niche and locale; null: none. */
+  lander: ColumnType<string | null, string | null | undefined, string | null>;
+  lander_variant: ColumnType<string | null, string | null | undefined, string | null>;
+  lander_niche: ColumnType<number | null, number | null | undefined, number | null>;
+  lander_locale: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
@@ -632,4 +639,36 @@ export interface PostbackAttemptsTable {
   duration_ms: number;
   /** 1 when staff resent it from the console. */
   resend: ColumnType<Flag, Flag | undefined, never>;
+}
+
+// --- attribution (issue 23) ------------------------------------------------------------
+
+/** The counters of FunnelDailyTable, each an upserted increment. */
+export const FUNNEL_COUNTERS = ['visits', 'signups', 'activations', 'first_purchases', 'repeat_purchases', 'refunds', 'chargebacks', 'revenue', 'refunded', 'charged_back'] as const;
+export type FunnelCounter = (typeof FUNNEL_COUNTERS)[number];
+
+/**
+ * Counts per brand, brand day, lander, variant, niche, locale, traffic source and currency
+ * (migration 2026-11-26-0027-attribution). An absent dimension is '' (niche 0).
+ */
+export type FunnelDailyTable = {
+  tenant_id: string;
+  /** The brand's calendar day (its time zone), YYYY-MM-DD. */
+  day: string;
+  lander: string;
+  variant: string;
+  niche: number;
+  locale: string;
+  network: string;
+  ref: string;
+  /** '' on rows of events without money. */
+  currency: string;
+} & { [K in FunnelCounter]: ColumnType<number, number | undefined, number> };
+
+/** A lander variant staff ended: no longer assigned to visitors. */
+export interface LanderVariantEndsTable {
+  tenant_id: string;
+  variant: string;
+  ended_at: string;
+  staff_id: number | null;
 }

@@ -24,6 +24,8 @@ import { publishToMember } from './events.ts';
 import { grant } from '../ledger.ts';
 import { relist, setProfileStatus } from './visibility.ts';
 import type { PostbackService } from './postbacks.ts';
+import type { CountMemberEvent } from './traffic.ts';
+import { hasTracking, type Attribution } from '../../lib/attribution.ts';
 
 // Lockout and throttling, chosen here (SPEC §6: "temporarily blocked after too many failed logins").
 export const LOGIN_MAX_FAILURES = 5;
@@ -91,6 +93,8 @@ export function createAccountService(deps: {
   abuse?: Partial<AbuseLimits>;
   /** Postbacks of signups and activations to the networks members came from (issue 23). */
   postbacks?: Pick<PostbackService, 'record' | 'dispatch'>;
+  /** Counts a signup and an activation for the member's lander and source (traffic.ts), in their transaction. */
+  countMember?: CountMemberEvent;
 }) {
   const abuse = { ...ABUSE_LIMITS, ...deps.abuse };
   const { db, mail, sessions, views, bus, limits } = deps;
@@ -250,9 +254,15 @@ export function createAccountService(deps: {
     (await deps.postbacks?.record(trx, { tenantId: tenant.id, userId, event: 'activation', key: `activation:${userId}`, txid: userId })) ?? [];
 
   return {
-    /** SPEC §4 signup: validates, refuses existing accounts, creates user and profile, grants signup credits once. */
-    async signup(tenant: Tenant, locale: Locale, input: SignupInput, req: IncomingMessage, ip: string): Promise<{ user: SiteUser; cookies: string[] }> {
-      if (!signupsOpen(tenant, input.tracking)) throw new AppError('signup_invite_only', 403);
+    /**
+     * SPEC §4 signup: validates, refuses existing accounts, creates user and profile, grants signup
+     * credits once. The visit's attribution (the cookie of the first visit, issue 23) gives the
+     * member's tracking parameters before those the page sent, and the lander they first saw.
+     */
+    async signup(tenant: Tenant, locale: Locale, input: SignupInput, req: IncomingMessage, ip: string, visit: Attribution | null = null): Promise<{ user: SiteUser; cookies: string[] }> {
+      const tracking = visit && hasTracking(visit.tracking) ? visit.tracking : input.tracking;
+      const landing = visit?.landing ?? null;
+      if (!signupsOpen(tenant, tracking)) throw new AppError('signup_invite_only', 403);
       await signups.take(ip);
       const email = normalizeEmail(input.email);
       if (!isValidEmail(email)) throw fail('signup_email_invalid', 400, 'email');
@@ -283,7 +293,11 @@ export function createAccountService(deps: {
               password_hash,
               status: 'not_confirmed',
               language: locale,
-              tracking: input.tracking && Object.keys(input.tracking).length ? JSON.stringify(input.tracking) : null,
+              tracking: tracking && Object.keys(tracking).length ? JSON.stringify(tracking) : null,
+              lander: landing?.lander ?? null,
+              lander_variant: landing?.variant ?? null,
+              lander_niche: landing?.niche ?? null,
+              lander_locale: landing?.locale ?? null,
             })
             .returningAll()
             .executeTakeFirstOrThrow();
@@ -308,6 +322,7 @@ export function createAccountService(deps: {
             created.credits = (await grant(trx, { userId: created.id, credits: tenant.signup_credits, reason: 'signup' })).balance;
           }
           postbacks = (await deps.postbacks?.record(trx, { tenantId: tenant.id, userId: created.id, event: 'signup', key: `signup:${created.id}`, txid: created.id })) ?? [];
+          await deps.countMember?.(trx, created.id, { kind: 'signup' });
           return created;
         });
       } catch (error) {
@@ -348,6 +363,7 @@ export function createAccountService(deps: {
           await trx.updateTable('users').set({ status: 'active', activated_at: nowIso() }).where('id', '=', user.id).execute();
           await setProfileStatus(trx, user.id, 'active');
           postbacks = await activated(trx, tenant, user.id);
+          await deps.countMember?.(trx, user.id, { kind: 'activation' });
         }
         return used;
       });

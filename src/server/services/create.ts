@@ -34,6 +34,8 @@ import { localGifs, type GifProvider } from '../data/gifs.ts';
 import type { Jobs } from '../jobs.ts';
 import { createPostbackService, POSTBACK_QUEUE } from './postbacks.ts';
 import { createRevenueService } from './revenue.ts';
+import { createTrafficService } from './traffic.ts';
+import type { LanderManifest } from '../../lib/attribution.ts';
 
 export interface ServiceDeps {
   db: Kysely<Database>;
@@ -71,6 +73,8 @@ export interface ServiceDeps {
   postbackRetrySeconds?: number;
   /** EUR per unit of each currency, for revenue in EUR where asked (EUR_RATES). */
   eurRates?: Record<string, number>;
+  /** The landers of a brand's build, per locale (the registry's); none: no lander experiments known. */
+  landers?: (tenantId: string) => LanderManifest[];
 }
 
 /**
@@ -106,9 +110,11 @@ export function createServices(deps: ServiceDeps): Services {
   const testProvider = createTestProvider({ db, now: deps.now });
   const discounts = createDiscountService({ db, now: deps.now });
   const postbacks = createPostbackService({ db, tenants: deps.tenants, send: (data) => deps.jobs?.send(POSTBACK_QUEUE, data) ?? Promise.resolve(false), retrySeconds: deps.postbackRetrySeconds, log: deps.log });
-  const payments = createPaymentService({ db, bus, provider: paymentProviders(testProvider, deps), tenants: deps.tenants, discounts, log: deps.log, now: deps.now, postbacks });
+  const traffic = createTrafficService({ db, bus, production: deps.production, tenants: deps.tenants, now: deps.now, log: deps.log, landers: deps.landers });
+  const countMember = traffic.countMember;
+  const payments = createPaymentService({ db, bus, provider: paymentProviders(testProvider, deps), tenants: deps.tenants, discounts, log: deps.log, now: deps.now, postbacks, countMember });
   const notifier = createNotifier({ db, mail, notifications, tenants: deps.tenants, vapid: deps.vapid ?? null, pushAgent: deps.pushAgent, production: deps.production, log: deps.log, now: deps.now });
-  const accounts = createAccountService({ db, mail, sessions, views, bus, limits, abuse: deps.abuse, unsubscribeToken: (user) => notifications.unsubscribeToken(user), production: deps.production, postbacks });
+  const accounts = createAccountService({ db, mail, sessions, views, bus, limits, abuse: deps.abuse, unsubscribeToken: (user) => notifications.unsubscribeToken(user), production: deps.production, postbacks, countMember });
   // A brand gone from the registry screens before showing: the safe default of issue 22.
   const moderationOf = (tenantId: string) => deps.tenants().find((t) => t.id === tenantId)?.photo_moderation ?? 'before';
   const photos = createPhotoService({ db, mediaDir: deps.mediaDir, moderationOf });
@@ -145,6 +151,7 @@ export function createServices(deps: ServiceDeps): Services {
     transactions: createTransactionService({ db }),
     postbacks,
     revenue: createRevenueService({ db, tenants: deps.tenants, eurRates: deps.eurRates }),
+    traffic,
     directDebit: createDirectDebitService({ db, sms: outboxSms({ outboxDir: deps.outboxDir, log: deps.log }), limits, discounts, pay: (order) => payments.directDebit(order), now: deps.now }),
     console: createConsoleService({
       db,

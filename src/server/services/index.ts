@@ -25,6 +25,7 @@ import type { GifProvider } from '../data/gifs.ts';
 import type { ConsoleService } from './console.ts';
 import type { PostbackService } from './postbacks.ts';
 import type { RevenueService } from './revenue.ts';
+import type { TrafficService } from './traffic.ts';
 
 /** A logged-in member on one request (declared beside the sessions that make it). */
 export type { Session } from './sessions.ts';
@@ -79,4 +80,6 @@ export interface Services {
   postbacks: PostbackService;
   /** Revenue figures for the console (issue 23). */
   revenue: RevenueService;
+  /** Traffic attribution, visit and funnel counts, lander experiments (issue 23). */
+  traffic: TrafficService;
 }

@@ -14,6 +14,7 @@ import { assignInvoiceNumber } from './invoices.ts';
 import { bundlePrice } from '../../lib/bundle-price.ts';
 import { lockMember, lockingRows } from '../db/engine.ts';
 import type { PostbackService } from './postbacks.ts';
+import type { CountMemberEvent } from './traffic.ts';
 
 /**
  * A repeat order on the saved card within this many seconds of the same one answers that charge
@@ -37,7 +38,7 @@ export type { PaymentView, RepeatOffer };
  * duplicate, or the member's return racing the webhook never credits twice. The first completed
  * purchase makes the member premium (SPEC §4 membership).
  */
-export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus; provider: (tenant: Tenant, name?: PaymentProvider['name']) => PaymentProvider; tenants: () => Tenant[]; discounts: DiscountService; log?: (line: string) => void; now?: () => Date; postbacks?: Pick<PostbackService, 'record' | 'dispatch'> }) {
+export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus; provider: (tenant: Tenant, name?: PaymentProvider['name']) => PaymentProvider; tenants: () => Tenant[]; discounts: DiscountService; log?: (line: string) => void; now?: () => Date; postbacks?: Pick<PostbackService, 'record' | 'dispatch'>; countMember?: CountMemberEvent }) {
   const { db, bus } = deps;
   /** The one clock of payments, as of discounts and direct debit (tests move it). */
   const now = () => deps.now?.() ?? new Date();
@@ -217,6 +218,8 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
       if (reversed <= before.reversed_amount) return null;
       await trx.updateTable('payments').set({ reversed_amount: reversed, updated_at: now().toISOString() }).where('id', '=', payment.id).execute();
       postbacks.push(...(await recordReversals(trx, payment, given)));
+      // Counted for the member's lander and source (issue 23) with the amount given back now.
+      await deps.countMember?.(trx, payment.user_id, { kind: chargedBack ? 'chargeback' : 'refund', amount: reversed - before.reversed_amount, currency: payment.currency });
       if (chargedBack && payment.method === 'sdd') await trx.updateTable('users').set({ directdebit_blocked: 1 }).where('id', '=', payment.user_id).execute();
       const share = (cents: number) => Math.floor((payment.credits * Math.min(cents, payment.amount)) / payment.amount);
       const owed = share(reversed) - share(before.reversed_amount);
@@ -269,6 +272,8 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
       await lockMember(trx, payment.user_id);
       const earlier = await trx.selectFrom('payments').select('id').where('user_id', '=', payment.user_id).where('status', '=', 'paid').where('id', '!=', payment.id).executeTakeFirst();
       if (!earlier) await trx.updateTable('payments').set({ first_purchase: 1 }).where('id', '=', payment.id).execute();
+      // Counted for the member's lander and source (issue 23): their first purchase, or a further one.
+      await deps.countMember?.(trx, payment.user_id, { kind: 'purchase', first: !earlier, amount: payment.amount, currency: payment.currency });
       await trx.updateTable('users').set({ paid_user: 1 }).where('id', '=', payment.user_id).execute();
       if (deps.postbacks) {
         const sale = { tenantId: payment.tenant_id, userId: payment.user_id, payout: payment.amount, currency: payment.currency, txid: payment.id };

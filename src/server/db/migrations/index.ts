@@ -19,6 +19,7 @@ import * as m20261126_0021 from './2026-11-26-0021-payment-reversals.ts';
 import * as m20261126_0022 from './2026-11-26-0022-console.ts';
 import * as m20261126_0023 from './2026-11-26-0023-photo-screening.ts';
 import * as m20261126_0026 from './2026-11-26-0026-held-messages.ts';
+import * as m20261126_0027 from './2026-11-26-0027-attribution.ts';
 import * as m20261126_0028 from './2026-11-26-0028-revenue-postbacks.ts';
 
 /**
@@ -47,5 +48,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-0022-console': m20261126_0022,
   '2026-11-26-0023-photo-screening': m20261126_0023,
   '2026-11-26-0026-held-messages': m20261126_0026,
+  '2026-11-26-0027-attribution': m20261126_0027,
   '2026-11-26-0028-revenue-postbacks': m20261126_0028,
 };

@@ -9,15 +9,17 @@ import type { Services } from '../../services/index.ts';
 import { createPageCache } from '../page-cache.ts';
 import { SHELL_FOLDER, shellFile, shellOf } from '../member-shells.ts';
 import { PageAnswer } from '../page-answer.ts';
+import { landerFile, VARIANT_FOLDER } from '../landers.ts';
 
-/** The path of a prerendered page in a locale, relative to the client folder, or undefined. */
-function prerenderedPage(registry: TenantRegistry, id: string, locale: string, pathname: string): string | undefined {
+/** The prerendered page at an address in a locale: its path relative to the client folder, and its clean address. */
+function prerenderedPage(registry: TenantRegistry, id: string, locale: string, pathname: string): { file: string; path: string } | undefined {
   // One slash between segments: /%2Fshells/… must not reach the shells below by the back door.
   const clean = pathname.replace(/\/{2,}/g, '/').replace(/\/+$/, '');
-  // The member shells are answered at the routes' own addresses, to members only (member-shells.ts).
-  if (clean.split('/').some((segment) => segment.startsWith('.')) || clean.startsWith('/l/') || clean.split('/')[1] === SHELL_FOLDER) return undefined;
+  // The member shells are answered at the routes' own addresses, to members only (member-shells.ts),
+  // and a lander's variants at the lander's (landers.ts).
+  if (clean.split('/').some((segment) => segment.startsWith('.')) || clean.startsWith('/l/') || [SHELL_FOLDER, VARIANT_FOLDER].includes(clean.split('/')[1]!)) return undefined;
   const relative = posix.join('l', locale, clean, 'index.html');
-  return registry.hasPage(id, relative) ? relative : undefined;
+  return registry.hasPage(id, relative) ? { file: relative, path: clean || '/' } : undefined;
 }
 
 /**
@@ -62,7 +64,10 @@ export const pagesPlugin: FastifyPluginAsync<{ registry: TenantRegistry; service
       // (however the path is written: /404//, //error/).
       if (/^\/(404|error)$/.test(pathname.replace(/\/+/g, '/').replace(/(.)\/$/, '$1'))) return app.sendErrorPage(request, reply, 404);
       const prerendered = prerenderedPage(registry, tenant.id, visitor.locale, pathname);
-      if (prerendered) return pages.send(request, reply, pages.get(join(registry.clientDir(tenant.id), prerendered), registry.buildStamp(tenant.id)!));
+      if (prerendered) {
+        const { file, private: personal } = await landerFile({ registry, traffic: services.traffic }, request, reply, { tenant, locale: visitor.locale, ...prerendered });
+        return pages.send(request, reply, pages.get(join(registry.clientDir(tenant.id), file), registry.buildStamp(tenant.id)!), { private: personal });
+      }
       // A page a member opens most: the brand's member shell in the member's language (member-shells.ts).
       const shell = shellOf(pathname);
       if (shell) {
