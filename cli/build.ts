@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { REPO_ROOT, TENANTS_DIR, DIST_DIR } from './paths.ts';
 import { precompress } from './precompress.ts';
+import { CONSOLE_BUILD } from '../src/server/http/console-pages.ts';
 import { compile } from '@inlang/paraglide-js';
-import { loadTenant } from '../src/tenant/load.ts';
+import { listTenantIds, loadTenant } from '../src/tenant/load.ts';
 
 /** Sources every tenant build reads; a build older than any of them is stale. */
 const SHARED_SOURCES = ['src', 'locales', 'content', 'tenants/_defaults', 'astro.config.mjs', 'uno.config.ts', 'project.inlang/settings.json', 'package.json'];
@@ -16,7 +17,7 @@ function newestMtime(path: string): number {
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = stat.mtimeMs;
   for (const entry of readdirSync(path)) {
-    if (entry === 'paraglide' || entry === 'node_modules') continue;
+    if (entry === 'paraglide' || entry === 'node_modules' || entry === '.astro') continue;
     newest = Math.max(newest, newestMtime(join(path, entry)));
   }
   return newest;
@@ -44,19 +45,24 @@ async function compileMessageTypes(): Promise<void> {
   await compile({ project: join(REPO_ROOT, 'project.inlang'), outdir: join(REPO_ROOT, 'src', 'paraglide'), strategy: ['globalVariable', 'baseLocale'], emitGitIgnore: true });
 }
 
+/** `astro build` in a child process; `args` pick the config (the console's is `--root console`). */
+function runAstro(what: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--silent', ...args], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, ...env, TENANTS_DIR, SITEGEN_ROOT: REPO_ROOT, ASTRO_TELEMETRY_DISABLED: '1' },
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`astro build for ${what} failed with exit code ${code}`))));
+  });
+}
+
 function runAstroBuild(id: string, outDir: string): Promise<void> {
   const { locales } = loadTenant(id, TENANTS_DIR);
   // The default first: the brand's message project takes it as its base language.
   const languages = [locales.default, ...locales.available.filter((l) => l !== locales.default)];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--silent'], {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, SITEGEN_TENANT: id, SITEGEN_LOCALES: languages.join(','), SITEGEN_OUT_DIR: outDir, TENANTS_DIR, SITEGEN_ROOT: REPO_ROOT, ASTRO_TELEMETRY_DISABLED: '1' },
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`astro build for ${id} failed with exit code ${code}`))));
-  });
+  return runAstro(id, [], { SITEGEN_TENANT: id, SITEGEN_LOCALES: languages.join(','), SITEGEN_OUT_DIR: outDir });
 }
 
 /**
@@ -96,14 +102,64 @@ export async function buildTenants(ids: string[]): Promise<{ id: string; seconds
     await precompress(join(next, 'client'));
     writeFileSync(join(next, STAMP), JSON.stringify({ id, sources, built: new Date().toISOString() }));
     const final = join(DIST_DIR, id);
-    const old = join(DIST_DIR, `.${id}.old`);
-    rmSync(old, { recursive: true, force: true });
-    if (existsSync(final)) renameSync(final, old);
-    renameSync(next, final);
-    rmSync(old, { recursive: true, force: true });
+    replaceBuild(next, final);
     const seconds = (performance.now() - started) / 1000;
     timings.push({ id, seconds });
     console.log(`sitegen: built ${id} in ${seconds.toFixed(1)} s`);
   }
   return timings;
+}
+
+/** Puts a finished build in place of the one served (a running runtime serves the old one until then). */
+function replaceBuild(next: string, final: string): void {
+  const old = join(dirname(final), `.${basename(final)}.old`);
+  rmSync(old, { recursive: true, force: true });
+  if (existsSync(final)) renameSync(final, old);
+  renameSync(next, final);
+  rmSync(old, { recursive: true, force: true });
+}
+
+/**
+ * What the console's one build reads (DESIGN §11, issue 22): its own folder, and the contract and
+ * pure rules it shares with the runtime. A brand's files never change it.
+ */
+const CONSOLE_SOURCES = ['console', 'src/contract', 'src/lib', 'src/stores/browser-only.ts', 'package.json'];
+
+export function consoleSourcesMtime(): number {
+  return Math.max(...CONSOLE_SOURCES.map((p) => newestMtime(join(REPO_ROOT, p))));
+}
+
+/** True when dist/_console is missing or older than its sources. */
+export function isConsoleStale(): boolean {
+  const stamp = join(DIST_DIR, CONSOLE_BUILD, STAMP);
+  if (!existsSync(stamp)) return true;
+  const { sources } = JSON.parse(readFileSync(stamp, 'utf8')) as { sources: number };
+  return consoleSourcesMtime() > sources;
+}
+
+/**
+ * The operator console: ONE static Astro build (console/astro.config.mjs) for every brand, whatever
+ * their number, into dist/_console, precompressed like a brand's client folder.
+ */
+export async function buildConsole(): Promise<{ seconds: number }> {
+  const started = performance.now();
+  const sources = consoleSourcesMtime();
+  const next = join(DIST_DIR, `.${CONSOLE_BUILD}.next`);
+  rmSync(next, { recursive: true, force: true });
+  linkNodeModules();
+  console.log('sitegen: building the console …');
+  await runAstro('the console', ['--root', join(REPO_ROOT, 'console')], { SITEGEN_OUT_DIR: next });
+  await precompress(next);
+  writeFileSync(join(next, STAMP), JSON.stringify({ id: CONSOLE_BUILD, sources, built: new Date().toISOString() }));
+  replaceBuild(next, join(DIST_DIR, CONSOLE_BUILD));
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`sitegen: built the console in ${seconds.toFixed(1)} s`);
+  return { seconds };
+}
+
+/** Builds the tenants and the console whose builds are missing or older than their sources (start, dev, `build --missing`). */
+export async function buildStale(): Promise<void> {
+  const stale = listTenantIds(TENANTS_DIR).filter((id) => isStale(id));
+  if (stale.length) await buildTenants(stale);
+  if (isConsoleStale()) await buildConsole();
 }

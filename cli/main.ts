@@ -7,7 +7,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TENANTS_DIR, DATA_DIR } from './paths.ts';
-import { buildTenants, isStale } from './build.ts';
+import { buildConsole, buildStale, buildTenants, isConsoleStale, isStale } from './build.ts';
 import { checkAll, missingPaymentKeys } from './check.ts';
 import { createTenantFile } from './new.ts';
 import { runningPort, startServer } from './serve.ts';
@@ -97,12 +97,13 @@ program
 
 program
   .command('build')
-  .description('Build the given tenants (all when none is given), one Astro build each, into dist/<id>/.')
-  .argument('[ids...]', 'tenant ids')
-  .option('--missing', 'only tenants whose build is missing or older than its sources')
+  .description('Build the given tenants (all and the operator console when none is given), one Astro build each, into dist/<id>/ (the console: dist/_console/).')
+  .argument('[ids...]', 'tenant ids, or `console` for the operator console')
+  .option('--missing', 'only what is missing or older than its sources')
   .action(async (ids: string[], opts: { missing?: boolean }) => {
     failOnCheck();
-    let targets = ids.length ? ids : listTenantIds(TENANTS_DIR);
+    const withConsole = ids.length === 0 || ids.includes('console');
+    let targets = ids.length ? ids.filter((id) => id !== 'console') : listTenantIds(TENANTS_DIR);
     const unknown = targets.filter((id) => !listTenantIds(TENANTS_DIR).includes(id));
     if (unknown.length) {
       console.error(`sitegen: no tenant ${unknown.join(', ')} in tenants/`);
@@ -110,6 +111,7 @@ program
     }
     if (opts.missing) targets = targets.filter((id) => isStale(id));
     await buildTenants(targets);
+    if (withConsole && (!opts.missing || isConsoleStale())) await buildConsole();
   });
 
 program
@@ -127,8 +129,7 @@ program
   .option('-p, --port <port>', 'port (default PORT or 4321)', port)
   .action(async (opts: { port?: number }) => {
     failOnCheck();
-    const stale = listTenantIds(TENANTS_DIR).filter((id) => isStale(id));
-    if (stale.length) await buildTenants(stale);
+    await buildStale();
     ensureVapidKeys();
     await startServer({ port: opts.port ?? Number(process.env.PORT ?? 4321), host: '0.0.0.0', seed: true });
   });
@@ -139,8 +140,7 @@ program
   .option('-p, --port <port>', 'port (default PORT or 4321)', port)
   .action(async (opts: { port?: number }) => {
     failOnCheck();
-    const stale = listTenantIds(TENANTS_DIR).filter((id) => isStale(id));
-    if (stale.length) await buildTenants(stale);
+    await buildStale();
     ensureVapidKeys();
     await startServer({ port: opts.port ?? Number(process.env.PORT ?? 4321), host: '0.0.0.0', seed: true, watch: true });
   });

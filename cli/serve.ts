@@ -7,7 +7,7 @@ import { seedDemoPhotos } from '../src/server/db/seed-photos.ts';
 import { loadAllTenants, listTenantIds } from '../src/tenant/load.ts';
 import { defaultTenantOf } from '../src/tenant/resolve.ts';
 import { REPO_ROOT, TENANTS_DIR } from './paths.ts';
-import { buildTenants, isStale } from './build.ts';
+import { buildStale } from './build.ts';
 
 /** data/serving.json: the pid and port of the running `sitegen serve`. */
 const SERVING_FILE = 'serving.json';
@@ -80,20 +80,19 @@ function watchAndRebuild(): void {
     if (running) return;
     running = true;
     try {
-      const stale = listTenantIds(TENANTS_DIR).filter((id) => isStale(id));
-      if (stale.length) await buildTenants(stale);
+      await buildStale();
     } catch (error) {
       console.error(`sitegen dev: ${(error as Error).message}`);
     } finally {
       running = false;
     }
   };
-  for (const dir of ['src', 'locales', 'content', 'tenants']) {
+  for (const dir of ['src', 'locales', 'content', 'tenants', 'console']) {
     watch(join(REPO_ROOT, dir), { recursive: true }, (_event, name) => {
       if (name?.includes('paraglide')) return;
       clearTimeout(timer);
       timer = setTimeout(round, 400);
     });
   }
-  console.log('sitegen dev: watching src, locales, content and tenants; changed brands rebuild on save');
+  console.log('sitegen dev: watching src, locales, content, tenants and console; changed brands and the console rebuild on save');
 }

@@ -119,6 +119,15 @@ export const CreditsBody = z.object({
     .refine((n) => n !== 0),
   reason,
 });
+/** A staff member's brands: some brands by id, or null for every brand. */
+const staffBrands = z.array(brandId).min(1).max(100).nullable();
+/** POST /api/console/staff: a new staff member gets a one-time enrolment link (as `sitegen staff add`). */
+export const StaffAddBody = z.object({ email: z.string().trim().toLowerCase().pipe(z.email().max(254)), role: z.enum(STAFF_ROLES), brands: staffBrands });
+/** POST /api/console/staff/{id}/role */
+export const StaffRoleBody = z.object({ role: z.enum(STAFF_ROLES), brands: staffBrands });
+/** A staff member's id in a console path. */
+export const StaffParams = z.object({ id: QueryId });
+
 /** GET /api/console/audit */
 export const AuditQuery = z.object({
   brand: brandId.optional(),
@@ -213,3 +222,8 @@ export type ExperimentsInput = z.output<typeof ExperimentsQuery>;
 /** POST /api/console/experiments/end?brand=: the variant (by name) visitors are no longer sent to. */
 export const EndVariantQuery = z.object({ brand: brandId });
 export const EndVariantBody = z.object({ variant: z.string().regex(VARIANT_NAME) });
+/** A brand as the console names it (GET /api/console/me `brands`: those in the staff member's scope). */
+export interface ConsoleBrand {
+  id: string;
+  name: string;
+}

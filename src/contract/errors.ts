@@ -84,6 +84,8 @@ export const ERROR_CODES = [
   'console_credits_limit',
   // Lander experiments (issue 23)
   'experiment_control',
+  'console_staff_exists',
+  'console_staff_self',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

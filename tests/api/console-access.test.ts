@@ -11,7 +11,7 @@ import { CONSOLE_ROUTES, type AnyConsoleRoute } from '../../src/server/console/r
 import { PERMISSIONS, STAFF_ROLES, may, type StaffRole } from '../../src/contract/console.ts';
 import { engines, type TestRuntime } from '../support/runtime.ts';
 import { Client, PASSWORD, activeMember, useRuntime } from '../support/accounts.ts';
-import { consoleClient, staffLogin, totpCode } from '../support/console.ts';
+import { addStaff, consoleClient, staffLogin, totpCode } from '../support/console.ts';
 
 const IN = 'spetter';
 const OUT = 'velvet';
@@ -70,6 +70,9 @@ interface Sample {
   postback?: true;
   /** The path names a held message (`:id`) of the brand. */
   held?: true;
+  /** The staff member the path names (`:id`), added fresh for each call. */
+  staff?: boolean;
+  /** The body, or a function that makes a fresh one for each call (a new staff member's e-mail). */
   body?: unknown;
   /** A list route: the brand asked for goes into `?brand=`. */
   brandQuery?: boolean;
@@ -103,6 +106,10 @@ const SAMPLES: Record<string, Sample> = {
   'GET experiments': { brandQuery: true, ok: 200 },
   // spetter's alonetonight lander has the variant `direct` (tenants/spetter/landers/); ending it again answers the same.
   'POST experiments/end': { brandQuery: true, body: { variant: 'direct' }, ok: 200 },
+  'GET staff': { ok: 200 },
+  'POST staff': { body: () => ({ email: `nieuw-${Math.random().toString(36).slice(2)}@example.com`, role: 'moderator', brands: [IN] }), ok: 201 },
+  'POST staff/:id/role': { staff: true, body: { role: 'support', brands: null }, ok: 200 },
+  'POST staff/:id/remove': { staff: true, ok: 200 },
 };
 
 async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, brand: string): Promise<{ status: number; text: string }> {
@@ -111,8 +118,10 @@ async function call(rt: TestRuntime, client: Client, route: AnyConsoleRoute, bra
   if (sample.member) path = path.replace(':id', String(await member(rt, brand, sample.member)));
   if (sample.postback) path = path.replace(':id', String(await postback(rt, brand)));
   if (sample.held) path = path.replace(':id', String(await heldMessage(rt, brand)));
+  if (sample.staff) path = path.replace(':id', String((await addStaff(rt, 'moderator')).id));
   if (sample.brandQuery) path += `?brand=${brand}`;
-  const res = route.method === 'GET' ? await client.get(path) : await client.post(path, sample.body ?? {});
+  const body = typeof sample.body === 'function' ? (sample.body as () => unknown)() : sample.body;
+  const res = route.method === 'GET' ? await client.get(path) : await client.post(path, body ?? {});
   return { status: res.status, text: res.text };
 }
 

@@ -207,26 +207,6 @@ describe.each(engines())('the operator console on %s', (engine) => {
     expect(apiError(broken).message).toBeTruthy();
   });
 
-  test('the console pages: login, enrolment link, members; only on the console host', async () => {
-    const anybody = consoleClient(rt());
-    expect([(await anybody.get('/')).status, (await anybody.get('/')).headers.location]).toEqual([302, '/console/']);
-    expect((await anybody.get('/console/')).headers.location).toBe('/console/login');
-    const login = await anybody.get('/console/login');
-    expect([login.status, login.headers['content-type']]).toEqual([200, 'text/html; charset=utf-8']);
-    expect(login.text).toContain('autocomplete="one-time-code"');
-    expect((await anybody.get('/console/enrol?token=x')).status).toBe(200);
-    expect((await anybody.get('/console/members')).headers.location).toBe('/console/login');
-    const target = await signUp(rt(), 'spetter', { name: 'Paginalid' });
-    const admin = await staffLogin(rt(), 'admin', ['spetter']);
-    const page = await admin.client.get(`/console/members?q=${encodeURIComponent(target.email)}`);
-    expect(page.status).toBe(200);
-    expect(page.text).toContain(target.email);
-    expect(page.text).toContain('Paginalid');
-    // A brand's host has no console pages; the console host has no brand pages.
-    expect((await new Client(rt(), 'spetter').get('/console/login')).status).toBe(404);
-    expect((await anybody.get('/search')).status).toBe(404);
-  });
-
   test('delete: the member is erased at once as their own deletion would be; the ledger stays without personal data; audited', async () => {
     const target = await activeMember(rt(), 'spetter');
     const userId = target.user.id as number;

@@ -1,6 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import type { StaffRole } from '../../src/contract/console.ts';
 import type { TestRuntime } from './runtime.ts';
+import type { ConsoleService } from '../../src/server/services/console.ts';
 import { Client, PASSWORD } from './accounts.ts';
 
 let n = 0;
@@ -12,8 +13,13 @@ export function totpCode(secret: string, steps = 0): string {
 
 /** A staff member added as `sitegen staff add --password-stdin` does: password set, TOTP on. */
 export async function addStaff(rt: TestRuntime, role: StaffRole, brands: string[] | null = null) {
-  const email = `staff-${role}-${++n}-${Date.now()}@example.com`;
-  const added = await rt.services.console.addStaff({ email, role, brands, password: PASSWORD });
+  return addStaffThrough(rt.services.console, role, brands);
+}
+
+/** addStaff through a console service of its own (the browser tests' runtime is another process). */
+export async function addStaffThrough(console: ConsoleService, role: StaffRole, brands: string[] | null = null) {
+  const email = `staff-${role}-${++n}-${process.pid}-${Date.now()}@example.com`;
+  const added = await console.addStaff({ email, role, brands, password: PASSWORD });
   const secret = new URL(added.otpauth!).searchParams.get('secret')!;
   return { id: added.id, email, secret };
 }

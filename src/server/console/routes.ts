@@ -19,10 +19,17 @@ import {
   RevenueQuery,
   SafetyQuery,
   SourcesQuery,
+  StaffAddBody,
+  StaffParams,
+  StaffRoleBody,
+  type ConsoleBrand,
   type Permission,
+  type StaffView,
 } from '../../contract/console.ts';
-import type { ConsoleService, StaffSession } from '../services/console.ts';
+import { inScope, type ConsoleService, type StaffSession } from '../services/console.ts';
 import type { Services } from '../services/index.ts';
+import type { Tenant } from '../../tenant/schema.ts';
+import { AppError } from '../errors.ts';
 import { json, noContent, type Method, type Result } from '../http/routes.ts';
 import { postbacksCsv, revenueCsv } from './revenue-csv.ts';
 import { experimentsCsv, sourcesCsv } from './traffic-csv.ts';
@@ -47,8 +54,7 @@ export interface ConsoleRouteSpec<B extends z.ZodType | undefined, Q extends z.Z
 
 export interface ConsoleContext<Body, Query, Params, R> {
   console: ConsoleService;
-  /** The runtime's other services (the brands served, moderation, chat, revenue): staff act through them (DESIGN §11). */
-  /** The runtime's other services, for the figures the console reads (traffic, issue 23). */
+  /** The runtime's other services (the brands served, moderation, chat, figures): staff act through them (DESIGN §11). */
   services: Services;
   /** Always there on routes with a permission. */
   session: R extends 'public' ? StaffSession | null : StaffSession;
@@ -58,6 +64,15 @@ export interface ConsoleContext<Body, Query, Params, R> {
   ip: string;
   setCookie(value: string): void;
 }
+
+/** Brands named for a staff member must be brands this runtime serves. */
+function knownBrands(brands: string[] | null, tenants: Tenant[]): string[] | null {
+  if (brands && brands.some((id) => !tenants.some((t) => t.id === id))) throw new AppError('invalid_input', 400, { key: 'error_bad_request', field: 'brands' });
+  return brands;
+}
+
+/** The brands a staff member may see, as GET me answers them. */
+const brandsInScope = (staff: StaffView, tenants: Tenant[]): ConsoleBrand[] => tenants.filter((t) => inScope(staff, t.id)).map((t) => ({ id: t.id, name: t.name }));
 
 export type AnyConsoleRoute = ConsoleRouteSpec<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined, Permission | 'public'>;
 
@@ -112,7 +127,14 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
       return noContent();
     },
   }),
-  consoleRoute({ method: 'GET', path: 'me', roles: 'self', scoped: false, handler: ({ session }) => json({ staff: session.staff }) }),
+  consoleRoute({
+    method: 'GET',
+    path: 'me',
+    roles: 'self',
+    scoped: false,
+    // The brands in the staff member's scope, for the console's brand filters: the others do not exist for them.
+    handler: ({ session, services }) => json({ staff: session.staff, brands: brandsInScope(session.staff, services.tenants()) }),
+  }),
   consoleRoute({
     method: 'GET',
     path: 'members',
@@ -290,5 +312,41 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
     query: EndVariantQuery,
     body: EndVariantBody,
     handler: async ({ services, session, query, body, ip }) => json(await services.traffic.endVariant(session.staff, query.brand, body.variant, ip)),
+  }),
+  consoleRoute({ method: 'GET', path: 'staff', roles: 'staff', scoped: false, handler: async ({ console }) => json({ staff: await console.listStaff() }) }),
+  consoleRoute({
+    method: 'POST',
+    path: 'staff',
+    roles: 'staff',
+    scoped: false,
+    body: StaffAddBody,
+    handler: async ({ console, services, session, body, ip }) => {
+      const added = await console.addStaffAs(session.staff, { ...body, brands: knownBrands(body.brands, services.tenants()) }, ip);
+      // The link on this host: the page prints it once for the owner to pass on.
+      return json({ id: added.id, enrol_path: `/console/enrol?token=${added.token}` }, { status: 201 });
+    },
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'staff/:id/role',
+    roles: 'staff',
+    scoped: false,
+    params: StaffParams,
+    body: StaffRoleBody,
+    handler: async ({ console, services, session, params, body, ip }) => {
+      await console.changeStaffAs(session.staff, params.id, body.role, knownBrands(body.brands, services.tenants()), ip);
+      return json({ ok: true });
+    },
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: 'staff/:id/remove',
+    roles: 'staff',
+    scoped: false,
+    params: StaffParams,
+    handler: async ({ console, session, params, ip }) => {
+      await console.removeStaffAs(session.staff, params.id, ip);
+      return json({ ok: true });
+    },
   }),
 ];

@@ -10,9 +10,16 @@ import { may } from '../../contract/console.ts';
 import { forbiddenTextPath } from '../../contract/text.ts';
 import type { Services } from '../services/index.ts';
 import { CONSOLE_ROUTES, type AnyConsoleRoute } from '../console/routes.ts';
-import { consolePage, CONSOLE_PAGES } from '../console/pages.ts';
+import { consoleLocale, consolePagesPlugin } from './console-pages.ts';
 import type { Result } from './routes.ts';
 import { openStream, sendFile } from './api.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route of the console: the only routes the console host answers (registerConsole's hook). */
+    console?: boolean;
+  }
+}
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 
@@ -21,17 +28,14 @@ export interface ConsoleOptions {
   /** CONSOLE_HOST: the host name the console answers on (no port). */
   host: string;
   production: boolean;
+  /** The builds folder: the console's one build is its _console folder (console-pages.ts). */
+  distDir: string;
   /** The console's routes (default CONSOLE_ROUTES; tests may add one to see the matrix test fail). */
   routes?: AnyConsoleRoute[];
 }
 
 /** Whether a request is for the console (its Host is CONSOLE_HOST, any port). */
 export const isConsoleHost = (request: FastifyRequest, host: string) => hostName(request.headers.host) === host;
-
-/** The console speaks English, or Dutch to a browser that prefers it. */
-function consoleLocale(request: FastifyRequest): 'en' | 'nl' {
-  return /^\s*nl\b/i.test(request.headers['accept-language'] ?? '') ? 'nl' : 'en';
-}
 
 function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   const key = hasMessage(error.messageKey) ? error.messageKey : error.status < 500 ? 'error_bad_request' : 'error_generic';
@@ -70,7 +74,7 @@ function answer(request: FastifyRequest, reply: FastifyReply, result: Result): F
 
 /**
  * The operator console (issue 22, DESIGN §11) on its own host: its JSON API under /api/console/
- * (CONSOLE_ROUTES, each enforcing its permission and brand scope) and its pages. A brand's host
+ * (CONSOLE_ROUTES, each enforcing its permission and brand scope) and its pages (console-pages.ts). A brand's host
  * answers 404 for all of it; the console host answers nothing of the brands.
  */
 export function registerConsole(app: FastifyInstance, options: ConsoleOptions): void {
@@ -80,7 +84,7 @@ export function registerConsole(app: FastifyInstance, options: ConsoleOptions): 
 
   // The console host serves the console and nothing else (no brand, no member session).
   app.addHook('onRequest', async (request, reply) => {
-    const console = (request.routeOptions.config as { console?: boolean } | undefined)?.console === true;
+    const console = request.routeOptions.config?.console === true;
     if (isConsoleHost(request, options.host)) {
       if (console) return;
       if (request.url === '/' || request.url.startsWith('/?')) return reply.redirect('/console/', 302);
@@ -146,12 +150,6 @@ export function registerConsole(app: FastifyInstance, options: ConsoleOptions): 
     });
   }
 
-  // The pages (minimal, server-rendered; React islands later).
-  for (const path of CONSOLE_PAGES) {
-    app.get(`/console/${path}`, { config: { console: true } }, async (request, reply) => {
-      if (!isConsoleHost(request, options.host)) return reply.callNotFound();
-      const session = await consoleService.fromCookie(request.headers.cookie);
-      return answer(request, reply, await consolePage(path, { services, session, request }));
-    });
-  }
+  // The pages: the console's one Astro build, prerendered per language (console/, console-pages.ts).
+  void app.register(consolePagesPlugin, { distDir: options.distDir, console: consoleService, isConsoleHost: (request) => isConsoleHost(request, options.host) });
 }

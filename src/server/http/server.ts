@@ -70,7 +70,7 @@ export async function createHttp(options: HttpOptions) {
   // Every request: security headers, the brand of its Host, the visitor and session on demand.
   await app.register(visitorPlugin, { registry, services, defaultTenant: options.defaultTenant, trust, production, consoleHost: options.consoleHost });
   // The operator console on its own host, before any brand's route (http/console.ts).
-  if (options.consoleHost) registerConsole(app, { services, host: options.consoleHost, production });
+  if (options.consoleHost) registerConsole(app, { services, host: options.consoleHost, production, distDir: registry.distDir });
   // The brand's error pages, what matched no route, and failures.
   await app.register(errorPagesPlugin, { registry });
   await app.register(bodiesPlugin);

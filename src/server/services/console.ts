@@ -223,6 +223,49 @@ export function createConsoleService(deps: {
     return user;
   }
 
+  /** Who changes staff: an owner on the staff page (their id and address in the audit log), or the CLI (`by`: the system user). */
+  type StaffActor = { staff: StaffView | null; ip?: string; by?: string };
+  const staffRow = (trx: Executor, who: { email: string } | { id: number }) =>
+    trx
+      .selectFrom('staff')
+      .select(['id', 'role', 'brands'])
+      .where((eb) => ('email' in who ? eb('email', '=', who.email.trim().toLowerCase()) : eb('id', '=', who.id)))
+      .where('removed_at', 'is', null)
+      .executeTakeFirst();
+
+  /** A staff member's new role and brands: their sessions end. False when there is no such staff member. */
+  async function changeStaff(who: { email: string } | { id: number }, role: StaffRole, brands: string[] | null, actor: StaffActor): Promise<boolean> {
+    if (!STAFF_ROLES.includes(role)) throw new Error(`role must be one of ${STAFF_ROLES.join(', ')}`);
+    return db.transaction().execute(async (trx) => {
+      const row = await staffRow(trx, who);
+      if (!row) return false;
+      await trx
+        .updateTable('staff')
+        .set((eb) => ({ role, brands: brands ? JSON.stringify(brands) : null, session_generation: eb('session_generation', '+', 1) }))
+        .where('id', '=', row.id)
+        .execute();
+      await trx.deleteFrom('staff_sessions').where('staff_id', '=', row.id).execute();
+      await audit(trx, { staff: actor.staff, ip: actor.ip, action: 'staff_role', object: { type: 'staff', id: row.id }, details: { from: { role: row.role, brands: brandsOf(row.brands) }, to: { role, brands }, by: actor.by ?? null } });
+      return true;
+    });
+  }
+
+  /** Removes a staff member (kept for the audit log's sake, marked removed): their sessions end. */
+  async function dropStaff(who: { email: string } | { id: number }, actor: StaffActor): Promise<boolean> {
+    return db.transaction().execute(async (trx) => {
+      const row = await staffRow(trx, who);
+      if (!row) return false;
+      await trx
+        .updateTable('staff')
+        .set((eb) => ({ removed_at: nowIso(), session_generation: eb('session_generation', '+', 1) }))
+        .where('id', '=', row.id)
+        .execute();
+      await trx.deleteFrom('staff_sessions').where('staff_id', '=', row.id).execute();
+      await audit(trx, { staff: actor.staff, ip: actor.ip, action: 'staff_remove', object: { type: 'staff', id: row.id }, details: { by: actor.by ?? null } });
+      return true;
+    });
+  }
+
   return {
     cookieName,
 
@@ -308,13 +351,13 @@ export function createConsoleService(deps: {
       await audit(db, { staff, action: 'forbidden', ip, details: { route } });
     },
 
-    // ---- Staff (CLI `sitegen staff`; owner routes later) ----------------------------------
+    // ---- Staff (CLI `sitegen staff` and the console's staff page) ----------------------------------
 
     /**
      * Adds a staff member. With a password: TOTP on at once, its otpauth:// URI answered. Without:
      * a one-time enrolment link's token (the link sets the password, the login enrols TOTP).
      */
-    async addStaff(input: { email: string; role: StaffRole; brands: string[] | null; password?: string; by?: string }): Promise<{ id: number; otpauth?: string; token?: string }> {
+    async addStaff(input: { email: string; role: StaffRole; brands: string[] | null; password?: string; by?: string; actor?: { staff: StaffView; ip: string } }): Promise<{ id: number; otpauth?: string; token?: string }> {
       const email = input.email.trim().toLowerCase();
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new Error(`${input.email} is not an e-mail address`);
       if (!STAFF_ROLES.includes(input.role)) throw new Error(`role must be one of ${STAFF_ROLES.join(', ')}`);
@@ -338,48 +381,46 @@ export function createConsoleService(deps: {
           })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await audit(trx, { staff: null, action: 'staff_add', object: { type: 'staff', id: row.id }, details: { email, role: input.role, brands: input.brands, by: input.by ?? null } });
+        await audit(trx, { staff: input.actor?.staff ?? null, ip: input.actor?.ip, action: 'staff_add', object: { type: 'staff', id: row.id }, details: { email, role: input.role, brands: input.brands, by: input.by ?? null } });
         return row.id;
       });
       return secret ? { id, otpauth: totpOf(email, secret).toString() } : { id, token: token!.value };
     },
 
+    /** GET /api/console/staff and `sitegen staff list`: staff not removed, oldest first. */
     async listStaff(): Promise<(StaffView & { totp_enabled: boolean; created_at: string })[]> {
       const rows = await db.selectFrom('staff').selectAll().where('removed_at', 'is', null).orderBy('id').execute();
       return rows.map((row) => ({ ...viewOf(row), totp_enabled: row.totp_enabled === 1, created_at: row.created_at }));
     },
 
-    /** Changes a staff member's role and brands: their sessions end. */
+    /** Changes a staff member's role and brands (the CLI): their sessions end. */
     async setRole(email: string, role: StaffRole, brands: string[] | null, by?: string): Promise<boolean> {
-      if (!STAFF_ROLES.includes(role)) throw new Error(`role must be one of ${STAFF_ROLES.join(', ')}`);
-      return db.transaction().execute(async (trx) => {
-        const row = await trx.selectFrom('staff').select(['id', 'role', 'brands']).where('email', '=', email.trim().toLowerCase()).where('removed_at', 'is', null).executeTakeFirst();
-        if (!row) return false;
-        await trx
-          .updateTable('staff')
-          .set((eb) => ({ role, brands: brands ? JSON.stringify(brands) : null, session_generation: eb('session_generation', '+', 1) }))
-          .where('id', '=', row.id)
-          .execute();
-        await trx.deleteFrom('staff_sessions').where('staff_id', '=', row.id).execute();
-        await audit(trx, { staff: null, action: 'staff_role', object: { type: 'staff', id: row.id }, details: { from: { role: row.role, brands: brandsOf(row.brands) }, to: { role, brands }, by: by ?? null } });
-        return true;
-      });
+      return changeStaff({ email }, role, brands, { staff: null, by });
     },
 
-    /** Removes a staff member (kept for the audit log's sake, marked removed): their sessions end. */
+    /** Removes a staff member (the CLI; kept for the audit log's sake, marked removed): their sessions end. */
     async removeStaff(email: string, by?: string): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
-        const row = await trx.selectFrom('staff').select('id').where('email', '=', email.trim().toLowerCase()).where('removed_at', 'is', null).executeTakeFirst();
-        if (!row) return false;
-        await trx
-          .updateTable('staff')
-          .set((eb) => ({ removed_at: nowIso(), session_generation: eb('session_generation', '+', 1) }))
-          .where('id', '=', row.id)
-          .execute();
-        await trx.deleteFrom('staff_sessions').where('staff_id', '=', row.id).execute();
-        await audit(trx, { staff: null, action: 'staff_remove', object: { type: 'staff', id: row.id }, details: { by: by ?? null } });
-        return true;
-      });
+      return dropStaff({ email }, { staff: null, by });
+    },
+
+    /** POST /api/console/staff: the staff page adds a member of staff with a one-time enrolment link. */
+    async addStaffAs(actor: StaffView, input: { email: string; role: StaffRole; brands: string[] | null }, ip: string): Promise<{ id: number; token: string }> {
+      const taken = await db.selectFrom('staff').select('id').where('email', '=', input.email.trim().toLowerCase()).executeTakeFirst();
+      if (taken) throw new AppError('console_staff_exists', 409, { field: 'email' });
+      const added = await this.addStaff({ ...input, actor: { staff: actor, ip } });
+      return { id: added.id, token: added.token! };
+    },
+
+    /** POST /api/console/staff/{id}/role: never one's own (an owner cannot lock themselves out). */
+    async changeStaffAs(actor: StaffView, id: number, role: StaffRole, brands: string[] | null, ip: string): Promise<void> {
+      if (id === actor.id) throw new AppError('console_staff_self', 409);
+      if (!(await changeStaff({ id }, role, brands, { staff: actor, ip }))) throw notFound();
+    },
+
+    /** POST /api/console/staff/{id}/remove: never oneself. */
+    async removeStaffAs(actor: StaffView, id: number, ip: string): Promise<void> {
+      if (id === actor.id) throw new AppError('console_staff_self', 409);
+      if (!(await dropStaff({ id }, { staff: actor, ip }))) throw notFound();
     },
 
     // ---- Members --------------------------------------------------------------------------
@@ -455,6 +496,12 @@ export function createConsoleService(deps: {
           .limit(200)
           .execute(),
       ]);
+      // The other side of blocks and conversations by name, a fictional profile marked (DESIGN §10).
+      const otherIds = [...new Set([...blocks.flatMap((b) => [b.blocker_profile_id, b.blocked_profile_id]), ...conversations.map((c) => c.other_profile_id)])].filter((pid) => pid !== profileId);
+      const others = new Map(
+        otherIds.length ? (await db.selectFrom('profiles').select(['id', 'name', 'fictional']).where('id', 'in', otherIds).execute()).map((p) => [p.id, { name: p.name, fictional: p.fictional === 1 }]) : [],
+      );
+      const other = (pid: number) => ({ profile_id: pid, name: others.get(pid)?.name ?? null, fictional: others.get(pid)?.fictional ?? false });
       return {
         member: {
           id: user.id,
@@ -479,11 +526,11 @@ export function createConsoleService(deps: {
         payments,
         complaints: { by: complaintsBy, about: complaintsAbout },
         blocks: {
-          by: blocks.filter((b) => b.blocker_profile_id === profileId).map((b) => ({ profile_id: b.blocked_profile_id, created_at: b.created_at })),
-          of: blocks.filter((b) => b.blocked_profile_id === profileId).map((b) => ({ profile_id: b.blocker_profile_id, created_at: b.created_at })),
+          by: blocks.filter((b) => b.blocker_profile_id === profileId).map((b) => ({ ...other(b.blocked_profile_id), created_at: b.created_at })),
+          of: blocks.filter((b) => b.blocked_profile_id === profileId).map((b) => ({ ...other(b.blocker_profile_id), created_at: b.created_at })),
         },
         sessions: { count: sessions.length, last_seen: sessions[0]?.last_used_at ?? null, address: sessions[0]?.ip ?? null },
-        conversations: conversations.map((c) => ({ id: c.id, other_profile_id: c.other_profile_id, started_by_member: c.started_by === profileId, created_at: c.created_at, last_message_at: c.last_message_at, messages: Number(c.messages ?? 0) })),
+        conversations: conversations.map((c) => ({ id: c.id, other_profile_id: c.other_profile_id, other_name: other(c.other_profile_id).name, other_fictional: other(c.other_profile_id).fictional, started_by_member: c.started_by === profileId, created_at: c.created_at, last_message_at: c.last_message_at, messages: Number(c.messages ?? 0) })),
       };
     },
 
@@ -550,18 +597,19 @@ export function createConsoleService(deps: {
 
     /** GET /api/console/audit: newest first, pages of CONSOLE_PAGE_SIZE before an entry id; scoped by brand. */
     async auditLog(staff: StaffView, input: AuditInput) {
-      let q = db.selectFrom('audit_log').selectAll();
-      if (input.brand) q = q.where('brand', '=', input.brand);
+      // With the staff member's e-mail (kept after their removal), so a page names who did it.
+      let q = db.selectFrom('audit_log').leftJoin('staff', 'staff.id', 'audit_log.staff_id').selectAll('audit_log').select('staff.email as staff_email');
+      if (input.brand) q = q.where('audit_log.brand', '=', input.brand);
       // A scoped staff member sees the entries of their brands only (entries of no brand are the console's own).
-      if (staff.brands !== null) q = staff.brands.length ? q.where('brand', 'in', staff.brands) : q.where(sql<boolean>`1 = 0`);
-      if (input.staff) q = q.where('staff_id', '=', input.staff);
-      if (input.action) q = q.where('action', '=', input.action);
+      if (staff.brands !== null) q = staff.brands.length ? q.where('audit_log.brand', 'in', staff.brands) : q.where(sql<boolean>`1 = 0`);
+      if (input.staff) q = q.where('audit_log.staff_id', '=', input.staff);
+      if (input.action) q = q.where('audit_log.action', '=', input.action);
       if (input.q) {
         const like = `%${input.q.replace(/[%_\\]/g, '')}%`;
-        q = q.where((eb) => eb.or([eb('reason', 'like', like), eb('object_id', '=', input.q!), eb('details', 'like', like)]));
+        q = q.where((eb) => eb.or([eb('audit_log.reason', 'like', like), eb('audit_log.object_id', '=', input.q!), eb('audit_log.details', 'like', like)]));
       }
-      if (input.before) q = q.where('id', '<', input.before);
-      const rows = await q.orderBy('id', 'desc').limit(CONSOLE_PAGE_SIZE + 1).execute();
+      if (input.before) q = q.where('audit_log.id', '<', input.before);
+      const rows = await q.orderBy('audit_log.id', 'desc').limit(CONSOLE_PAGE_SIZE + 1).execute();
       return {
         entries: rows.slice(0, CONSOLE_PAGE_SIZE).map((r) => ({ ...r, details: r.details ? (JSON.parse(r.details) as unknown) : null })),
         before: rows.length > CONSOLE_PAGE_SIZE ? rows[CONSOLE_PAGE_SIZE - 1]!.id : null,
