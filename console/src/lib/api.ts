@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ConsoleBrand, ConsoleEnrolBody, ConsoleEnrolPasswordBody, ConsoleLoginBody, CreditsBody, ReasonBody, StaffView } from '../../../src/contract/console.ts';
 import type { ConsoleService } from '../../../src/server/services/console.ts';
+import type { PostbacksView, RevenueView } from '../../../src/contract/revenue.ts';
 import { m } from '../paraglide/messages.js';
 import { pageLocale } from './locale.ts';
 
@@ -27,6 +28,9 @@ export interface ConsoleCalls {
   'POST members/:id/directdebit-block': { body: z.input<typeof ReasonBody>; answer: Ok };
   'POST members/:id/delete': { body: z.input<typeof ReasonBody>; answer: Ok };
   'GET audit': { body: undefined; answer: Answer<'auditLog'> };
+  'GET revenue': { body: undefined; answer: RevenueView };
+  'GET postbacks': { body: undefined; answer: PostbacksView };
+  'POST postbacks/:id/resend': { body: undefined; answer: { queued: boolean } };
 }
 export type ConsoleCall = keyof ConsoleCalls;
 export type AnswerOf<K extends ConsoleCall> = ConsoleCalls[K]['answer'];

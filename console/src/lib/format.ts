@@ -20,3 +20,13 @@ export function sourceText(source: unknown): string {
   const parts = Object.entries(source as Record<string, unknown>).filter(([, v]) => typeof v === 'string' && v);
   return parts.length ? parts.map(([k, v]) => `${k}=${v as string}`).join(' · ') : '—';
 }
+
+/** Cents of a currency as the console's language writes money (€ 14,99); never summed across currencies. */
+export function formatAmount(cents: number | null, currency: string, locale: ConsoleLocale): string {
+  return cents === null ? '—' : new Intl.NumberFormat(TAGS[locale], { style: 'currency', currency }).format(cents / 100);
+}
+
+/** A fraction as a percentage with one decimal (0.0125 is 1.3%). */
+export function formatRate(value: number | null, locale: ConsoleLocale): string {
+  return value === null ? '—' : new Intl.NumberFormat(TAGS[locale], { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
+}

@@ -7,6 +7,8 @@ import type { Permission } from '../../../src/contract/console.ts';
  */
 export const NAV = [
   { id: 'members', href: '/console/members', permission: 'members.read', icon: 'i-tabler-users' },
+  { id: 'revenue', href: '/console/revenue', permission: 'revenue', icon: 'i-tabler-chart-line' },
+  { id: 'postbacks', href: '/console/postbacks', permission: 'postbacks', icon: 'i-tabler-send' },
 ] as const satisfies readonly { id: string; href: string; permission: Permission; icon: string }[];
 
 export type NavId = (typeof NAV)[number]['id'];
