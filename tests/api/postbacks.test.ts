@@ -6,18 +6,14 @@
  * console lists the attempts (credentials hidden) and resends one, audited; and on PostgreSQL
  * two runtime processes that both see a payment post it once.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { adminQuery, engines, hostFetch, type TestRuntime } from '../support/runtime.ts';
+import { engines, hostFetch, type TestRuntime } from '../support/runtime.ts';
 import { tenantsWith } from '../support/tenants.ts';
 import { activeMember, signUp, useRuntime } from '../support/accounts.ts';
 import { useMollieStandIn } from '../support/mollie-stand-in.ts';
 import { staffLogin } from '../support/console.ts';
 import { startReceiver, type Received } from '../support/receiver.ts';
-import { processRuntime, serveProcess } from '../support/serve-process.ts';
+import { useTwoProcesses } from '../support/serve-process.ts';
 import { until } from '../support/sse.ts';
 import { createDb } from '../../src/server/db/index.ts';
 import { TRACKING_KEYS } from '../../src/contract/enums.ts';
@@ -157,34 +153,19 @@ describe.each(engines())('postbacks on %s', (engine) => {
 });
 
 describe.skipIf(!process.env.DATABASE_URL)('postbacks of two runtime processes on one PostgreSQL database', () => {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const dir = mkdtempSync(join(tmpdir(), 'sitegen-postbacks-'));
   // The built-in test provider in both processes (the Mollie stand-in lives in this one).
   const shared = tenantsWith({ spetter: { postbacks } });
-  let a: Awaited<ReturnType<typeof serveProcess>>;
-  let b: Awaited<ReturnType<typeof serveProcess>>;
-
-  beforeAll(async () => {
-    await adminQuery(`create schema ${schema}`);
-    a = await serveProcess(schema, dir, { TENANTS_DIR: shared.dir });
-    b = await serveProcess(schema, dir, { TENANTS_DIR: shared.dir });
-  }, 120_000);
-  afterAll(async () => {
-    for (const p of [a, b]) p?.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
-    await adminQuery(`drop schema if exists ${schema} cascade; drop schema if exists ${schema}_jobs cascade`);
-    rmSync(dir, { recursive: true, force: true });
-    shared.remove();
-  });
+  afterAll(() => shared.remove());
+  const { schema, a, b, view } = useTwoProcesses('postbacks', () => ({ TENANTS_DIR: shared.dir }));
 
   test('a payment whose webhook reaches both processes, many times at once, is posted once per event', async () => {
     const start = receiver.received.length;
-    const member = await activeMember(processRuntime(a, dir), 'spetter', { tracking: { network: 'adnet', sub1: `two-${schema}` } });
+    const member = await activeMember(view(a), 'spetter', { tracking: { network: 'adnet', sub1: `two-${schema}` } });
     const { checkout_url } = (await member.client.post('/api/payment.php', { package_id: 'starter', method: 'ideal' })).json();
     const id = new URL(checkout_url, 'http://x').searchParams.get('id')!;
-    const decided = await hostFetch(processRuntime(a, dir), 'spetter', '/api/test-checkout.php', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `id=${id}&outcome=paid` });
+    const decided = await hostFetch(view(a), 'spetter', '/api/test-checkout.php', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `id=${id}&outcome=paid` });
     expect(decided.status).toBe(303);
-    await Promise.all([a, b].flatMap((p) => Array.from({ length: 5 }, () => webhook(processRuntime(p, dir), 'spetter', id))));
+    await Promise.all([a, b].flatMap((p) => Array.from({ length: 5 }, () => webhook(view(p), 'spetter', id))));
 
     // Wait until the database says every postback of the member went out; then count what the network heard.
     const db = createDb({ url: process.env.DATABASE_URL!, schema });

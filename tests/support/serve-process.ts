@@ -2,7 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { REPO, type TestRuntime } from './runtime.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
+import { REPO, adminQuery, type TestRuntime } from './runtime.ts';
 
 /** A free port on the loopback address, found by opening and closing a server on port 0. */
 function freePort(): Promise<number> {
@@ -52,3 +56,30 @@ export async function serveProcess(schema: string, dir: string, env: Record<stri
 /** A serve process as the API tests' helpers (Client, activeMember, hostFetch) see a runtime: by its port, mails in `dir`/outbox. */
 export const processRuntime = (p: { port: number }, dir: string) =>
   ({ port: p.port, url: `http://127.0.0.1:${p.port}`, outbox: join(dir, 'outbox'), tenantUrl: (id: string) => `http://${id}.localhost:${p.port}` }) as unknown as TestRuntime;
+
+type ServeProcess = Awaited<ReturnType<typeof serveProcess>>;
+
+/**
+ * Two `sitegen serve` processes on one fresh schema of DATABASE_URL's PostgreSQL for the tests of a
+ * describe block (started before them, stopped and dropped after): `a` and `b` are filled in when
+ * they answer; `view` is a process as the API tests' helpers see a runtime. `env` adds to both
+ * processes' environment.
+ */
+export function useTwoProcesses(name: string, env: () => Record<string, string> = () => ({})) {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const dir = mkdtempSync(join(tmpdir(), `sitegen-${name}-`));
+  const a = {} as ServeProcess;
+  const b = {} as ServeProcess;
+  beforeAll(async () => {
+    await adminQuery(`create schema ${schema}`);
+    Object.assign(a, await serveProcess(schema, dir, env()));
+    Object.assign(b, await serveProcess(schema, dir, env()));
+  }, 120_000);
+  afterAll(async () => {
+    for (const p of [a, b]) p.child?.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    await adminQuery(`drop schema if exists ${schema} cascade; drop schema if exists ${schema}_jobs cascade`);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { schema, dir, a, b, view: (p: { port: number }) => processRuntime(p, dir) };
+}

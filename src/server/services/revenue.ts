@@ -1,5 +1,5 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Database, RevenueDaysTable } from '../db/schema.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import { periodOf } from '../db/engine.ts';
 import { DISPUTE_RATE_FLAG, REVENUE_MAX_DAYS, type RevenueGroup, type RevenueInput, type StaffView } from '../../contract/console.ts';
@@ -34,18 +34,8 @@ const CLOSE_AFTER_MS = 60 * 60_000;
 /** Rows of revenue_days written per statement. */
 const KEEP_BATCH = 500;
 
-/** Sums of a range per brand, period, measure and key: the shape `revenue_days` keeps a day in. */
-interface Sum {
-  brand: string;
-  period: string;
-  /** paid, refund, chargeback (key: the currency), signups, activations (key ''), credits (key: the ledger reason). */
-  measure: string;
-  key: string;
-  n: number;
-  amount: number;
-  net: number;
-  firsts: number;
-}
+/** Sums of a range per brand, period, measure and key: the shape `revenue_days` keeps a day in (measure: paid, refund, chargeback (key: the currency), signups, activations (key ''), credits (key: the ledger reason)). */
+type Sum = Omit<RevenueDaysTable, 'day' | 'tenant_id'> & { brand: string; period: string };
 
 type Scope = <QB extends SelectQueryBuilder<Database, any, any>>(q: QB) => QB;
 
