@@ -4,7 +4,7 @@
  * build time per brand. Prints tables only; it never asserts on timings (bench/README.md).
  *
  * Sections (all by default): throughput, stall, queries, traffic, delivery, inbox, profile, weight, memory,
- * build, lighthouse.
+ * build, lighthouse, revenue.
  * Environment: BENCH_SECONDS (per load run, default 10), DATABASE_URL (adds PostgreSQL).
  */
 import { gzipSync, brotliCompressSync, constants as zlib } from 'node:zlib';
@@ -20,11 +20,12 @@ import { measureDelivery, notifyLatency } from './delivery.ts';
 import { measureTraffic } from './traffic.ts';
 import { lighthouseSection } from './lighthouse.ts';
 import { consoleLogin, inboxArrival, seedWaiting, timeInboxPages } from './inbox.ts';
+import { revenueSection } from './revenue.ts';
 import { loadAllTenants } from '../src/tenant/load.ts';
 import { TENANTS_DIR } from '../cli/paths.ts';
 import { CONNECTIONS, REPO, SECONDS, kb, load, ratio, startBare, startRuntime, table, type Bare, type Engine, type Runtime } from './lib.ts';
 
-const ALL = ['throughput', 'stall', 'queries', 'traffic', 'delivery', 'inbox', 'profile', 'weight', 'memory', 'build', 'lighthouse'] as const;
+const ALL = ['throughput', 'stall', 'queries', 'traffic', 'delivery', 'inbox', 'profile', 'weight', 'memory', 'build', 'lighthouse', 'revenue'] as const;
 type Section = (typeof ALL)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 for (const a of asked) if (!ALL.includes(a as Section)) throw new Error(`bench: unknown section ${a} (${ALL.join(', ')})`);
@@ -205,6 +206,15 @@ if (sections.has('stall')) {
 
 // ---------------------------------------------------------------------------------------------
 // The search and the likes at scale: latency per query shape, and every statement's plan
+
+if (sections.has('revenue')) {
+  const { timings, seeded } = await revenueSection(engines);
+  table(
+    `Revenue (GET /api/console/revenue's service) at ${seeded}: the first answer (summing the ended days not kept yet), then 10 one after the other per shape, ms (targets: a month of one brand < 200, a year of every brand < 2000)`,
+    ['engine', 'shape', 'rows', 'first', 'p50', 'max'],
+    timings.map((t) => [t.engine, t.shape, t.rows, t.first.toFixed(1), t.p50.toFixed(1), t.max.toFixed(1)]),
+  );
+}
 
 if (sections.has('queries')) {
   const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 50_000);

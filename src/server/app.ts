@@ -19,6 +19,8 @@ const PURGE_EVERY_MINUTES = 60;
 const NOTIFY_SWEEP_EVERY_MINUTES = 1;
 /** How often members with unread messages are looked for (minutes); services/notify.ts spaces the mails. */
 const REMINDERS_EVERY_MINUTES = 60;
+/** How often the revenue sums of ended days are kept (minutes). */
+const REVENUE_DAYS_EVERY_MINUTES = 60;
 /** How often postbacks whose job was lost are looked for (minutes). */
 const POSTBACK_SWEEP_EVERY_MINUTES = 1;
 
@@ -126,6 +128,9 @@ export async function buildApp(config: AppConfig): Promise<App> {
     const n = await services.postbacks.sweep();
     if (n) log.info(`queued ${n} postback${n === 1 ? '' : 's'} left behind`);
   });
+
+  // Revenue sums of the days that ended, once an hour (a query sums what is missing itself).
+  jobs.every('revenue-days', REVENUE_DAYS_EVERY_MINUTES, () => services.revenue.keep());
 
   const http = await createHttp({
     registry,

@@ -4,8 +4,8 @@
  * LOGIN_MAX_FAILURES password checks; the rest, and the right password after them, are refused as
  * locked without a check. A logged-in member's own password checks hold their limit the same way.
  */
-import { beforeEach, describe, expect, test, vi } from 'vitest';
-import { engines, type HostResponse } from '../support/runtime.ts';
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { engines, type HostResponse, type TestRuntime } from '../support/runtime.ts';
 import { Client, PASSWORD, activeMember, apiError, setCookies, signUp, useRuntime, userRow } from '../support/accounts.ts';
 import { useTwoProcesses } from '../support/serve-process.ts';
 import { LOCK_MINUTES, LOGIN_MAX_FAILURES, PASSWORD_CHECKS_PER_MEMBER } from '../../src/server/services/accounts.ts';
@@ -105,7 +105,7 @@ describe.each(engines())('the login lockout under races on %s', (engine) => {
 const url = process.env.DATABASE_URL;
 
 describe.skipIf(!url)('the login lockout over two runtime processes on one PostgreSQL database', () => {
-  const { view, a, b } = useTwoProcesses('lockout');
+  const { schema, a, b, view } = useTwoProcesses('lockout');
 
   test(`${AT_ONCE} wrong passwords at once over both processes: ${LOGIN_MAX_FAILURES} are checked, the rest and the right password on either process are refused as locked`, async () => {
     const { email } = await signUp(view(a), 'spetter');

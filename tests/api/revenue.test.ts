@@ -13,6 +13,8 @@ import { staffLogin } from '../support/console.ts';
 import { spend } from '../../src/server/ledger.ts';
 import { splitVat, vatFor } from '../../src/lib/vat.ts';
 import type { RevenueView } from '../../src/contract/revenue.ts';
+import { RevenueQuery } from '../../src/contract/console.ts';
+import { createRevenueService } from '../../src/server/services/revenue.ts';
 
 const KEY_ENV = 'MOLLIE_KEY_SPETTER_REVENUE';
 const mollie = useMollieStandIn(KEY_ENV);
@@ -147,6 +149,22 @@ describe.each(engines())('revenue on %s', (engine) => {
     expect(members[0]).toEqual(['brand', 'period', 'signups', 'activations', 'converted', 'conversion', 'first_purchases', 'paying_members', 'credits_sold', 'credits_spent', 'credits_taken_back']);
     const r = day.members;
     expect(members.slice(1)).toEqual([['spetter', today(), ...[r.signups, r.activations, r.converted].map(String), r.conversion!.toFixed(4), ...[r.first_purchases, r.paying_members, r.credits.sold, r.credits.spent, r.credits.taken_back].map(String)]]);
+  });
+
+  test('an ended day is summed once into revenue_days, with the same figures as summed from the records', async () => {
+    const { client } = await staffLogin(rt(), 'owner');
+    // The same database two days on: today has ended, and its sums are kept on first use.
+    const later = createRevenueService({ db: rt().db.db, tenants: rt().services.tenants, now: () => new Date(Date.now() + 2 * 86_400_000) });
+    const owner = { id: 0, email: 'owner@example.com', role: 'owner' as const, brands: null };
+    for (const group of ['day', 'week', 'month'] as const) {
+      const live = (await client.get(`/api/console/revenue?from=${today()}&to=${today()}&group=${group}`)).json() as RevenueView;
+      expect(live.money.length, group).toBeGreaterThan(0);
+      const kept = await later.revenue(owner, RevenueQuery.parse({ from: today(), to: today(), group }));
+      expect(kept, group).toEqual(live);
+    }
+    expect(await rt().db.db.selectFrom('revenue_days_done').selectAll().where('day', '=', today()).execute()).toEqual([{ day: today() }]);
+    const rows = await rt().db.db.selectFrom('revenue_days').selectAll().where('day', '=', today()).where('tenant_id', '=', 'spetter').where('measure', '=', 'paid').execute();
+    expect(rows.map((r) => r.key)).toEqual(['EUR']);
   });
 
   test('EUR only where asked: each currency at its configured rate, named; a currency without a rate says so', async () => {

@@ -32,13 +32,14 @@ function answers(port: number): Promise<boolean> {
 
 /**
  * A `sitegen serve` process on a schema of the PostgreSQL of DATABASE_URL, on a free port, with
- * one trusted proxy hop (tests give each request its own X-Forwarded-For); resolved once it answers.
+ * one trusted proxy hop (tests give each request its own X-Forwarded-For); resolved once it
+ * answers. `env` adds to its environment (TENANTS_DIR of a changed copy, say).
  */
-export async function serveProcess(schema: string, dir: string): Promise<{ child: ChildProcess; port: number; output: () => string }> {
+export async function serveProcess(schema: string, dir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number; output: () => string }> {
   const port = await freePort();
   const child = spawn(process.execPath, [join(REPO, 'cli', 'main.ts'), 'serve', '--port', String(port), '--host', '127.0.0.1'], {
     cwd: REPO,
-    env: { ...process.env, DATABASE_SCHEMA: schema, DATA_DIR: dir, TRUST_PROXY: '1', LOG_LEVEL: 'warn' },
+    env: { ...process.env, DATABASE_SCHEMA: schema, DATA_DIR: dir, TRUST_PROXY: '1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -52,30 +53,27 @@ export async function serveProcess(schema: string, dir: string): Promise<{ child
   return { child, port, output: () => output };
 }
 
-/**
- * A `sitegen serve` process as the API tests' helpers speak to a runtime: by port, with the
- * outbox of its data folder (services and the database are the process's own, not reachable here).
- */
-export function processView(p: { port: number }, dir: string): TestRuntime {
-  return { port: p.port, url: `http://127.0.0.1:${p.port}`, outbox: join(dir, 'outbox'), tenantUrl: (id: string) => `http://${id}.localhost:${p.port}` } as unknown as TestRuntime;
-}
+/** A serve process as the API tests' helpers (Client, activeMember, hostFetch) see a runtime: by its port, mails in `dir`/outbox. */
+export const processView = (p: { port: number }, dir: string) =>
+  ({ port: p.port, url: `http://127.0.0.1:${p.port}`, outbox: join(dir, 'outbox'), tenantUrl: (id: string) => `http://${id}.localhost:${p.port}` }) as unknown as TestRuntime;
+
+type ServeProcess = Awaited<ReturnType<typeof serveProcess>>;
 
 /**
- * Two `sitegen serve` processes on one fresh schema of DATABASE_URL's PostgreSQL for a describe
- * block (started before its tests, stopped and the schema dropped after): `a` and `b` (filled in
- * once started), and `view(p)`, a TestRuntime-shaped view of a process for the API tests' helpers
- * (they speak to a runtime by port).
+ * Two `sitegen serve` processes on one fresh schema of DATABASE_URL's PostgreSQL for the tests of a
+ * describe block (started before them, stopped and dropped after): `a` and `b` are filled in when
+ * they answer; `view` is a process as the API tests' helpers see a runtime. `env` adds to both
+ * processes' environment.
  */
-export function useTwoProcesses(prefix: string) {
+export function useTwoProcesses(name: string, env: () => Record<string, string> = () => ({})) {
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const dir = mkdtempSync(join(tmpdir(), `sitegen-${prefix}-`));
-  const a = {} as Awaited<ReturnType<typeof serveProcess>>;
-  const b = {} as Awaited<ReturnType<typeof serveProcess>>;
-  const view = (p: { port: number }) => processView(p, dir);
+  const dir = mkdtempSync(join(tmpdir(), `sitegen-${name}-`));
+  const a = {} as ServeProcess;
+  const b = {} as ServeProcess;
   beforeAll(async () => {
     await adminQuery(`create schema ${schema}`);
-    Object.assign(a, await serveProcess(schema, dir));
-    Object.assign(b, await serveProcess(schema, dir));
+    Object.assign(a, await serveProcess(schema, dir, env()));
+    Object.assign(b, await serveProcess(schema, dir, env()));
   }, 120_000);
   afterAll(async () => {
     for (const p of [a, b]) p.child?.kill('SIGTERM');
@@ -83,5 +81,5 @@ export function useTwoProcesses(prefix: string) {
     await adminQuery(`drop schema if exists ${schema} cascade; drop schema if exists ${schema}_jobs cascade`);
     rmSync(dir, { recursive: true, force: true });
   });
-  return { schema, dir, view, a, b };
+  return { schema, dir, a, b, view: (p: { port: number }) => processView(p, dir) };
 }

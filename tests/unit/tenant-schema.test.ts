@@ -147,6 +147,29 @@ describe('resolved tenant', () => {
   });
 });
 
+describe('postbacks to affiliate networks (issue 23)', () => {
+  const postback = { network: 'adnet', url: 'https://track.example/pb?cid={clickid}&p={payout}&c={currency}', events: ['signup', 'first_purchase'] };
+
+  test('a postback with known macros and events is valid; none by default', () => {
+    expect(problems({ ...minimal, postbacks: [postback] })).toBe('valid');
+    const tenant = parseTenant('flirt', minimal);
+    expect('tenant' in tenant && tenant.tenant.postbacks).toEqual([]);
+  });
+
+  test('each mistake names its field', () => {
+    expect(problems({ ...minimal, postbacks: [{ ...postback, url: 'https://track.example/pb?cid={click_id}&x={sub4}' }] })).toEqual([
+      'postbacks.0.url: unknown macro {click_id}, {sub4}: the macros are {clickid}, {sub1}, {sub2}, {sub3}, {event}, {payout}, {currency}, {txid}, {member_id}',
+    ]);
+    expect(problems({ ...minimal, postbacks: [{ ...postback, url: 'ftp://track.example/pb' }] })).toEqual(['postbacks.0.url: must be an http:// or https:// URL']);
+    expect(problems({ ...minimal, postbacks: [{ ...postback, events: ['sale'] }] })).toEqual(['postbacks.0.events.0: must be one of signup, activation, first_purchase, purchase, refund, chargeback']);
+    expect(problems({ ...minimal, postbacks: [{ ...postback, events: [] }] })).toEqual(['postbacks.0.events: must hold at least one entry']);
+    expect(problems({ ...minimal, postbacks: [{ ...postback, events: ['signup', 'signup'] }] })).toEqual(['postbacks.0.events: must not name an event twice']);
+    expect(problems({ ...minimal, postbacks: [{ ...postback, network: 'ad net' }] })).toEqual(['postbacks.0.network: must be 1 to 100 letters, digits, dots, dashes or underscores']);
+    expect(problems({ ...minimal, postbacks: [postback, { ...postback, events: ['refund'] }] })).toEqual(['postbacks: must name each network once']);
+    expect(problems({ ...minimal, postbacks: [{ ...postback, secret: 'x' }] })).toEqual(['postbacks.0: unknown key "secret": check the spelling against src/tenant/schema.ts']);
+  });
+});
+
 describe('the shipped tenants', () => {
   test.each(['spetter', 'velvet'])('tenants/%s/tenant.json parses', (id) => {
     const json = JSON.parse(readFileSync(join(TENANTS, id, 'tenant.json'), 'utf8'));

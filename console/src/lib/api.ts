@@ -8,6 +8,7 @@ import type { InboxService } from '../../../src/server/services/inbox.ts';
 import type { FictionalChanges, FictionalNew, FictionalPhotoBody, InboxReplyBody, RetireBody } from '../../../src/contract/inbox.ts';
 import type { FictionalService } from '../../../src/server/services/fictional.ts';
 import type { TrafficService } from '../../../src/server/services/traffic.ts';
+import type { PostbacksView, RevenueView } from '../../../src/contract/revenue.ts';
 import { m } from '../paraglide/messages.js';
 import { pageLocale } from './locale.ts';
 
@@ -66,6 +67,9 @@ export interface ConsoleCalls {
   'GET complaints': { body: undefined; answer: Awaited<ReturnType<ComplaintService['queue']>> };
   'GET complaints/:id': { body: undefined; answer: Awaited<ReturnType<ComplaintService['complaint']>> };
   'POST complaints/:id': { body: z.input<typeof ComplaintActionBody>; answer: Awaited<ReturnType<ComplaintService['act']>> };
+  'GET revenue': { body: undefined; answer: RevenueView };
+  'GET postbacks': { body: undefined; answer: PostbacksView };
+  'POST postbacks/:id/resend': { body: undefined; answer: { queued: boolean } };
 }
 export type ConsoleCall = keyof ConsoleCalls;
 export type AnswerOf<K extends ConsoleCall> = ConsoleCalls[K]['answer'];

@@ -17,6 +17,8 @@ export const NAV = [
   { id: 'experiments', href: '/console/experiments', permission: 'experiments', icon: 'i-tabler-flask' },
   { id: 'photos', href: '/console/photos', permission: 'photos', icon: 'i-tabler-photo-check' },
   { id: 'complaints', href: '/console/complaints', permission: 'complaints', icon: 'i-tabler-flag' },
+  { id: 'revenue', href: '/console/revenue', permission: 'revenue', icon: 'i-tabler-chart-line' },
+  { id: 'postbacks', href: '/console/postbacks', permission: 'postbacks', icon: 'i-tabler-send' },
 ] as const satisfies readonly { id: string; href: string; permission: Permission; icon: string }[];
 
 export type NavId = (typeof NAV)[number]['id'];

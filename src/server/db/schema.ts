@@ -43,6 +43,8 @@ export interface Database {
   source_daily: SourceDailyTable;
   lander_daily: LanderDailyTable;
   lander_variant_ends: LanderVariantEndsTable;
+  revenue_days: RevenueDaysTable;
+  revenue_days_done: { day: string };
 }
 
 /** An integer 0/1 column standing for a boolean. */
@@ -691,4 +693,16 @@ export interface LanderVariantEndsTable {
   variant: string;
   ended_at: string;
   staff_id: number | null;
+}
+
+/** Sums of a closed day (services/revenue.ts): per brand, measure (paid, refund, chargeback, signups, activations, credits) and key (a currency, a ledger reason, ''). */
+export interface RevenueDaysTable {
+  day: string;
+  tenant_id: string;
+  measure: string;
+  key: string;
+  n: number;
+  amount: number;
+  net: number;
+  firsts: number;
 }

@@ -154,7 +154,7 @@ export function createServices(deps: ServiceDeps): Services {
     payments,
     transactions: createTransactionService({ db }),
     postbacks,
-    revenue: createRevenueService({ db, tenants: deps.tenants, eurRates: deps.eurRates }),
+    revenue: createRevenueService({ db, tenants: deps.tenants, eurRates: deps.eurRates, now: deps.now }),
     traffic,
     directDebit: createDirectDebitService({ db, sms: outboxSms({ outboxDir: deps.outboxDir, log: deps.log }), limits, discounts, pay: (order) => payments.directDebit(order), now: deps.now }),
     console: createConsoleService({

@@ -268,8 +268,9 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
       const { balance, duplicate } = await grant(trx, { userId: payment.user_id, credits: payment.credits, reason: 'purchase', ref: providerId });
       if (duplicate) return null;
       await assignInvoiceNumber(trx, payment.id, tenant, at);
-      // The member's first purchase (revenue's first and repeat purchases): under the member's lock, so two payments settling at once are not both first.
-      await lockMember(trx, payment.user_id);
+      // The member's first purchase (revenue's first and repeat purchases). The grant's update of the
+      // member's row holds it until commit, so two payments settling at once are not both first; a
+      // FOR UPDATE here would deadlock with the other's ledger insert (its foreign-key share lock).
       const earlier = await trx.selectFrom('payments').select('id').where('user_id', '=', payment.user_id).where('status', '=', 'paid').where('id', '!=', payment.id).executeTakeFirst();
       if (!earlier) await trx.updateTable('payments').set({ first_purchase: 1 }).where('id', '=', payment.id).execute();
       // Counted for the member's lander and source (issue 23): their first purchase, or a further one.
