@@ -13,7 +13,7 @@ import { $me, loadMe } from '../stores/staff.ts';
 import { $revenue, loadRevenue, revenueCsvHref, REVENUE_FILTERS, type RevenueFilters } from '../stores/revenue.ts';
 import { filtersFromAddress } from '../lib/filters.ts';
 import { label } from '../lib/labels.ts';
-import { formatAmount, formatRate } from '../lib/format.ts';
+import { formatCents, formatPercent } from '../lib/format.ts';
 import Alert from '../components/Alert.tsx';
 import LineChart from '../components/LineChart.tsx';
 
@@ -89,7 +89,7 @@ export default function RevenueIsland({ locale }: { locale: ConsoleLocale }) {
       {result?.disputes.filter((d) => d.flagged).map((d) => (
         <p key={d.brand} role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="dispute-flag">
           <span className="i-tabler-alert-triangle mr-1" aria-hidden="true" />
-          {m.dispute_flag({ brand: brandName(d.brand), rate: formatRate(d.rate, locale) }, o)}
+          {m.dispute_flag({ brand: brandName(d.brand), rate: formatPercent(d.rate, locale) }, o)}
         </p>
       ))}
       {result && charts && (
@@ -128,16 +128,16 @@ export default function RevenueIsland({ locale }: { locale: ConsoleLocale }) {
                       <td className="whitespace-nowrap">{brandName(r.brand)}</td>
                       <td>{r.currency}</td>
                       <td className="num">{r.purchases}</td>
-                      <td className="num">{formatAmount(r.gross, r.currency, locale)}</td>
-                      <td className="num hidden lg:table-cell">{formatAmount(r.net, r.currency, locale)}</td>
+                      <td className="num">{formatCents(r.gross, r.currency, locale)}</td>
+                      <td className="num hidden lg:table-cell">{formatCents(r.net, r.currency, locale)}</td>
                       <td className="num hidden lg:table-cell">{r.first_purchases}</td>
                       <td className="num hidden lg:table-cell">{r.repeat_purchases}</td>
-                      <td className="num">{r.refunds.count} · {formatAmount(r.refunds.amount, r.currency, locale)}</td>
-                      <td className="num">{r.chargebacks.count} · {formatAmount(r.chargebacks.amount, r.currency, locale)}</td>
-                      <td className="num font-medium">{formatAmount(r.net_revenue, r.currency, locale)}</td>
+                      <td className="num">{r.refunds.count} · {formatCents(r.refunds.amount, r.currency, locale)}</td>
+                      <td className="num">{r.chargebacks.count} · {formatCents(r.chargebacks.amount, r.currency, locale)}</td>
+                      <td className="num font-medium">{formatCents(r.net_revenue, r.currency, locale)}</td>
                       <td className="num hidden xl:table-cell">{r.paying_members}</td>
-                      <td className="num hidden xl:table-cell">{formatAmount(r.arppu, r.currency, locale)}</td>
-                      <td className={`num ${r.dispute_flag ? 'font-semibold text-red-700' : ''}`}>{formatRate(r.dispute_rate, locale)}</td>
+                      <td className="num hidden xl:table-cell">{formatCents(r.arppu, r.currency, locale)}</td>
+                      <td className={`num ${r.dispute_flag ? 'font-semibold text-red-700' : ''}`}>{formatPercent(r.dispute_rate, locale)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -175,7 +175,7 @@ export default function RevenueIsland({ locale }: { locale: ConsoleLocale }) {
                       <td className="num">{r.signups}</td>
                       <td className="num">{r.activations}</td>
                       <td className="num">{r.first_purchases}</td>
-                      <td className="num">{formatRate(r.conversion, locale)}</td>
+                      <td className="num">{formatPercent(r.conversion, locale)}</td>
                       <td className="num hidden lg:table-cell">{r.paying_members}</td>
                       <td className="num hidden lg:table-cell">{r.credits.sold}</td>
                       <td className="num hidden lg:table-cell">{r.credits.spent}</td>

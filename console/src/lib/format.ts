@@ -35,12 +35,4 @@ export function formatPercent(fraction: number | null | undefined, locale: Conso
 /** A p-value to three decimals, below 0.001 as < 0.001. */
 export function formatP(p: number, locale: ConsoleLocale): string {
   return p < 0.001 ? `< ${(0.001).toLocaleString(TAGS[locale])}` : p.toLocaleString(TAGS[locale], { minimumFractionDigits: 3, maximumFractionDigits: 3 });
-/** Cents of a currency as the console's language writes money (€ 14,99); never summed across currencies. */
-export function formatAmount(cents: number | null, currency: string, locale: ConsoleLocale): string {
-  return cents === null ? '—' : new Intl.NumberFormat(TAGS[locale], { style: 'currency', currency }).format(cents / 100);
-}
-
-/** A fraction as a percentage with one decimal (0.0125 is 1.3%). */
-export function formatRate(value: number | null, locale: ConsoleLocale): string {
-  return value === null ? '—' : new Intl.NumberFormat(TAGS[locale], { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
 }
