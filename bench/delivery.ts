@@ -21,6 +21,7 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 300);
 
 export interface Quantiles {
   p50: number;
+  p95: number;
   p99: number;
   max: number;
 }
@@ -28,7 +29,7 @@ export interface Quantiles {
 export function quantiles(values: number[]): Quantiles {
   const sorted = [...values].sort((a, b) => a - b);
   const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
-  return { p50: q(0.5), p99: q(0.99), max: sorted.at(-1) ?? NaN };
+  return { p50: q(0.5), p95: q(0.95), p99: q(0.99), max: sorted.at(-1) ?? NaN };
 }
 
 interface BenchMember {

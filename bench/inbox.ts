@@ -13,7 +13,7 @@ import { grant } from '../src/server/ledger.ts';
 import { sitegen } from '../tests/support/cli.ts';
 import { openBenchDb } from './queries.ts';
 import { quantiles, type Quantiles } from './delivery.ts';
-import type { Runtime } from './lib.ts';
+import { roundTrips, type Runtime } from './lib.ts';
 
 const BRAND = 'spetter';
 const PASSWORD = 'geheim-wachtwoord-1';
@@ -84,16 +84,8 @@ export async function timeInboxPages(rt: Runtime, cookie: string, times: number)
   const paths = [`/api/console/inbox?brand=${BRAND}`, ...(deep ? [`/api/console/inbox?brand=${BRAND}&after=${encodeURIComponent(deep)}`] : []), `/api/console/inbox/${first.conversations[0]!.id}`, `/api/console/inbox/stats?brand=${BRAND}`];
   const rows = [];
   for (const path of paths) {
-    const spent: number[] = [];
-    for (let i = 0; i < times + 20; i++) {
-      const t0 = performance.now();
-      const res = await get(path);
-      if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${res.text()}`);
-      if (i >= 20) spent.push(performance.now() - t0);
-    }
-    spent.sort((a, b) => a - b);
-    const q = (p: number) => spent[Math.min(spent.length - 1, Math.floor(p * spent.length))]!;
-    rows.push({ path: path.replace(/after=[^&]+/, 'after=<a page far in>').replace('/api/console/', ''), p50: q(0.5), p95: q(0.95), p99: q(0.99) });
+    const { p50, p95, p99 } = await roundTrips(path, () => get(path), times);
+    rows.push({ path: path.replace(/after=[^&]+/, 'after=<a page far in>').replace('/api/console/', ''), p50, p95, p99 });
   }
   return rows;
 }
