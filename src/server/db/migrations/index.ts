@@ -22,6 +22,7 @@ import * as m20261126_0025 from './2026-11-26-0025-fictional-inbox.ts';
 import * as m20261126_0026 from './2026-11-26-0026-held-messages.ts';
 import * as m20261126_0027 from './2026-11-26-0027-attribution.ts';
 import * as m20261126_0028 from './2026-11-26-0028-revenue-postbacks.ts';
+import * as m20261126_0029 from './2026-11-26-0029-console-indexes.ts';
 
 /**
  * Every migration of this folder, by file name without extension. Imported statically, not
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-0026-held-messages': m20261126_0026,
   '2026-11-26-0027-attribution': m20261126_0027,
   '2026-11-26-0028-revenue-postbacks': m20261126_0028,
+  '2026-11-26-0029-console-indexes': m20261126_0029,
 };
