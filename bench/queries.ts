@@ -33,7 +33,7 @@ const TABLES = new Set(['profiles', 'likes', 'swipes', 'blocks', 'photos', 'user
 export interface Plan {
   shape: string;
   statements: number;
-  /** Full scans of a table (SQLite: SCAN without an index; PostgreSQL: Seq Scan), by table. */
+  /** Full scans of a table (SQLite: SCAN without an index, or an index read on tenant_id alone; PostgreSQL: Seq Scan), by table. */
   scans: string[];
 }
 
@@ -74,6 +74,7 @@ export async function explain(handle: Db, shapes: Shape[]): Promise<Plan[]> {
     capture.nodes = [];
     await run(db);
     const scans = new Set<string>();
+    const wholeBrand = new Set<string>();
     for (const node of capture.nodes) {
       const compiled = handle.db.getExecutor().compileQuery(node, { queryId: 'bench' } as never);
       if (handle.engine === 'sqlite') {
@@ -83,6 +84,9 @@ export async function explain(handle: Db, shapes: Shape[]): Promise<Plan[]> {
           // A scan of a table, not of a bounded subquery's rows (b0, CONSTANT ROW).
           if (table && TABLES.has(table) && !/USING (COVERING )?INDEX/.test(r.detail)) scans.add(table);
           if (table && TABLES.has(table) && !/USING (COVERING )?INDEX/.test(r.detail) && process.env.BENCH_EXPLAIN) console.log(`${shape}: ${compiled.sql}`);
+          // An index read on the brand alone is a scan of a whole brand (every member of spetter).
+          const brand = /^SEARCH (\w+) USING (?:COVERING )?INDEX \w+ \(tenant_id=\?\)$/.exec(r.detail)?.[1];
+          if (brand && TABLES.has(brand)) wholeBrand.add(brand);
         }
       } else {
         const rows = (await handle.pool!.query(`explain ${compiled.sql}`, compiled.parameters as unknown[])).rows as { 'QUERY PLAN': string }[];
@@ -99,6 +103,7 @@ export async function explain(handle: Db, shapes: Shape[]): Promise<Plan[]> {
       const { n } = await handle.db.selectFrom(table as 'profiles').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       sized.push(`${table} (${Number(n).toLocaleString('en')} rows)`);
     }
+    for (const table of wholeBrand) sized.push(`${table} (every row of a brand, through its tenant_id index)`);
     plans.push({ shape, statements: capture.nodes.length, scans: sized });
   }
   return plans;

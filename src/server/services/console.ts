@@ -438,7 +438,9 @@ export function createConsoleService(deps: {
         if (/^\d+$/.test(term)) q = q.where((eb) => eb.or([eb('users.id', '=', Number(term)), eb('profiles.id', '=', Number(term))]));
         // A prefix of the address or the name, read from its index (migration 0029).
         else if (term.includes('@')) q = q.where(startsWith(db, sql`users.email`, term.toLowerCase()));
-        else q = q.where(startsWith(db, sql`lower(profiles.name)`, term.toLowerCase()));
+        // A name: the members whose profile's name starts so, from the name's index first (the
+        // join alone would read every member of the brand before their profiles).
+        else q = q.where('users.id', 'in', db.selectFrom('profiles').select('user_id').where(startsWith(db, sql`lower(profiles.name)`, term.toLowerCase())).where('user_id', 'is not', null).$narrowType<{ user_id: number }>());
       }
       if (input.status === 'suspended') q = q.where('users.suspended_at', 'is not', null);
       else if (input.status) q = q.where('users.status', '=', input.status).where('users.suspended_at', 'is', null);
