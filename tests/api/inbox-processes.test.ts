@@ -4,16 +4,13 @@
  * stream on A; a staff reply through A arrives on the member's stream on B. Runs when
  * DATABASE_URL is set.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, test } from 'vitest';
 import { createDb } from '../../src/server/db/index.ts';
 import { grant } from '../../src/server/ledger.ts';
-import { adminQuery, type TestRuntime } from '../support/runtime.ts';
+import type { TestRuntime } from '../support/runtime.ts';
 import { Client, PASSWORD, activeMember, apiError } from '../support/accounts.ts';
-import { serveProcess } from '../support/serve-process.ts';
+import { useTwoProcesses } from '../support/serve-process.ts';
 import { sitegen } from '../support/cli.ts';
 import { totpCode } from '../support/console.ts';
 import { openEvents, until } from '../support/sse.ts';
@@ -21,11 +18,7 @@ import { openEvents, until } from '../support/sse.ts';
 const url = process.env.DATABASE_URL;
 
 describe.skipIf(!url)('the fictional inbox on two runtime processes', () => {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const dir = mkdtempSync(join(tmpdir(), 'sitegen-inbox-'));
-  let a: Awaited<ReturnType<typeof serveProcess>>;
-  let b: Awaited<ReturnType<typeof serveProcess>>;
-  const view = (p: { port: number }) => ({ port: p.port, url: `http://127.0.0.1:${p.port}`, outbox: join(dir, 'outbox'), tenantUrl: (id: string) => `http://${id}.localhost:${p.port}` }) as unknown as TestRuntime;
+  const { schema, dir, view, a, b } = useTwoProcesses('inbox');
 
   /** A staff member added with `sitegen staff add --password-stdin`, logged in on the console of one process. */
   async function staffOn(p: { port: number }, role: string): Promise<Client> {
@@ -38,18 +31,6 @@ describe.skipIf(!url)('the fictional inbox on two runtime processes', () => {
     if (login.status !== 200) throw new Error(`login answered ${login.status}: ${login.text}`);
     return client;
   }
-
-  beforeAll(async () => {
-    await adminQuery(`create schema ${schema}`);
-    a = await serveProcess(schema, dir);
-    b = await serveProcess(schema, dir);
-  }, 120_000);
-  afterAll(async () => {
-    for (const p of [a, b]) p?.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
-    await adminQuery(`drop schema if exists ${schema} cascade; drop schema if exists ${schema}_jobs cascade`);
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   test('a claim on A is refused on B; a member message through B reaches the console on A; a reply through A reaches the member on B', async () => {
     const [ownerA, moderatorB] = await Promise.all([staffOn(a, 'owner'), staffOn(b, 'moderator')]);

@@ -4,14 +4,10 @@
  * LOGIN_MAX_FAILURES password checks; the rest, and the right password after them, are refused as
  * locked without a check. A logged-in member's own password checks hold their limit the same way.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { adminQuery, engines, type HostResponse, type TestRuntime } from '../support/runtime.ts';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
+import { engines, type HostResponse } from '../support/runtime.ts';
 import { Client, PASSWORD, activeMember, apiError, setCookies, signUp, useRuntime, userRow } from '../support/accounts.ts';
-import { serveProcess } from '../support/serve-process.ts';
+import { useTwoProcesses } from '../support/serve-process.ts';
 import { LOCK_MINUTES, LOGIN_MAX_FAILURES, PASSWORD_CHECKS_PER_MEMBER } from '../../src/server/services/accounts.ts';
 
 /** Every argon2 verification of the in-process runtimes (the price a guess costs and what it may learn). */
@@ -109,24 +105,7 @@ describe.each(engines())('the login lockout under races on %s', (engine) => {
 const url = process.env.DATABASE_URL;
 
 describe.skipIf(!url)('the login lockout over two runtime processes on one PostgreSQL database', () => {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const dir = mkdtempSync(join(tmpdir(), 'sitegen-lockout-'));
-  let a: Awaited<ReturnType<typeof serveProcess>>;
-  let b: Awaited<ReturnType<typeof serveProcess>>;
-  // The helpers of the API tests speak to a runtime by port: one view per process.
-  const view = (p: { port: number }) => ({ port: p.port, url: `http://127.0.0.1:${p.port}`, outbox: join(dir, 'outbox'), tenantUrl: (id: string) => `http://${id}.localhost:${p.port}` }) as unknown as TestRuntime;
-
-  beforeAll(async () => {
-    await adminQuery(`create schema ${schema}`);
-    a = await serveProcess(schema, dir);
-    b = await serveProcess(schema, dir);
-  }, 120_000);
-  afterAll(async () => {
-    for (const p of [a, b]) p?.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
-    await adminQuery(`drop schema if exists ${schema} cascade; drop schema if exists ${schema}_jobs cascade`);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const { view, a, b } = useTwoProcesses('lockout');
 
   test(`${AT_ONCE} wrong passwords at once over both processes: ${LOGIN_MAX_FAILURES} are checked, the rest and the right password on either process are refused as locked`, async () => {
     const { email } = await signUp(view(a), 'spetter');

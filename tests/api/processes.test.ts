@@ -4,17 +4,13 @@
  * streams of another, also after the listening connection was cut; rate limits count across
  * processes. Runs when DATABASE_URL is set.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createDb } from '../../src/server/db/index.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { adminQuery, hostFetch, startTestRuntime, type TestRuntime } from '../support/runtime.ts';
+import { hostFetch, startTestRuntime, type TestRuntime } from '../support/runtime.ts';
 import { Client, activeMember, signUp, takeMail } from '../support/accounts.ts';
-import { serveProcess } from '../support/serve-process.ts';
+import { useTwoProcesses } from '../support/serve-process.ts';
 import { collectEvents, openEvents } from '../support/sse.ts';
 import { grant } from '../../src/server/ledger.ts';
 import { ABUSE_LIMITS } from '../../src/server/services/accounts.ts';
@@ -99,24 +95,7 @@ describe.skipIf(!url)('a runtime on PostgreSQL survives its database', () => {
 });
 
 describe.skipIf(!url)('two runtime processes on one PostgreSQL database', () => {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const dir = mkdtempSync(join(tmpdir(), 'sitegen-two-'));
-  let a: Awaited<ReturnType<typeof serveProcess>>;
-  let b: Awaited<ReturnType<typeof serveProcess>>;
-  // The helpers of the API tests speak to a runtime by port: one view per process.
-  const view = (p: { port: number }) => ({ port: p.port, url: `http://127.0.0.1:${p.port}`, outbox: join(dir, 'outbox'), tenantUrl: (id: string) => `http://${id}.localhost:${p.port}` }) as unknown as TestRuntime;
-
-  beforeAll(async () => {
-    await adminQuery(`create schema ${schema}`);
-    a = await serveProcess(schema, dir);
-    b = await serveProcess(schema, dir);
-  }, 120_000);
-  afterAll(async () => {
-    for (const p of [a, b]) p?.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
-    await adminQuery(`drop schema if exists ${schema} cascade; drop schema if exists ${schema}_jobs cascade`);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const { view, a, b, schema } = useTwoProcesses('two');
 
   test('an event published by one process reaches the event stream on the other, also after the listener is cut', async () => {
     const member = await activeMember(view(a), 'spetter');

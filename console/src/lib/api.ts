@@ -1,11 +1,16 @@
 import type { z } from 'zod';
 import type { ConsoleBrand, ConsoleEnrolBody, ConsoleEnrolPasswordBody, ConsoleLoginBody, CreditsBody, ReasonBody, StaffView } from '../../../src/contract/console.ts';
 import type { ConsoleService } from '../../../src/server/services/console.ts';
+import type { InboxService } from '../../../src/server/services/inbox.ts';
+import type { FictionalChanges, FictionalNew, FictionalPhotoBody, InboxReplyBody, RetireBody } from '../../../src/contract/inbox.ts';
+import type { FictionalService } from '../../../src/server/services/fictional.ts';
 import { m } from '../paraglide/messages.js';
 import { pageLocale } from './locale.ts';
 
 type Answer<F extends keyof ConsoleService> = ConsoleService[F] extends (...args: never[]) => Promise<infer A> ? A : never;
 type Ok = { ok: true };
+type InboxAnswer<F extends keyof InboxService> = Awaited<ReturnType<InboxService[F]>>;
+type FictionalAnswer<F extends keyof FictionalService> = Awaited<ReturnType<FictionalService[F]>>;
 
 /**
  * The console's JSON API as its pages call it (docs/API.md "Console"): per call, the body it takes
@@ -27,6 +32,19 @@ export interface ConsoleCalls {
   'POST members/:id/directdebit-block': { body: z.input<typeof ReasonBody>; answer: Ok };
   'POST members/:id/delete': { body: z.input<typeof ReasonBody>; answer: Ok };
   'GET audit': { body: undefined; answer: Answer<'auditLog'> };
+  'GET inbox': { body: undefined; answer: InboxAnswer<'list'> };
+  'GET inbox/stats': { body: undefined; answer: InboxAnswer<'stats'> };
+  'GET inbox/:id': { body: undefined; answer: InboxAnswer<'conversation'> };
+  'POST inbox/:id/claim': { body: undefined; answer: InboxAnswer<'claim'> };
+  'POST inbox/:id/release': { body: undefined; answer: InboxAnswer<'release'> };
+  'POST inbox/:id': { body: z.input<typeof InboxReplyBody>; answer: InboxAnswer<'reply'> };
+  'GET fictional': { body: undefined; answer: FictionalAnswer<'list'> };
+  'POST fictional': { body: z.input<typeof FictionalNew>; answer: FictionalAnswer<'create'> };
+  'GET fictional/:id': { body: undefined; answer: FictionalAnswer<'get'> };
+  'POST fictional/:id': { body: z.input<typeof FictionalChanges>; answer: FictionalAnswer<'update'> };
+  'POST fictional/:id/retire': { body: z.input<typeof RetireBody>; answer: FictionalAnswer<'retire'> };
+  'POST fictional/:id/photos': { body: undefined; answer: FictionalAnswer<'upload'> };
+  'POST fictional/:id/photos/:photo': { body: z.input<typeof FictionalPhotoBody>; answer: FictionalAnswer<'photo'> };
 }
 export type ConsoleCall = keyof ConsoleCalls;
 export type AnswerOf<K extends ConsoleCall> = ConsoleCalls[K]['answer'];
@@ -58,7 +76,7 @@ export function toLogin(): void {
  */
 export async function consoleApi<K extends ConsoleCall>(
   call: K,
-  options: { params?: Record<string, string | number>; query?: Record<string, string | number | undefined>; body?: ConsoleCalls[K]['body'] } = {},
+  options: { params?: Record<string, string | number>; query?: Record<string, string | number | undefined>; body?: ConsoleCalls[K]['body']; form?: FormData } = {},
 ): Promise<AnswerOf<K>> {
   const [method, pattern] = call.split(' ') as [string, string];
   const path = pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(options.params?.[name] ?? '')));
@@ -70,7 +88,8 @@ export async function consoleApi<K extends ConsoleCall>(
       method,
       credentials: 'same-origin',
       headers: options.body === undefined ? {} : { 'content-type': 'application/json' },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      // A multipart upload (a photo) sends its form as the browser encodes it.
+      body: options.form ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
     });
   } catch {
     throw new ConsoleApiError(0, 'network', m.error_network({}, { locale: pageLocale() }));

@@ -7,6 +7,8 @@ import type { Permission } from '../../../src/contract/console.ts';
  */
 export const NAV = [
   { id: 'members', href: '/console/members', permission: 'members.read', icon: 'i-tabler-users' },
+  { id: 'inbox', href: '/console/inbox', permission: 'inbox', icon: 'i-tabler-inbox' },
+  { id: 'fictional', href: '/console/fictional', permission: 'inbox', icon: 'i-tabler-masks-theater' },
 ] as const satisfies readonly { id: string; href: string; permission: Permission; icon: string }[];
 
 export type NavId = (typeof NAV)[number]['id'];

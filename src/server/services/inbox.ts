@@ -17,7 +17,6 @@ import { publishToConsole } from './console-events.ts';
 import { chatError, type ChatService } from './chat.ts';
 import type { CountryCode } from 'libphonenumber-js';
 
-type Executor = Kysely<Database> | Transaction<Database>;
 
 /** A text preview in the inbox list shows this much. */
 const PREVIEW_CHARS = 120;
