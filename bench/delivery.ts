@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { grant } from '../src/server/ledger.ts';
 import { openBenchDb } from './queries.ts';
+import { onEvents, type StreamEvent } from '../tests/support/sse.ts';
 import type { Runtime } from './lib.ts';
 
 /** Streams open during the measurement (issue: 1,000). */
@@ -21,6 +22,7 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 300);
 
 export interface Quantiles {
   p50: number;
+  p95: number;
   p99: number;
   max: number;
 }
@@ -28,7 +30,7 @@ export interface Quantiles {
 export function quantiles(values: number[]): Quantiles {
   const sorted = [...values].sort((a, b) => a - b);
   const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
-  return { p50: q(0.5), p99: q(0.99), max: sorted.at(-1) ?? NaN };
+  return { p50: q(0.5), p95: q(0.95), p99: q(0.99), max: sorted.at(-1) ?? NaN };
 }
 
 interface BenchMember {
@@ -48,28 +50,15 @@ async function member(rt: Runtime, n: number, gender: 'male' | 'female'): Promis
   return { userId: user.id, profileId: user.profile.id, cookie };
 }
 
-interface Stream {
-  res: IncomingMessage;
-  /** Called with each message id as it arrives. */
-  onMessage: (id: number) => void;
-}
-
-function openStream(rt: Runtime, cookie: string, onMessage: (id: number) => void): Promise<Stream> {
+/**
+ * A server-sent event stream of `rt` under a host (a brand's id, or `console`), open once its
+ * `ready` event came; `each` gets every event after it (tests/support/sse.ts reads them).
+ */
+export function openStream(rt: Runtime, host: string, path: string, cookie: string, each: (event: StreamEvent) => void): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: rt.port, path: '/api/events.php', headers: { host: rt.host('spetter'), cookie, accept: 'text/event-stream' } }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`events.php answered ${res.statusCode}`));
-      let buffer = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (/^event: message$/m.test(block)) onMessage(Number(/^id: (\d+)$/m.exec(block)?.[1]));
-          if (/^event: ready$/m.test(block)) resolve({ res, onMessage });
-        }
-      });
+    const req = request({ host: '127.0.0.1', port: rt.port, path, headers: { host: rt.host(host), cookie, accept: 'text/event-stream' } }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`${path} answered ${res.statusCode}`));
+      onEvents(res, (event) => (event.type === 'ready' ? resolve(res) : each(event)));
       res.on('error', () => undefined);
     });
     req.on('error', reject);
@@ -109,7 +98,7 @@ export async function measureDelivery(sendOn: Runtime, streamsOn: Runtime): Prom
 
   const waiting = new Map<number, { sent: number; left: number; done: () => void }>();
   const arrivals: number[] = [];
-  const streams: Stream[] = [];
+  const streams: IncomingMessage[] = [];
   const tabs = Math.max(1, Math.round(STREAMS / MEMBERS));
   /** Arrivals of a message whose send has not answered yet: when they came. */
   const seen = new Map<number, number[]>();
@@ -123,7 +112,7 @@ export async function measureDelivery(sendOn: Runtime, streamsOn: Runtime): Prom
     w.left -= 1;
     if (w.left === 0) w.done();
   };
-  for (const r of recipients) for (let t = 0; t < tabs; t++) streams.push(await openStream(streamsOn, r.cookie, onMessage));
+  for (const r of recipients) for (let t = 0; t < tabs; t++) streams.push(await openStream(streamsOn, 'spetter', '/api/events.php', r.cookie, (e) => e.type === 'message' && onMessage(Number(e.id))));
 
   // Messages one after the other, round the recipients; each is timed on every tab of its recipient.
   for (let i = 0; i < MESSAGES; i++) {
@@ -160,7 +149,7 @@ export async function measureDelivery(sendOn: Runtime, streamsOn: Runtime): Prom
       }
     }),
   );
-  for (const s of streams) s.res.destroy();
+  for (const s of streams) s.destroy();
   return { latency, sendsPerSecond: sends / 5, streams: streams.length };
 }
 

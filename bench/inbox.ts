@@ -6,14 +6,13 @@
  * on PostgreSQL, across two (the member on B, the console on A). Used by bench/run.ts; prints,
  * never asserts.
  */
-import { request } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { grant } from '../src/server/ledger.ts';
 import { sitegen } from '../tests/support/cli.ts';
 import { openBenchDb } from './queries.ts';
-import { quantiles, type Quantiles } from './delivery.ts';
-import type { Runtime } from './lib.ts';
+import { openStream, quantiles, type Quantiles } from './delivery.ts';
+import { roundTrips, type Runtime } from './lib.ts';
 
 const BRAND = 'spetter';
 const PASSWORD = 'geheim-wachtwoord-1';
@@ -84,16 +83,8 @@ export async function timeInboxPages(rt: Runtime, cookie: string, times: number)
   const paths = [`/api/console/inbox?brand=${BRAND}`, ...(deep ? [`/api/console/inbox?brand=${BRAND}&after=${encodeURIComponent(deep)}`] : []), `/api/console/inbox/${first.conversations[0]!.id}`, `/api/console/inbox/stats?brand=${BRAND}`];
   const rows = [];
   for (const path of paths) {
-    const spent: number[] = [];
-    for (let i = 0; i < times + 20; i++) {
-      const t0 = performance.now();
-      const res = await get(path);
-      if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${res.text()}`);
-      if (i >= 20) spent.push(performance.now() - t0);
-    }
-    spent.sort((a, b) => a - b);
-    const q = (p: number) => spent[Math.min(spent.length - 1, Math.floor(p * spent.length))]!;
-    rows.push({ path: path.replace(/after=[^&]+/, 'after=<a page far in>').replace('/api/console/', ''), p50: q(0.5), p95: q(0.95), p99: q(0.99) });
+    const { p50, p95, p99 } = await roundTrips(path, () => get(path), times);
+    rows.push({ path: path.replace(/after=[^&]+/, 'after=<a page far in>').replace('/api/console/', ''), p50, p95, p99 });
   }
   return rows;
 }
@@ -119,24 +110,7 @@ export async function inboxArrival(consoleOn: Runtime, memberOn: Runtime, cookie
   await handle.close();
 
   const waiters = new Map<number, () => void>();
-  let ready!: () => void;
-  const opened = new Promise<void>((r) => (ready = r));
-  const stream = request({ host: '127.0.0.1', port: consoleOn.port, path: '/api/console/events', headers: { host: consoleOn.host('console'), cookie, accept: 'text/event-stream' } }, (res) => {
-    let buffer = '';
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => {
-      buffer += chunk;
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (/^event: ready$/m.test(block)) ready();
-        if (/^event: inbox_message$/m.test(block)) waiters.get(JSON.parse(/^data: (.*)$/m.exec(block)![1]!).conversation_id)?.();
-      }
-    });
-  });
-  stream.end();
-  await opened;
+  const stream = await openStream(consoleOn, 'console', '/api/console/events', cookie, (e) => e.type === 'inbox_message' && waiters.get(e.data.conversation_id)?.());
   const send = (body: object) => memberOn.request(BRAND, 'POST', '/api/chat.php', { cookie: memberCookie, origin: `http://${memberOn.host(BRAND)}`, 'content-type': 'application/json', 'x-forwarded-for': '10.9.9.9' }, JSON.stringify({ kind: 'text', text: 'Ben je er?', client_id: randomUUID(), ...body }));
   const firstSend = await send({ profile_id: persona.id });
   if (firstSend.status !== 200) throw new Error(`chat.php answered ${firstSend.status}: ${firstSend.text()}`);

@@ -33,6 +33,28 @@ export function table(title: string, head: string[], rows: (string | number)[][]
 }
 
 export const kb = (n: number) => (n / 1024).toFixed(1);
+
+/** p50, p95 and p99 of a list of milliseconds. */
+export function percentiles(values: number[]): { p50: number; p95: number; p99: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+  return { p50: q(0.5), p95: q(0.95), p99: q(0.99) };
+}
+
+/**
+ * The whole HTTP round trip of one request, `times` times one after the other after 20 to warm
+ * up: p50, p95, p99 in ms. Anything but a 200 stops the bench (a figure of errors means nothing).
+ */
+export async function roundTrips(what: string, ask: () => Promise<Answer>, times: number): Promise<{ p50: number; p95: number; p99: number }> {
+  const spent: number[] = [];
+  for (let i = 0; i < times + 20; i++) {
+    const t0 = performance.now();
+    const res = await ask();
+    if (res.status !== 200) throw new Error(`${what} answered ${res.status}: ${res.text().slice(0, 200)}`);
+    if (i >= 20) spent.push(performance.now() - t0);
+  }
+  return percentiles(spent);
+}
 export const ratio = (a: number, b: number) => (b === 0 ? '-' : `${(a / b).toFixed(3)}x`);
 
 // ---------------------------------------------------------------------------------------------

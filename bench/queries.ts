@@ -28,41 +28,53 @@ export function openBenchDb(engine: 'sqlite' | 'postgres', database: { file: str
 }
 
 /** The tables a full scan of would grow with the brand. */
-const TABLES = new Set(['profiles', 'likes', 'swipes', 'blocks', 'photos', 'users', 'sessions', 'complaints', 'credit_ledger']);
+const TABLES = new Set(['profiles', 'likes', 'swipes', 'blocks', 'photos', 'users', 'sessions', 'complaints', 'credit_ledger', 'conversations', 'conversation_members', 'messages']);
 
 export interface Plan {
   shape: string;
   statements: number;
-  /** Full scans of a table (SQLite: SCAN without an index; PostgreSQL: Seq Scan), by table. */
+  /** Full scans of a table (SQLite: SCAN without an index, or an index read on tenant_id alone; PostgreSQL: Seq Scan), by table. */
   scans: string[];
 }
 
+/** A request shape: its name, and what it runs on a database handle (whose statements are captured). */
+export type Shape = [string, (db: Db['db']) => Promise<unknown>];
+
 /** Each request shape's statements and their plans, for one member. */
 export async function explainShapes(handle: Db, tenant: Tenant, liker: Liker): Promise<Plan[]> {
+  const bus = createMemoryBus();
+  const search = (db: Db['db']) => createSearchService({ db });
+  const likes = (db: Db['db']) => createLikeService({ db, bus });
+  const swipes = (db: Db['db']) => createSwipeService({ db, bus });
+  return explain(handle, [
+    ['members.php', (db) => search(db).members(tenant, liker.userId, { page: 1 }, null)],
+    ['members.php?min_age=30&max_age=40', (db) => search(db).members(tenant, liker.userId, { page: 1, min_age: 30, max_age: 40 }, null)],
+    ['members.php?country=NL&region=Utrecht', (db) => search(db).members(tenant, liker.userId, { page: 1, country: 'NL', region: 'Utrecht' }, null)],
+    ['likes.php', (db) => likes(db).list(tenant, liker)],
+    ['likes.php?type=received', (db) => likes(db).list(tenant, liker, 'received')],
+    ['likes.php?type=given', (db) => likes(db).list(tenant, liker, 'given')],
+    ['likes.php?type=matches', (db) => likes(db).list(tenant, liker, 'matches')],
+    ['new-likes badge', (db) => likes(db).newCount(tenant, liker)],
+    ['swipe.php', (db) => swipes(db).deck(tenant, liker)],
+    ['match-finder.php', (db) => swipes(db).suggestions(tenant, liker)],
+    ['auto-like.php', (db) => likes(db).likedMeNotBack(tenant, liker)],
+  ]);
+}
+
+/**
+ * Runs each shape on a capturing handle and explains every statement it ran on the engine
+ * (SQLite's EXPLAIN QUERY PLAN, PostgreSQL's EXPLAIN): the full scans of a large table, by name
+ * and size. BENCH_EXPLAIN=1 prints the statement of each scan.
+ */
+export async function explain(handle: Db, shapes: Shape[]): Promise<Plan[]> {
   const capture = new Capture();
   const db = handle.db.withPlugin(capture);
-  const bus = createMemoryBus();
-  const likes = createLikeService({ db, bus });
-  const swipes = createSwipeService({ db, bus });
-  const search = createSearchService({ db });
-  const shapes: [string, () => Promise<unknown>][] = [
-    ['members.php', () => search.members(tenant, liker.userId, { page: 1 }, null)],
-    ['members.php?min_age=30&max_age=40', () => search.members(tenant, liker.userId, { page: 1, min_age: 30, max_age: 40 }, null)],
-    ['members.php?country=NL&region=Utrecht', () => search.members(tenant, liker.userId, { page: 1, country: 'NL', region: 'Utrecht' }, null)],
-    ['likes.php', () => likes.list(tenant, liker)],
-    ['likes.php?type=received', () => likes.list(tenant, liker, 'received')],
-    ['likes.php?type=given', () => likes.list(tenant, liker, 'given')],
-    ['likes.php?type=matches', () => likes.list(tenant, liker, 'matches')],
-    ['new-likes badge', () => likes.newCount(tenant, liker)],
-    ['swipe.php', () => swipes.deck(tenant, liker)],
-    ['match-finder.php', () => swipes.suggestions(tenant, liker)],
-    ['auto-like.php', () => likes.likedMeNotBack(tenant, liker)],
-  ];
   const plans: Plan[] = [];
   for (const [shape, run] of shapes) {
     capture.nodes = [];
-    await run();
+    await run(db);
     const scans = new Set<string>();
+    const wholeBrand = new Set<string>();
     for (const node of capture.nodes) {
       const compiled = handle.db.getExecutor().compileQuery(node, { queryId: 'bench' } as never);
       if (handle.engine === 'sqlite') {
@@ -71,6 +83,10 @@ export async function explainShapes(handle: Db, tenant: Tenant, liker: Liker): P
           const table = /^SCAN (\w+)/.exec(r.detail)?.[1];
           // A scan of a table, not of a bounded subquery's rows (b0, CONSTANT ROW).
           if (table && TABLES.has(table) && !/USING (COVERING )?INDEX/.test(r.detail)) scans.add(table);
+          if (table && TABLES.has(table) && !/USING (COVERING )?INDEX/.test(r.detail) && process.env.BENCH_EXPLAIN) console.log(`${shape}: ${compiled.sql}`);
+          // An index read on the brand alone is a scan of a whole brand (every member of spetter).
+          const brand = /^SEARCH (\w+) USING (?:COVERING )?INDEX \w+ \(tenant_id=\?\)$/.exec(r.detail)?.[1];
+          if (brand && TABLES.has(brand)) wholeBrand.add(brand);
         }
       } else {
         const rows = (await handle.pool!.query(`explain ${compiled.sql}`, compiled.parameters as unknown[])).rows as { 'QUERY PLAN': string }[];
@@ -87,6 +103,7 @@ export async function explainShapes(handle: Db, tenant: Tenant, liker: Liker): P
       const { n } = await handle.db.selectFrom(table as 'profiles').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       sized.push(`${table} (${Number(n).toLocaleString('en')} rows)`);
     }
+    for (const table of wholeBrand) sized.push(`${table} (every row of a brand, through its tenant_id index)`);
     plans.push({ shape, statements: capture.nodes.length, scans: sized });
   }
   return plans;

@@ -3,11 +3,10 @@
  * node:http answering the same bytes in the same run; page weights; memory per loaded brand;
  * build time per brand. Prints tables only; it never asserts on timings (bench/README.md).
  *
- * Sections (all by default): throughput, stall, queries, traffic, delivery, inbox, profile, weight, memory,
- * build, lighthouse, revenue.
+ * Sections (all by default): throughput, stall, queries, traffic, delivery, console, profile, weight,
+ * memory, build, lighthouse, revenue.
  * Environment: BENCH_SECONDS (per load run, default 10), DATABASE_URL (adds PostgreSQL).
  */
-import { gzipSync, brotliCompressSync, constants as zlib } from 'node:zlib';
 import { availableParallelism } from 'node:os';
 import { buildTenants } from '../cli/build.ts';
 import { listTenantIds } from '../src/tenant/load.ts';
@@ -19,13 +18,14 @@ import { explainShapes, openBenchDb } from './queries.ts';
 import { measureDelivery, notifyLatency } from './delivery.ts';
 import { measureTraffic } from './traffic.ts';
 import { lighthouseSection } from './lighthouse.ts';
-import { consoleLogin, inboxArrival, seedWaiting, timeInboxPages } from './inbox.ts';
 import { revenueSection } from './revenue.ts';
+import { WEIGHT_HEAD, pageWeights, weightCells } from './weight.ts';
+import { consoleSection } from './console.ts';
 import { loadAllTenants } from '../src/tenant/load.ts';
 import { TENANTS_DIR } from '../cli/paths.ts';
-import { CONNECTIONS, REPO, SECONDS, kb, load, ratio, startBare, startRuntime, table, type Bare, type Engine, type Runtime } from './lib.ts';
+import { CONNECTIONS, REPO, SECONDS, kb, load, ratio, roundTrips, startBare, startRuntime, table, type Bare, type Engine, type Runtime } from './lib.ts';
 
-const ALL = ['throughput', 'stall', 'queries', 'traffic', 'delivery', 'inbox', 'profile', 'weight', 'memory', 'build', 'lighthouse', 'revenue'] as const;
+const ALL = ['throughput', 'stall', 'queries', 'traffic', 'delivery', 'console', 'profile', 'weight', 'memory', 'build', 'lighthouse', 'revenue'] as const;
 type Section = (typeof ALL)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 for (const a of asked) if (!ALL.includes(a as Section)) throw new Error(`bench: unknown section ${a} (${ALL.join(', ')})`);
@@ -235,16 +235,8 @@ if (sections.has('queries')) {
       await handle.db.insertInto('likes').values([...women.slice(20, 60), ...women.slice(60)].map((w, i) => ({ tenant_id: 'spetter', from_profile_id: me.profile.id, to_profile_id: w.id, created_at: at(i) }))).execute();
       const shapes = ['/api/members.php', '/api/members.php?min_age=30&max_age=40', '/api/members.php?country=NL&region=Utrecht', '/api/members.php?page=40', '/api/likes.php', '/api/likes.php?type=received', '/api/likes.php?type=given', '/api/likes.php?type=matches', '/api/swipe.php', '/api/match-finder.php', '/api/auto-like.php'];
       for (const path of shapes) {
-        const times: number[] = [];
-        for (let i = 0; i < REQUESTS + 20; i++) {
-          const t0 = performance.now();
-          const res = await rt.get('spetter', path, { cookie: member.cookie });
-          if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
-          if (i >= 20) times.push(performance.now() - t0);
-        }
-        times.sort((a, b) => a - b);
-        const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(1);
-        rows.push([engine, path.replace('/api/', ''), q(0.5), q(0.95), q(0.99)]);
+        const q = await roundTrips(path, () => rt.get('spetter', path, { cookie: member.cookie }), REQUESTS);
+        rows.push([engine, path.replace('/api/', ''), q.p50.toFixed(1), q.p95.toFixed(1), q.p99.toFixed(1)]);
       }
       for (const plan of await explainShapes(handle, tenant, { userId: me.id, profileId: me.profile.id })) {
         planRows.push([engine, plan.shape, plan.statements, plan.scans.length ? `full scan of ${plan.scans.join(', ')}` : 'indexes only']);
@@ -322,48 +314,9 @@ if (sections.has('delivery')) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The console's fictional inbox: its pages at scale, and a member's message to an open inbox
+// The operator console at scale: search, photo queue, fictional inbox, page weight, arrival (bench/console.ts)
 
-if (sections.has('inbox')) {
-  const MEMBERS = Number(process.env.BENCH_INBOX_MEMBERS ?? 50_000);
-  const WAITING = Number(process.env.BENCH_INBOX_WAITING ?? 10_000);
-  const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
-  const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 300);
-  const pages: (string | number)[][] = [];
-  const arrivals: (string | number)[][] = [];
-  const ms = (n: number) => n.toFixed(1);
-  for (const engine of engines) {
-    const a = await startRuntime(engine, { members: MEMBERS, photos: false });
-    try {
-      await seedWaiting(a, WAITING);
-      const cookie = await consoleLogin(a);
-      for (const row of await timeInboxPages(a, cookie, REQUESTS)) pages.push([engine, row.path, ms(row.p50), ms(row.p95), ms(row.p99)]);
-      const one = await inboxArrival(a, a, cookie, MESSAGES);
-      arrivals.push([engine, 'one runtime', ms(one.p50), ms(one.p99), ms(one.max)]);
-      if (engine === 'postgres') {
-        const b = await startRuntime(engine, { sharing: a });
-        try {
-          const two = await inboxArrival(a, b, cookie, MESSAGES);
-          arrivals.push([engine, 'two runtimes (member on B, console on A)', ms(two.p50), ms(two.p99), ms(two.max)]);
-        } finally {
-          await b.close();
-        }
-      }
-    } finally {
-      await a.close();
-    }
-  }
-  table(
-    `The fictional inbox's pages at ${(MEMBERS * 2).toLocaleString('en')} members (${MEMBERS.toLocaleString('en')} per brand) with ${WAITING.toLocaleString('en')} waiting conversations in one brand: ${REQUESTS} requests one after the other per page, ms (target p95 < 50)`,
-    ['engine', 'request', 'p50', 'p95', 'p99'],
-    pages,
-  );
-  table(
-    `A member's message to a fictional profile until its inbox_message event on an open console stream, ${MESSAGES} messages one after the other, ms (target p99 < 50)`,
-    ['engine', 'setup', 'p50', 'p99', 'max'],
-    arrivals,
-  );
-}
+if (sections.has('console')) await consoleSection(engines);
 
 // ---------------------------------------------------------------------------------------------
 // CPU profile of the runtime under load (node --cpu-prof), per request kind
@@ -463,108 +416,15 @@ async function memory(rt: Runtime): Promise<void> {
 
 // ---------------------------------------------------------------------------------------------
 
-interface Asset {
-  url: string;
-  bytes: Buffer;
-}
-
-const gz = (b: Buffer) => gzipSync(b, { level: 9 }).length;
-const br = (b: Buffer) => brotliCompressSync(b, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: b.length } }).length;
-const attr = (tag: string, name: string) =>
-  new RegExp(`\\s${name}\\s*=\\s*("([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i')
-    .exec(tag)
-    ?.slice(2)
-    .find((v) => v !== undefined);
-const sameOrigin = (href: string) => href.startsWith('/') && !href.startsWith('//');
-
-/** Static and dynamic relative imports of a JS module, resolved against its URL. */
-function importsOf(url: string, code: string): string[] {
-  const found = new Set<string>();
-  for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'`](\.{1,2}\/[^"'`]+|\/[^"'`]+)["'`]/g)) found.add(new URL(m[1]!, `http://x${url}`).pathname);
-  return [...found];
-}
-
-/**
- * HTML, CSS and JS bytes of the pages a visitor and a member load, JS followed through every
- * static import (what the browser fetches before the page is interactive).
- */
+/** HTML, CSS and JS bytes of the pages a visitor and a member load (bench/weight.ts). */
 async function weight(rt: Runtime, member: Member): Promise<void> {
-  const cache = new Map<string, Buffer>();
-  async function asset(id: string, url: string): Promise<Buffer> {
-    const key = `${id} ${url}`;
-    let bytes = cache.get(key);
-    if (!bytes) {
-      const res = await rt.get(id, url);
-      if (res.status !== 200) throw new Error(`${id} ${url}: ${res.status}`);
-      cache.set(key, (bytes = res.body));
-    }
-    return bytes;
-  }
-  async function closure(id: string, urls: string[]): Promise<Asset[]> {
-    const seen = new Map<string, Asset>();
-    const visit = async (url: string) => {
-      if (seen.has(url)) return;
-      const bytes = await asset(id, url);
-      seen.set(url, { url, bytes });
-      // Static imports only: dynamic ones load later, on demand.
-      for (const m of bytes.toString('utf8').matchAll(/(?:\bfrom\s*|\bimport\s*)["'`](\.{1,2}\/[^"'`]+|\/[^"'`]+)["'`]/g)) await visit(new URL(m[1]!, `http://x${url}`).pathname);
-    };
-    for (const u of urls) await visit(u);
-    return [...seen.values()];
-  }
+  const measure = pageWeights(rt);
   const rows: (string | number)[][] = [];
   const pages: [string, string, boolean][] = [];
   for (const id of ids) pages.push([id, '/landers/tinderswipe', false], [id, '/', false], [id, '/login', false], [id, '/signup', false], [id, '/pricing', false]);
   for (const path of ['/members', `/members/${member.profileId}`, '/profile', '/likes', '/chats', '/credits', '/credits/repeat-order', '/directdebit', '/transactions']) pages.push([member.tenant, path, true]);
-  for (const [id, path, loggedIn] of pages) {
-    const res = await rt.get(id, path, loggedIn ? { cookie: member.cookie } : {});
-    if (res.status !== 200) throw new Error(`${id} ${path} answered ${res.status}`);
-    const text = res.text();
-    const html = res.body;
-    const css = new Set<string>();
-    const js = new Set<string>();
-    let inline = 0;
-    for (const m of text.matchAll(/<link\b[^>]*>/gi)) {
-      const rel = (attr(m[0], 'rel') ?? '').toLowerCase().split(/\s+/);
-      const href = attr(m[0], 'href');
-      if (!href || !sameOrigin(href)) continue;
-      if (rel.includes('stylesheet')) css.add(href);
-      if (rel.includes('modulepreload')) js.add(href);
-    }
-    for (const m of text.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
-      const src = attr(`<script ${m[1]}>`, 'src');
-      if (src && sameOrigin(src)) js.add(src);
-      else if (!src) {
-        inline += Buffer.byteLength(m[2]!);
-        for (const dep of importsOf('/', m[2]!)) js.add(dep);
-      }
-    }
-    for (const m of text.matchAll(/<astro-island\b[^>]*>/gi)) {
-      for (const name of ['component-url', 'renderer-url']) {
-        const u = attr(m[0], name);
-        if (u && sameOrigin(u)) js.add(u);
-      }
-    }
-    const cssAssets = await closure(id, [...css]);
-    const jsAssets = await closure(id, [...js]);
-    const sum = (as: Asset[], f: (b: Buffer) => number) => as.reduce((s, a) => s + f(a.bytes), 0);
-    rows.push([
-      id,
-      loggedIn ? `${path} (member)` : path,
-      kb(html.length),
-      kb(br(html)),
-      kb(sum(cssAssets, br)),
-      jsAssets.length,
-      kb(sum(jsAssets, (b) => b.length)),
-      kb(sum(jsAssets, br)),
-      kb(inline),
-    ]);
-  }
-  table(
-    'Page weight (KB; br = brotli q11; JS is every module the page loads through static imports)',
-    ['brand', 'page', 'html', 'html br', 'css br', 'js files', 'js', 'js br', 'inline js'],
-    rows,
-  );
+  for (const [id, path, loggedIn] of pages) rows.push([id, loggedIn ? `${path} (member)` : path, ...weightCells(await measure(id, path, loggedIn ? { cookie: member.cookie } : {}))]);
+  table('Page weight (KB; br = brotli q11; JS is every module the page loads through static imports)', ['brand', 'page', ...WEIGHT_HEAD], rows);
 }
 
 if (sections.has('memory')) await brandsMemory();

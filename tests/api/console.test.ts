@@ -179,6 +179,12 @@ describe.each(engines())('the operator console on %s', (engine) => {
     const byEmail = (await admin.client.get(`/api/console/members?q=${encodeURIComponent(target.email)}`)).json().members;
     expect(byEmail.map((m: { id: number }) => m.id)).toEqual([target.user.id]);
     expect((await admin.client.get('/api/console/members?q=zoekb&brand=spetter')).json().members.map((m: { id: number }) => m.id)).toContain(target.user.id);
+    // A start of the name in any case, of the address, taken literally (no wildcards).
+    const ids = async (q: string) => (await admin.client.get(`/api/console/members?q=${encodeURIComponent(q)}`)).json().members.map((m: { id: number }) => m.id);
+    expect(await ids('ZOEKBA')).toContain(target.user.id);
+    expect(await ids(target.email.slice(0, target.email.indexOf('@') + 2))).toEqual([target.user.id]);
+    expect(await ids('zoek%')).toEqual([]);
+    expect(await ids('z_ekbaar')).toEqual([]);
     expect((await admin.client.get(`/api/console/members?q=${target.user.id}`)).json().members.map((m: { id: number }) => m.id)).toContain(target.user.id);
     expect((await admin.client.get('/api/console/members?status=not_confirmed&brand=spetter')).json().members.map((m: { id: number }) => m.id)).toContain(target.user.id);
     expect((await admin.client.get('/api/console/members?status=nonsense')).status).toBe(400);

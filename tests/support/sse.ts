@@ -7,9 +7,8 @@ export interface StreamEvent {
   data: any;
 }
 
-/** Reads server-sent events from a response into a list, as they arrive. */
-export function collectEvents(res: IncomingMessage): StreamEvent[] {
-  const events: StreamEvent[] = [];
+/** Calls `each` with every server-sent event of a response as it arrives (also the bench's streams). */
+export function onEvents(res: IncomingMessage, each: (event: StreamEvent) => void): void {
   let buffer = '';
   res.setEncoding('utf8');
   res.on('data', (chunk: string) => {
@@ -21,9 +20,15 @@ export function collectEvents(res: IncomingMessage): StreamEvent[] {
       const type = /^event: (.*)$/m.exec(block)?.[1];
       const data = /^data: (.*)$/m.exec(block)?.[1];
       const id = /^id: (.*)$/m.exec(block)?.[1];
-      if (type) events.push({ type, id, data: data ? JSON.parse(data) : null });
+      if (type) each({ type, id, data: data ? JSON.parse(data) : null });
     }
   });
+}
+
+/** Reads server-sent events from a response into a list, as they arrive. */
+export function collectEvents(res: IncomingMessage): StreamEvent[] {
+  const events: StreamEvent[] = [];
+  onEvents(res, (e) => events.push(e));
   return events;
 }
 

@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createDb, type Db } from '../../src/server/db/index.ts';
 import { openPostgres, openSqlite, type Opened } from '../support/databases.ts';
-import { constraintViolation, nowIso } from '../../src/server/db/engine.ts';
+import { constraintViolation, nowIso, startsWith } from '../../src/server/db/engine.ts';
 import { migrateDown, migrateToLatest, migrationNames } from '../../src/server/db/migrate.ts';
 import type { Database, NewUser } from '../../src/server/db/schema.ts';
 import { demoProfiles, seedDemo, type SeedTenant } from '../../src/server/db/seed.ts';
@@ -258,6 +258,30 @@ for (const engine of ENGINES) {
     test('a tenant added later is seeded without touching the others', async () => {
       const late: SeedTenant = { id: 'late', countries: ['FR'], locales: { default: 'fr' }, niche: 1 };
       expect(await seedDemo(db, [...TENANTS, late], { now: SEED_NOW, perTenant: 5 })).toEqual({ profiles: 5 });
+    });
+
+    test('startsWith: a literal prefix (no wildcards, any letters), read from the index made for it', async () => {
+      const emails = ['pre_fix@example.com', 'pre-fix@example.com', 'prefix@example.com', 'pré@example.com', 'pre@example.org', 'zzz@example.com'];
+      await db.insertInto('users').values(emails.map((e) => user('velvet', e))).execute();
+      const found = async (prefix: string) =>
+        (await db.selectFrom('users').select('email').where('tenant_id', '=', 'velvet').where(startsWith(db, sql`users.email`, prefix)).orderBy('email').execute()).map((r) => r.email);
+      expect(await found('pre_')).toEqual(['pre_fix@example.com']);
+      expect(await found('pre%')).toEqual([]);
+      expect(await found('pré')).toEqual(['pré@example.com']);
+      expect(await found('pre@example.org')).toEqual(['pre@example.org']);
+      expect(await found('pre')).toEqual(['pre-fix@example.com', 'pre@example.org', 'pre_fix@example.com', 'prefix@example.com']);
+      // The console's search asks for a prefix of any brand's addresses: the range is the index's.
+      const query = db.selectFrom('users').select('id').where(startsWith(db, sql`users.email`, 'pre')).compile();
+      const plan =
+        opened.handle.engine === 'sqlite'
+          ? (await db.executeQuery<{ detail: string }>({ ...query, sql: `explain query plan ${query.sql}` })).rows.map((r) => r.detail).join('\n')
+          : (await db.connection().execute(async (c) => {
+              await sql`set enable_seqscan = off`.execute(c);
+              const rows = (await c.executeQuery<{ 'QUERY PLAN': string }>({ ...query, sql: `explain ${query.sql}` })).rows;
+              await sql`set enable_seqscan = on`.execute(c);
+              return rows.map((r) => r['QUERY PLAN']).join('\n');
+            }));
+      expect(plan).toContain('users_email_prefix_idx');
     });
   });
 }

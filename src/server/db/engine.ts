@@ -137,3 +137,15 @@ export function periodOf(db: Kysely<any>, column: string, group: 'day' | 'week' 
     ? sql<string>`to_char(date_trunc('week', cast(substr(${ref}, 1, 10) as timestamp)), 'YYYY-MM-DD')`
     : sql<string>`date(substr(${ref}, 1, 10), 'weekday 0', '-6 days')`;
 }
+
+/**
+ * Rows whose `expr` starts with `prefix`, as a range an index on `expr` answers: `like 'x%'` is
+ * answered by no index on SQLite (its like ignores case; the index compares bytes) nor on
+ * PostgreSQL outside the C collation. The range `prefix <= expr < prefix + U+10FFFF` compares by
+ * code point: SQLite's BINARY, PostgreSQL's `collate "C"` (the collation of the indexes made for
+ * it, migration 2026-11-26-0029-console-indexes). The prefix is taken literally (no wildcards).
+ */
+export function startsWith(db: Kysely<any>, expr: RawBuilder<string>, prefix: string): RawBuilder<boolean> {
+  const value = engineOf(db) === 'postgres' ? sql<string>`(${expr}) collate "C"` : expr;
+  return sql<boolean>`(${value} >= ${prefix} and ${value} < ${`${prefix}\u{10FFFF}`})`;
+}

@@ -4,7 +4,7 @@ import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
 import type { Database } from '../db/index.ts';
-import { nowIso } from '../db/engine.ts';
+import { nowIso, startsWith } from '../db/engine.ts';
 import { AppError, authRequired, notFound } from '../errors.ts';
 import type { Limits } from '../limits.ts';
 import { grant, spend } from '../ledger.ts';
@@ -451,8 +451,11 @@ export function createConsoleService(deps: {
       const term = input.q?.trim();
       if (term) {
         if (/^\d+$/.test(term)) q = q.where((eb) => eb.or([eb('users.id', '=', Number(term)), eb('profiles.id', '=', Number(term))]));
-        else if (term.includes('@')) q = q.where('users.email', 'like', `${term.toLowerCase().replace(/[%_\\]/g, '')}%`);
-        else q = q.where(sql`lower(profiles.name)`, 'like', `${term.toLowerCase().replace(/[%_\\]/g, '')}%`);
+        // A prefix of the address or the name, read from its index (migration 0029).
+        else if (term.includes('@')) q = q.where(startsWith(db, sql`users.email`, term.toLowerCase()));
+        // A name: the members whose profile's name starts so, from the name's index first (the
+        // join alone would read every member of the brand before their profiles).
+        else q = q.where('users.id', 'in', db.selectFrom('profiles').select('user_id').where(startsWith(db, sql`lower(profiles.name)`, term.toLowerCase())).where('user_id', 'is not', null).$narrowType<{ user_id: number }>());
       }
       if (input.status === 'suspended') q = q.where('users.suspended_at', 'is not', null);
       else if (input.status) q = q.where('users.status', '=', input.status).where('users.suspended_at', 'is', null);

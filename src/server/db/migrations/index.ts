@@ -24,6 +24,7 @@ import * as m20261126_0026 from './2026-11-26-0026-held-messages.ts';
 import * as m20261126_0027 from './2026-11-26-0027-attribution.ts';
 import * as m20261126_0028 from './2026-11-26-0028-revenue-postbacks.ts';
 import * as m20261126_0028b from './2026-11-26-0028-revenue-postbacks-days.ts';
+import * as m20261126_0029 from './2026-11-26-0029-console-indexes.ts';
 
 /**
  * Every migration of this folder, by file name without extension. Imported statically, not
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-0027-attribution': m20261126_0027,
   '2026-11-26-0028-revenue-postbacks': m20261126_0028,
   '2026-11-26-0028-revenue-postbacks-days': m20261126_0028b,
+  '2026-11-26-0029-console-indexes': m20261126_0029,
 };
