@@ -157,8 +157,8 @@ describe('when the runtime itself fails', () => {
 
   test('a page answers with the brand\'s error page, status 500, in the visitor\'s language', async () => {
     const sessions = rt().services.sessions;
-    const working = sessions.fromRequest;
-    sessions.fromRequest = async () => {
+    const working = sessions.lookup;
+    sessions.lookup = async () => {
       throw new Error('the database is gone');
     };
     try {
@@ -175,7 +175,7 @@ describe('when the runtime itself fails', () => {
       expect(api.status).toBe(500);
       expect(api.json()).toEqual({ error: { code: 'server_error', message: 'Er is een fout opgetreden, probeer het later opnieuw.' } });
     } finally {
-      sessions.fromRequest = working;
+      sessions.lookup = working;
     }
     expect((await hostFetch(rt(), 'spetter', '/login')).status).toBe(200);
   });
