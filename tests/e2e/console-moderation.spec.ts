@@ -99,9 +99,17 @@ for (const width of [1280, 768]) {
       await expect(page.getByText('Decision: member warned. Ground: Scam or asking for money.')).toBeVisible();
       await expect(page.getByRole('form', { name: 'Decide' })).toHaveCount(0);
 
-      // The member concerned reads the statement in their own browser.
+      // Both members read their statement on /profile, where the statement mail links, with the support address to object to.
       const statements = await callApi(reportedPage, 'spetter', 'GET', '/api/statements.php');
       expect(statements.json.statements[0].text).toContain('dit is een waarschuwing');
+      for (const [memberPage, decision] of [[reportedPage, `Een melding over jou (#${filed.json.id}) is gegrond verklaard: dit is een waarschuwing.`], [reporterPage, `We hebben je melding #${filed.json.id} bekeken en het lid gewaarschuwd.`]] as const) {
+        await memberPage.goto(brandUrl('spetter', '/profile#statements'));
+        const section = memberPage.getByRole('region', { name: 'Besluiten over meldingen' });
+        await expect(section).toContainText(decision);
+        await expect(section).toContainText('Grond: oplichting');
+        await expect(section.getByRole('link', { name: /@/ })).toHaveAttribute('href', /^mailto:/);
+      }
+      await reportedPage.screenshot({ path: `test-results/profile-statements-${width}.png`, fullPage: true });
       for (const c of contexts) await c.close();
     });
   });
