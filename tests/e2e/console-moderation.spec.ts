@@ -1,7 +1,10 @@
 import sharp from 'sharp';
+import { tmpdir } from 'node:os';
 import type { Page } from '@playwright/test';
 import { test, expect, brandUrl, callApi, confirmEntryWarning, signUpMember, withDatabase } from '../support/e2e.ts';
 import { addConsoleStaff, consoleUrl, hydrated, logInToConsole } from '../support/console-e2e.ts';
+import { rawPendingChatPhoto, rawPendingPhoto } from '../support/moderation.ts';
+import { PHOTO_PAGE_DEFAULT } from '../../src/contract/console.ts';
 
 /** Browser tests of a moderator's day in the console (issue 22): photo screening and a complaint, at 1280 and 768 px. */
 
@@ -114,3 +117,34 @@ for (const width of [1280, 768]) {
     });
   });
 }
+
+test('the photo queue pages on past the first page, and the chat photos tab is decided by keyboard too', async ({ page }) => {
+  // More profile photos waiting than one page holds, and one chat photo, written to the suite's database.
+  const { profile, chat } = await withDatabase(async (db) => {
+    const target = { db: { db }, services: { mediaDir: tmpdir() } };
+    const profile = [];
+    for (let i = 0; i <= PHOTO_PAGE_DEFAULT; i++) profile.push(await rawPendingPhoto(target, 'spetter'));
+    return { profile, chat: await rawPendingChatPhoto(target, 'spetter') };
+  });
+  await logInToConsole(page, await addConsoleStaff('moderator', ['spetter']), '/console/photos?brand=spetter');
+  await hydrated(page);
+  const tiles = page.getByRole('list').filter({ has: page.locator('[id^="photo-"]') }).getByRole('button');
+  await expect(tiles).toHaveCount(PHOTO_PAGE_DEFAULT);
+  await page.getByRole('button', { name: 'More photos' }).click();
+  await expect(page.locator(`#photo-${profile.at(-1)!.id}`)).toBeVisible();
+  expect(await tiles.count()).toBeGreaterThan(PHOTO_PAGE_DEFAULT);
+
+  // The chat photos' tab: the same keys; no bulk approval there.
+  await page.getByRole('tab', { name: /Chat photos/ }).click();
+  await expect(page.getByRole('tab', { name: /Chat photos/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(page).toHaveURL(/queue=chat-photos/);
+  const sent = page.locator(`#photo-${chat.id}`);
+  await expect(sent).toBeVisible();
+  await expect(page.getByRole('button', { name: /Approve all/ })).toHaveCount(0);
+  await sent.click();
+  await page.keyboard.press('a');
+  await expect(page.getByText(/^Photo of Lid\d+ approved\.$/)).toBeVisible();
+  await expect(sent).toHaveCount(0);
+  const decided = await withDatabase((db) => db.selectFrom('messages').select('photo_status').where('id', '=', chat.id).executeTakeFirstOrThrow());
+  expect(decided.photo_status).toBe('active');
+});
