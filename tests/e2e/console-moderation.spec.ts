@@ -119,14 +119,15 @@ for (const width of [1280, 768]) {
 }
 
 test('the photo queue pages on past the first page, and the chat photos tab is decided by keyboard too', async ({ page }) => {
-  // More profile photos waiting than one page holds, and one chat photo, written to the suite's database.
+  // More profile photos waiting than one page holds, and one chat photo, written to the suite's database
+  // (on velvet: the other tests' queue is spetter's, and its members' photos stay on its first page).
   const { profile, chat } = await withDatabase(async (db) => {
     const target = { db: { db }, services: { mediaDir: tmpdir() } };
     const profile = [];
-    for (let i = 0; i <= PHOTO_PAGE_DEFAULT; i++) profile.push(await rawPendingPhoto(target, 'spetter'));
-    return { profile, chat: await rawPendingChatPhoto(target, 'spetter') };
+    for (let i = 0; i <= PHOTO_PAGE_DEFAULT; i++) profile.push(await rawPendingPhoto(target, 'velvet'));
+    return { profile, chat: await rawPendingChatPhoto(target, 'velvet') };
   });
-  await logInToConsole(page, await addConsoleStaff('moderator', ['spetter']), '/console/photos?brand=spetter');
+  await logInToConsole(page, await addConsoleStaff('moderator', ['velvet']), '/console/photos?brand=velvet');
   await hydrated(page);
   const tiles = page.getByRole('list').filter({ has: page.locator('[id^="photo-"]') }).getByRole('button');
   await expect(tiles).toHaveCount(PHOTO_PAGE_DEFAULT);
