@@ -53,3 +53,12 @@ export async function complaintSubject(astro: Pick<AstroGlobal, 'locals' | 'url'
   if (!found || found.profile.id === user.profile.id) return null;
   return { id: found.profile.id, name: found.profile.name, blocked: found.relation?.blocked ?? false };
 }
+
+/**
+ * The statements of decisions on complaints the member made or that were upheld against them,
+ * newest first, in the member's language (profile#statements, where the statement mail links).
+ */
+export async function memberStatements(astro: Pick<AstroGlobal, 'locals'>) {
+  const { services, tenant, user, locale } = astro.locals;
+  return user ? services.complaints.statements(tenant, user.id, locale) : [];
+}

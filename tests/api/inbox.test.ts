@@ -13,8 +13,8 @@ import { describe, expect, test } from 'vitest';
 import { INBOX_CLAIM_MINUTES } from '../../src/contract/inbox.ts';
 import { initialPhotoStatus } from '../../src/lib/photo-screening.ts';
 import { engines, type TestRuntime } from '../support/runtime.ts';
-import { apiError, takeMail, useRuntime, type Client } from '../support/accounts.ts';
-import { consoleClient, staffLogin } from '../support/console.ts';
+import { apiError, PASSWORD, takeMail, useRuntime, type Client } from '../support/accounts.ts';
+import { consoleClient, staffLogin, totpCode } from '../support/console.ts';
 import { chatMember, sendText, type ChatMember } from '../support/chat.ts';
 import { openEvents, until } from '../support/sse.ts';
 
@@ -387,5 +387,32 @@ describe.each(engines())('fictional profiles and the fictional inbox on %s', (en
     // No staff session: no stream.
     const { res } = await openEvents(consoleClient(rt()), { path: '/api/console/events' });
     expect(res.statusCode).toBe(401);
+  });
+
+  test("a staff member's console stream ends with their session: a logout (that session only), a role changed, a removal", async () => {
+    const { client: owner } = await staffLogin(rt(), 'owner');
+    const loggingOut = await staffLogin(rt(), 'moderator', [IN]);
+    const changed = await staffLogin(rt(), 'moderator', [IN]);
+    const removed = await staffLogin(rt(), 'moderator', [IN]);
+    // The first one's second session, in another browser (the next code: a code is used once).
+    const elsewhere = consoleClient(rt());
+    expect((await elsewhere.post('/api/console/login', { email: loggingOut.email, password: PASSWORD, code: totpCode(loggingOut.secret, 1) })).status).toBe(200);
+    const [out, kept, role, gone] = await Promise.all([loggingOut.client, elsewhere, changed.client, removed.client].map((c) => openEvents(c, { path: '/api/console/events' })));
+    const streams = [out!, kept!, role!, gone!];
+    await until('the console streams are ready', () => streams.every((s) => s.events.some((e) => e.type === 'ready')));
+    const ended = (s: (typeof streams)[number]) => until('the stream to end', () => s.res.complete && s.events.some((e) => e.type === 'session_ended'));
+
+    expect((await loggingOut.client.post('/api/console/logout')).status).toBeLessThan(300);
+    await ended(out!);
+    expect((await owner.post(`/api/console/staff/${changed.id}/role`, { role: 'support', brands: [IN] })).status).toBe(200);
+    await ended(role!);
+    expect((await owner.post(`/api/console/staff/${removed.id}/remove`)).status).toBe(200);
+    await ended(gone!);
+    // The other session of the member who logged out hears on.
+    expect(kept!.res.complete).toBe(false);
+    expect(kept!.events.map((e) => e.type)).toEqual(['ready']);
+    for (const s of streams) s.close();
+    // Reconnecting, an ended session gets no stream.
+    for (const c of [loggingOut.client, changed.client, removed.client]) expect((await openEvents(c, { path: '/api/console/events' })).res.statusCode).toBe(401);
   });
 });

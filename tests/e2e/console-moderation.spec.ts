@@ -1,7 +1,10 @@
 import sharp from 'sharp';
+import { tmpdir } from 'node:os';
 import type { Page } from '@playwright/test';
 import { test, expect, brandUrl, callApi, confirmEntryWarning, signUpMember, withDatabase } from '../support/e2e.ts';
 import { addConsoleStaff, consoleUrl, hydrated, logInToConsole } from '../support/console-e2e.ts';
+import { rawPendingChatPhoto, rawPendingPhoto } from '../support/moderation.ts';
+import { PHOTO_PAGE_DEFAULT } from '../../src/contract/console.ts';
 
 /** Browser tests of a moderator's day in the console (issue 22): photo screening and a complaint, at 1280 and 768 px. */
 
@@ -99,10 +102,50 @@ for (const width of [1280, 768]) {
       await expect(page.getByText('Decision: member warned. Ground: Scam or asking for money.')).toBeVisible();
       await expect(page.getByRole('form', { name: 'Decide' })).toHaveCount(0);
 
-      // The member concerned reads the statement in their own browser.
+      // Both members read their statement on /profile, where the statement mail links, with the support address to object to.
       const statements = await callApi(reportedPage, 'spetter', 'GET', '/api/statements.php');
       expect(statements.json.statements[0].text).toContain('dit is een waarschuwing');
+      for (const [memberPage, decision] of [[reportedPage, `Een melding over jou (#${filed.json.id}) is gegrond verklaard: dit is een waarschuwing.`], [reporterPage, `We hebben je melding #${filed.json.id} bekeken en het lid gewaarschuwd.`]] as const) {
+        await memberPage.goto(brandUrl('spetter', '/profile#statements'));
+        const section = memberPage.getByRole('region', { name: 'Besluiten over meldingen' });
+        await expect(section).toContainText(decision);
+        await expect(section).toContainText('Grond: oplichting');
+        await expect(section.getByRole('link', { name: /@/ })).toHaveAttribute('href', /^mailto:/);
+      }
+      await reportedPage.screenshot({ path: `test-results/profile-statements-${width}.png`, fullPage: true });
       for (const c of contexts) await c.close();
     });
   });
 }
+
+test('the photo queue pages on past the first page, and the chat photos tab is decided by keyboard too', async ({ page }) => {
+  // More profile photos waiting than one page holds, and one chat photo, written to the suite's database
+  // (on velvet: the other tests' queue is spetter's, and its members' photos stay on its first page).
+  const { profile, chat } = await withDatabase(async (db) => {
+    const target = { db: { db }, services: { mediaDir: tmpdir() } };
+    const profile = [];
+    for (let i = 0; i <= PHOTO_PAGE_DEFAULT; i++) profile.push(await rawPendingPhoto(target, 'velvet'));
+    return { profile, chat: await rawPendingChatPhoto(target, 'velvet') };
+  });
+  await logInToConsole(page, await addConsoleStaff('moderator', ['velvet']), '/console/photos?brand=velvet');
+  await hydrated(page);
+  const tiles = page.getByRole('list').filter({ has: page.locator('[id^="photo-"]') }).getByRole('button');
+  await expect(tiles).toHaveCount(PHOTO_PAGE_DEFAULT);
+  await page.getByRole('button', { name: 'More photos' }).click();
+  await expect(page.locator(`#photo-${profile.at(-1)!.id}`)).toBeVisible();
+  expect(await tiles.count()).toBeGreaterThan(PHOTO_PAGE_DEFAULT);
+
+  // The chat photos' tab: the same keys; no bulk approval there.
+  await page.getByRole('tab', { name: /Chat photos/ }).click();
+  await expect(page.getByRole('tab', { name: /Chat photos/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(page).toHaveURL(/queue=chat-photos/);
+  const sent = page.locator(`#photo-${chat.id}`);
+  await expect(sent).toBeVisible();
+  await expect(page.getByRole('button', { name: /Approve all/ })).toHaveCount(0);
+  await sent.click();
+  await page.keyboard.press('a');
+  await expect(page.getByText(/^Photo of Lid\d+ approved\.$/)).toBeVisible();
+  await expect(sent).toHaveCount(0);
+  const decided = await withDatabase((db) => db.selectFrom('messages').select('photo_status').where('id', '=', chat.id).executeTakeFirstOrThrow());
+  expect(decided.photo_status).toBe('active');
+});

@@ -13,8 +13,11 @@ import { activeMember, type Client } from './accounts.ts';
 
 const nowIso = () => new Date().toISOString();
 
+/** Where the fixtures write: a started runtime, or (browser tests) the suite's database and a media folder. */
+export type FixtureTarget = { db: Pick<TestRuntime['db'], 'db'>; services: Pick<TestRuntime['services'], 'mediaDir'> };
+
 /** A member in the state a test needs, with their profile. */
-export async function rawMember(rt: TestRuntime, brand: string, state: { status?: 'active' | 'not_confirmed'; suspended?: boolean } = {}): Promise<{ userId: number; profileId: number }> {
+export async function rawMember(rt: FixtureTarget, brand: string, state: { status?: 'active' | 'not_confirmed'; suspended?: boolean } = {}): Promise<{ userId: number; profileId: number }> {
   const db = rt.db.db;
   const email = `m-${randomBytes(6).toString('hex')}@example.com`;
   const user = await db
@@ -31,7 +34,7 @@ export async function rawMember(rt: TestRuntime, brand: string, state: { status?
 }
 
 /** A stored photo file (a few bytes: staff media serves it as it is) and its name. */
-function photoFile(rt: TestRuntime, brand: string): string {
+function photoFile(rt: FixtureTarget, brand: string): string {
   const filename = `${brand}/${randomBytes(8).toString('hex')}.webp`;
   const path = join(rt.services.mediaDir, filename);
   mkdirSync(dirname(path), { recursive: true });
@@ -40,7 +43,7 @@ function photoFile(rt: TestRuntime, brand: string): string {
 }
 
 /** A profile photo waiting for screening, of a new member of the brand. */
-export async function rawPendingPhoto(rt: TestRuntime, brand: string): Promise<{ id: number; filename: string; userId: number; profileId: number }> {
+export async function rawPendingPhoto(rt: FixtureTarget, brand: string): Promise<{ id: number; filename: string; userId: number; profileId: number }> {
   const owner = await rawMember(rt, brand);
   const filename = photoFile(rt, brand);
   const photo = await rt.db.db
@@ -52,7 +55,7 @@ export async function rawPendingPhoto(rt: TestRuntime, brand: string): Promise<{
 }
 
 /** A message between two new members of the brand, in a conversation of its own: its id. */
-async function rawMessage(rt: TestRuntime, brand: string, message: { kind: 'text' | 'photo'; body?: string; media?: string; photo_status?: 'pending'; hold_status?: 'held'; hold_reasons?: string }): Promise<{ id: number; conversationId: number }> {
+async function rawMessage(rt: FixtureTarget, brand: string, message: { kind: 'text' | 'photo'; body?: string; media?: string; photo_status?: 'pending'; hold_status?: 'held'; hold_reasons?: string }): Promise<{ id: number; conversationId: number }> {
   const db = rt.db.db;
   const [from, to] = [await rawMember(rt, brand), await rawMember(rt, brand)];
   const at = nowIso();
@@ -73,7 +76,7 @@ async function rawMessage(rt: TestRuntime, brand: string, message: { kind: 'text
 }
 
 /** A photo sent in a chat between two new members of the brand, waiting for screening: its message id. */
-export const rawPendingChatPhoto = (rt: TestRuntime, brand: string) => rawMessage(rt, brand, { kind: 'photo', media: photoFile(rt, brand), photo_status: 'pending' });
+export const rawPendingChatPhoto = (rt: FixtureTarget, brand: string) => rawMessage(rt, brand, { kind: 'photo', media: photoFile(rt, brand), photo_status: 'pending' });
 
 /** A text message held by the brand's safety rules, waiting for a moderator: its message id. */
 export const rawHeldMessage = (rt: TestRuntime, brand: string) => rawMessage(rt, brand, { kind: 'text', body: 'Bel me op 0612345678', hold_status: 'held', hold_reasons: JSON.stringify({ reasons: ['contacts'] }) });

@@ -1,6 +1,7 @@
 /**
- * The photo screening queue (issue 22): the photos waiting to be shown, oldest first, per brand
- * with the counts of each; driven by the keyboard: arrows move, A approves, R rejects with a reason
+ * The photo screening queues (issue 22), profile photos and photos sent in chats in two tabs: the
+ * photos waiting to be shown, oldest first, a page at a time, per brand with the counts of each;
+ * driven by the keyboard: arrows move, A approves, R rejects with a reason
  * picked from the list, and the visible page can be approved at once. Each decision is audited by
  * the API; a rejected photo's owner is told why in their language.
  */
@@ -11,16 +12,26 @@ import type { ConsoleLocale } from '../../../src/lib/console-locale.ts';
 import { m } from '../paraglide/messages.js';
 import { label } from '../lib/labels.ts';
 import { formatDateTime } from '../lib/format.ts';
-import { $photos, approveShown, decide, loadPhotos, select } from '../stores/photos.ts';
+import { filtersFromAddress } from '../lib/filters.ts';
+import { $photos, approveShown, decide, loadPhotos, select, type PhotoQueueKind } from '../stores/photos.ts';
 import Alert from '../components/Alert.tsx';
 
 export default function PhotosIsland({ locale }: { locale: ConsoleLocale }) {
   const o = { locale };
-  const { brand, photos, counts, selected, loading, error, done } = useStore($photos);
+  const { brand, queue, photos, counts, next, selected, loading, error, done } = useStore($photos);
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState<PhotoRejectReason>('other');
   const [failed, setFailed] = useState('');
-  useEffect(() => void loadPhotos(new URLSearchParams(location.search).get('brand') ?? ''), []);
+  useEffect(() => {
+    const asked = filtersFromAddress(['brand', 'queue']);
+    void loadPhotos(asked.brand ?? '', asked.queue === 'chat-photos' ? 'chat-photos' : 'photos');
+  }, []);
+  const field = queue === 'photos' ? 'photos' : 'chat_photos';
+  const waiting = (kind: PhotoQueueKind) => counts.reduce((sum, c) => sum + (kind === 'photos' ? c.photos : c.chat_photos), 0);
+  const tabs: { kind: PhotoQueueKind; label: string }[] = [
+    { kind: 'photos', label: m.photos_tab_profile({ count: waiting('photos') }, o) },
+    { kind: 'chat-photos', label: m.photos_tab_chat({ count: waiting('chat-photos') }, o) },
+  ];
   useEffect(() => document.getElementById(`photo-${photos[selected]?.id}`)?.focus(), [selected, photos]);
 
   const current = photos[selected];
@@ -53,18 +64,34 @@ export default function PhotosIsland({ locale }: { locale: ConsoleLocale }) {
         <select id="photos-brand" className="field w-auto" value={brand} onChange={(e) => void loadPhotos(e.target.value)}>
           <option value="">{m.all_brands({}, o)}</option>
           {counts.map((c) => (
-            <option key={c.brand} value={c.brand}>{m.photos_brand_count({ brand: c.brand, count: c.photos }, o)}</option>
+            <option key={c.brand} value={c.brand}>{m.photos_brand_count({ brand: c.brand, count: c[field] }, o)}</option>
           ))}
         </select>
-        <button type="button" className="btn-primary" disabled={!photos.length} onClick={() => void approveShown((n) => m.photos_bulk_done({ count: n }, o))}>
-          <span className="i-tabler-checks" aria-hidden="true" />
-          {m.photos_bulk({ count: photos.length }, o)}
-        </button>
+        {queue === 'photos' && (
+          <button type="button" className="btn-primary" disabled={!photos.length} onClick={() => void approveShown((n) => m.photos_bulk_done({ count: n }, o))}>
+            <span className="i-tabler-checks" aria-hidden="true" />
+            {m.photos_bulk({ count: photos.length }, o)}
+          </button>
+        )}
+      </div>
+      <div role="tablist" aria-label={m.photos_queues({}, o)} className="flex gap-2 border-b border-slate-200">
+        {tabs.map((tab) => (
+          <button
+            key={tab.kind}
+            type="button"
+            role="tab"
+            aria-selected={queue === tab.kind}
+            className={`-mb-px border-b-2 px-3 py-2 text-sm font-semibold ${queue === tab.kind ? 'border-indigo-600 text-indigo-700' : 'border-transparent text-slate-600'}`}
+            onClick={() => queue !== tab.kind && void loadPhotos(brand, tab.kind)}
+          >
+            {tab.label}
+          </button>
+        ))}
       </div>
       <p className="text-sm text-slate-600" id="photos-keys">{m.photos_keys({}, o)}</p>
       <Alert tone="success">{done}</Alert>
       <Alert>{error || failed}</Alert>
-      {loading && <p className="text-sm text-slate-600">{m.loading({}, o)}</p>}
+      {loading && !photos.length && <p className="text-sm text-slate-600">{m.loading({}, o)}</p>}
       {!loading && !photos.length && <p className="panel p-4 text-sm text-slate-600">{m.photos_empty({}, o)}</p>}
       <ul className="grid grid-cols-2 gap-3 md:grid-cols-4 lg:grid-cols-5" aria-describedby="photos-keys" onKeyDown={onKey}>
         {photos.map((photo, index) => (
@@ -88,6 +115,9 @@ export default function PhotosIsland({ locale }: { locale: ConsoleLocale }) {
           </li>
         ))}
       </ul>
+      {next !== null && (
+        <button type="button" className="btn-light self-start" disabled={loading} onClick={() => void loadPhotos(brand, queue, true)}>{m.photos_more({}, o)}</button>
+      )}
       {current && (
         <div className="panel flex flex-wrap items-end gap-2 p-3" role="group" aria-label={m.photo_of({ name: current.member.name, brand: current.member.brand }, o)}>
           <a className="mr-auto text-sm text-indigo-700" href={current.url} target="_blank" rel="noreferrer">{m.photo_open({}, o)}</a>

@@ -64,6 +64,8 @@ export interface ConsoleCalls {
   'GET photos': { body: undefined; answer: Awaited<ReturnType<ModerationService['photoQueue']>> & { counts: QueueCount[] } };
   'POST photos/:id': { body: z.input<typeof PhotoDecisionBody>; answer: { id: number; status: 'active' | 'rejected' } };
   'POST photos/approve': { body: z.input<typeof BulkApproveBody>; answer: { approved: number[]; skipped: number[] } };
+  'GET chat-photos': { body: undefined; answer: Awaited<ReturnType<ModerationService['chatPhotoQueue']>> };
+  'POST chat-photos/:id': { body: z.input<typeof PhotoDecisionBody>; answer: { id: number; status: 'active' | 'rejected' } };
   'GET complaints': { body: undefined; answer: Awaited<ReturnType<ComplaintService['queue']>> };
   'GET complaints/:id': { body: undefined; answer: Awaited<ReturnType<ComplaintService['complaint']>> };
   'POST complaints/:id': { body: z.input<typeof ComplaintActionBody>; answer: Awaited<ReturnType<ComplaintService['act']>> };

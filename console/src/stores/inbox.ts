@@ -1,5 +1,5 @@
 import { atom } from '../../../src/stores/browser-only.ts';
-import { consoleApi, ConsoleApiError, type AnswerOf } from '../lib/api.ts';
+import { consoleApi, ConsoleApiError, toLogin, type AnswerOf } from '../lib/api.ts';
 
 export interface InboxState {
   brand: string;
@@ -95,4 +95,9 @@ export function listenInbox(): void {
   };
   for (const type of ['inbox_message', 'inbox_claim', 'inbox_release', 'inbox_reply']) source.addEventListener(type, heard as EventListener);
   source.addEventListener('ready', () => void loadInbox());
+  // The session ended (logged out elsewhere, role changed, removed): to the login page.
+  source.addEventListener('session_ended', () => {
+    source?.close();
+    toLogin();
+  });
 }

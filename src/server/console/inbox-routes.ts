@@ -16,7 +16,7 @@ import { may } from '../../contract/console.ts';
 import { json, stream } from '../http/routes.ts';
 import { readPhoto } from '../api/photos.ts';
 import { inScope } from '../services/console.ts';
-import { CONSOLE_TOPIC, type ConsoleEvent } from '../services/console-events.ts';
+import { CONSOLE_TOPIC, staffTopic, type ConsoleEvent, type StaffSessionEnded } from '../services/console-events.ts';
 import { consoleRoute, type AnyConsoleRoute } from './route.ts';
 
 /** `?brand=&retired=1&page=` of the fictional profiles' list. */
@@ -149,7 +149,8 @@ export const INBOX_ROUTES: AnyConsoleRoute[] = [
     /**
      * The console's live events (DESIGN §9), server-sent: ids only, on every runtime, each passed on
      * only when its brand is in the staff member's scope (and `?brand=`, when given) and the role may
-     * see what it is about. A page reads what changed through the JSON API.
+     * see what it is about. A page reads what changed through the JSON API. It ends, with a
+     * `session_ended` event, when the session does (logout, role changed, removed).
      */
     handler: ({ services, session, query }) =>
       stream((sink) => {
@@ -158,7 +159,17 @@ export const INBOX_ROUTES: AnyConsoleRoute[] = [
         const stop = services.bus.subscribe(CONSOLE_TOPIC, (event) => {
           if (wanted(event as ConsoleEvent)) sink.send((event as ConsoleEvent).type, event);
         });
-        sink.onClose(stop);
+        // The session ended (logout, role changed, removed): the page is told, and the stream ends (reconnecting, it gets the 401).
+        const stopSession = services.bus.subscribe(staffTopic(staff.id), (event) => {
+          const ended = event as StaffSessionEnded;
+          if (ended.session_id !== null && ended.session_id !== session.id) return;
+          sink.send('session_ended', {});
+          sink.close();
+        });
+        sink.onClose(() => {
+          stop();
+          stopSession();
+        });
         sink.send('ready', {});
       }),
   }),

@@ -13,3 +13,22 @@ export const CONSOLE_TOPIC = 'console';
 export function publishToConsole(bus: EventBus, event: ConsoleEvent): Promise<void> {
   return bus.publish(CONSOLE_TOPIC, event);
 }
+
+/** The bus topic of one staff member's sessions (not a console page's events: no brand). */
+export function staffTopic(staffId: number): string {
+  return `staff:${staffId}`;
+}
+
+/** A staff member's session ended: one (`session_id`, a logout) or all of theirs (null: role changed, removed). */
+export interface StaffSessionEnded {
+  type: 'session_ended';
+  session_id: string | null;
+}
+
+/**
+ * Closes the open console streams of ended sessions on every runtime, as a member's streams close
+ * on suspension; call after the change has committed.
+ */
+export function announceSessionEnded(bus: EventBus, staffId: number, sessionId: string | null = null): Promise<void> {
+  return bus.publish(staffTopic(staffId), { type: 'session_ended', session_id: sessionId } satisfies StaffSessionEnded);
+}

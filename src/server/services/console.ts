@@ -11,6 +11,7 @@ import { grant, spend } from '../ledger.ts';
 import { announceSuspension, liftSuspension, suspendMember } from './suspension.ts';
 import type { AuditCallback } from './moderation.ts';
 import type { EventBus } from '../bus.ts';
+import { announceSessionEnded } from './console-events.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
 import { hashSecret, newToken, parseToken, secretMatches } from './secrets.ts';
 import { readCookie, serializeCookie } from '../../lib/cookies.ts';
@@ -238,6 +239,10 @@ export function createConsoleService(deps: {
     return user;
   }
 
+  /** Closes the open console streams of ended sessions on every runtime (the CLI has no bus: its changes end them at the next request). */
+  const sessionsEnded = (staffId: number, sessionId: string | null = null) =>
+    deps.bus ? announceSessionEnded(deps.bus, staffId, sessionId).catch(() => undefined) : Promise.resolve();
+
   /** Who changes staff: an owner on the staff page (their id and address in the audit log), or the CLI (`by`: the system user). */
   type StaffActor = { staff: StaffView | null; ip?: string; by?: string };
   const staffRow = (trx: Executor, who: { email: string } | { id: number }) =>
@@ -251,9 +256,9 @@ export function createConsoleService(deps: {
   /** A staff member's new role and brands: their sessions end. False when there is no such staff member. */
   async function changeStaff(who: { email: string } | { id: number }, role: StaffRole, brands: string[] | null, actor: StaffActor): Promise<boolean> {
     if (!STAFF_ROLES.includes(role)) throw new Error(`role must be one of ${STAFF_ROLES.join(', ')}`);
-    return db.transaction().execute(async (trx) => {
+    const changed = await db.transaction().execute(async (trx) => {
       const row = await staffRow(trx, who);
-      if (!row) return false;
+      if (!row) return null;
       await trx
         .updateTable('staff')
         .set((eb) => ({ role, brands: brands ? JSON.stringify(brands) : null, session_generation: eb('session_generation', '+', 1) }))
@@ -261,15 +266,17 @@ export function createConsoleService(deps: {
         .execute();
       await trx.deleteFrom('staff_sessions').where('staff_id', '=', row.id).execute();
       await audit(trx, { staff: actor.staff, ip: actor.ip, action: 'staff_role', object: { type: 'staff', id: row.id }, details: { from: { role: row.role, brands: brandsOf(row.brands) }, to: { role, brands }, by: actor.by ?? null } });
-      return true;
+      return row.id;
     });
+    if (changed !== null) await sessionsEnded(changed);
+    return changed !== null;
   }
 
   /** Removes a staff member (kept for the audit log's sake, marked removed): their sessions end. */
   async function dropStaff(who: { email: string } | { id: number }, actor: StaffActor): Promise<boolean> {
-    return db.transaction().execute(async (trx) => {
+    const dropped = await db.transaction().execute(async (trx) => {
       const row = await staffRow(trx, who);
-      if (!row) return false;
+      if (!row) return null;
       await trx
         .updateTable('staff')
         .set((eb) => ({ removed_at: nowIso(), session_generation: eb('session_generation', '+', 1) }))
@@ -277,8 +284,10 @@ export function createConsoleService(deps: {
         .execute();
       await trx.deleteFrom('staff_sessions').where('staff_id', '=', row.id).execute();
       await audit(trx, { staff: actor.staff, ip: actor.ip, action: 'staff_remove', object: { type: 'staff', id: row.id }, details: { by: actor.by ?? null } });
-      return true;
+      return row.id;
     });
+    if (dropped !== null) await sessionsEnded(dropped);
+    return dropped !== null;
   }
 
   return {
@@ -355,6 +364,7 @@ export function createConsoleService(deps: {
         await trx.deleteFrom('staff_sessions').where('id', '=', session.id).execute();
         await audit(trx, { staff: session.staff, action: 'logout', ip });
       });
+      await sessionsEnded(session.staff.id, session.id);
       return serializeCookie(cookieName, '', { maxAgeSeconds: 0, httpOnly: true, secure: deps.production, sameSite: 'Strict' });
     },
 
