@@ -197,7 +197,7 @@ for (const engine of engines()) {
 
       test('static files cost no session look-up; a page or an API call with a session cookie costs one (a suspended member is shown the ban page at once), a visitor\'s prerendered page none', async () => {
         const { client } = await activeMember(rt());
-        const visitor = new Client(rt());
+        const visitor = new Client(rt(), 'spetter');
         const sessions = rt().services.sessions;
         const original = sessions.lookup;
         let lookUps = 0;
