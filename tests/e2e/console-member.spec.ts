@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { test, expect, signUpMember, callApi } from '../support/e2e.ts';
+import { test, expect, signUpMember, callApi, brandUrl } from '../support/e2e.ts';
 import { addConsoleStaff, consoleUrl, hydrated, logInToConsole } from '../support/console-e2e.ts';
 import type { StaffRole } from '../../src/contract/console.ts';
 
@@ -49,7 +49,12 @@ for (const viewport of [{ width: 1280, height: 900 }, { width: 768, height: 1024
       await expect(page.getByRole('button', { name: 'Lift suspension' })).toBeVisible();
       await page.screenshot({ path: `test-results/console-member-${viewport.width}.png`, fullPage: true });
 
-      expect((await callApi(member.page, 'spetter', 'GET', '/api/user.php')).json.user).toBeNull();
+      // Suspended at once (issue 22): the API refuses the session, and the next page is the ban page.
+      const answer = await callApi(member.page, 'spetter', 'GET', '/api/user.php');
+      expect(answer.status).toBe(403);
+      expect(answer.json.error.code).toBe('account_suspended');
+      await member.page.goto(brandUrl('spetter', '/members'));
+      await expect(member.page).toHaveURL(/\/pages\/ban/);
       await member.page.context().close();
     });
   });
