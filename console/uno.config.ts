@@ -1,5 +1,6 @@
 import { defineConfig, presetIcons, presetWind4 } from 'unocss';
 import { BREAKPOINTS } from '../src/lib/theme.ts';
+import { NAV } from './src/lib/nav.ts';
 
 const px = (n: number) => `${n}px`;
 
@@ -9,6 +10,8 @@ export default defineConfig({
     presetWind4({ preflights: { reset: true } }),
     presetIcons({ collections: { tabler: () => import('@iconify-json/tabler/icons.json', { with: { type: 'json' } }).then((m) => m.default as never) } }),
   ],
+  // The navigation's icons are named in a .ts file, which UnoCSS does not scan: listed here.
+  safelist: NAV.map((entry) => entry.icon),
   theme: {
     breakpoint: { sm: px(BREAKPOINTS.sm), md: px(BREAKPOINTS.md), lg: px(BREAKPOINTS.lg), xl: px(BREAKPOINTS.xl) },
   },
