@@ -113,7 +113,7 @@ function shapes(who: { email: string; name: string }): Shape[] {
   const tenants = loadAllTenants(TENANTS_DIR);
   const bus = createMemoryBus();
   const members = (db: Parameters<Shape[1]>[0], q?: string) => createConsoleService({ db, limits: createLimits(null), production: false }).members(owner, { q, brand: BRAND, page: 1 });
-  const moderation = (db: Parameters<Shape[1]>[0]) => createModerationService({ db, bus, mediaDir: '', mailRejection: async () => undefined });
+  const moderation = (db: Parameters<Shape[1]>[0]) => createModerationService({ db, bus, mailRejection: async () => undefined });
   return [
     ['members, exact e-mail', (db) => members(db, who.email)],
     ['members, e-mail prefix', (db) => members(db, who.email.slice(0, who.email.indexOf('@') - 2))],

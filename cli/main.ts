@@ -4,14 +4,12 @@
  * Every command runs on Node 24 from the `node` devDependency (through npm run / npx).
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TENANTS_DIR, DATA_DIR } from './paths.ts';
 import { buildConsole, buildStale, buildTenants, isConsoleStale, isStale } from './build.ts';
 import { checkAll, missingPaymentKeys } from './check.ts';
 import { createTenantFile } from './new.ts';
 import { runningPort, startServer } from './serve.ts';
-import { generateVapidKeys } from './keys.ts';
 import { createDiscountCode, findMember, moveCredits, type DiscountOptions } from './operator.ts';
 import { userInfo } from 'node:os';
 import { listTenantIds } from '../src/tenant/load.ts';
@@ -19,7 +17,9 @@ import { createDb, createSchemaIfMissing } from '../src/server/db/index.ts';
 import { migrateToLatest, migrateDown } from '../src/server/db/migrate.ts';
 import { seedDemo } from '../src/server/db/seed.ts';
 import { seedDemoPhotos } from '../src/server/db/seed-photos.ts';
-import { configFromEnv } from '../src/server/config.ts';
+import { ConfigError, configFromEnv } from '../src/server/config.ts';
+import { ensureVapidKeys, replaceVapidKeys } from '../src/server/services/push-keys.ts';
+import { mediaStoreOf } from '../src/server/media-store.ts';
 import { TrustProxyError } from '../src/server/http/proxy.ts';
 import { createNotificationService } from '../src/server/services/notifications.ts';
 import { loadAllTenants } from '../src/tenant/load.ts';
@@ -130,7 +130,7 @@ program
   .action(async (opts: { port?: number }) => {
     failOnCheck();
     await buildStale();
-    ensureVapidKeys();
+    await ensurePushKeys();
     await startServer({ port: opts.port ?? Number(process.env.PORT ?? 4321), host: '0.0.0.0', seed: true });
   });
 
@@ -141,7 +141,7 @@ program
   .action(async (opts: { port?: number }) => {
     failOnCheck();
     await buildStale();
-    ensureVapidKeys();
+    await ensurePushKeys();
     await startServer({ port: opts.port ?? Number(process.env.PORT ?? 4321), host: '0.0.0.0', seed: true, watch: true });
   });
 
@@ -179,7 +179,7 @@ db.command('seed')
     const { db: kysely, engine, close } = await openDatabase();
     await migrateToLatest(kysely);
     const { profiles } = await seedDemo(kysely, loadAllTenants(TENANTS_DIR), { perTenant: opts.members });
-    const photos = opts.photos ? await seedDemoPhotos(kysely, configFromEnv().mediaDir) : 0;
+    const photos = opts.photos ? await seedDemoPhotos(kysely, mediaStoreOf(configFromEnv())) : 0;
     console.log(`sitegen: ${engine}: ${profiles} demo profiles added, ${photos} demo portraits drawn`);
     await close();
   });
@@ -364,30 +364,41 @@ staff
     console.log(`sitegen: ${email.toLowerCase()} is now ${role} (${opts.brands ? opts.brands.join(', ') : 'all brands'})`);
   });
 
-/** The VAPID keys of data/vapid.json, made when absent: web push works from a fresh clone. */
-function ensureVapidKeys(force = false): { publicKey: string; created: boolean } {
-  const file = join(DATA_DIR, 'vapid.json');
-  if (existsSync(file) && !force) return { publicKey: (JSON.parse(readFileSync(file, 'utf8')) as { publicKey: string }).publicKey, created: false };
-  mkdirSync(DATA_DIR, { recursive: true });
-  const keys = generateVapidKeys();
-  writeFileSync(file, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
-  return { publicKey: keys.publicKey, created: true };
+/**
+ * The VAPID key pair web push signs with: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY when set, else the
+ * database's, made when absent (a data/vapid.json of an older install moves in): web push works
+ * from a fresh clone, and every process and machine on the database signs with the same pair.
+ */
+async function ensurePushKeys(force = false): Promise<{ keys: { publicKey: string; privateKey: string }; said: string }> {
+  const config = configFromEnv();
+  if (config.vapid) return { keys: config.vapid, said: 'uses VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY of the environment' };
+  const { db: kysely, engine, close } = await openDatabase();
+  try {
+    await migrateToLatest(kysely);
+    if (force) return { keys: await replaceVapidKeys(kysely), said: `${engine}: replaced the key pair in the database` };
+    const { keys, created } = await ensureVapidKeys(kysely, join(DATA_DIR, 'vapid.json'));
+    return { keys, said: `${engine}: ${created ? 'stored a new' : 'kept the'} key pair in the database` };
+  } finally {
+    await close();
+  }
 }
 
 program
   .command('keys')
-  .description('Generate the VAPID key pair for web push into data/vapid.json (kept when present).')
-  .option('--force', 'replace existing keys')
-  .action((opts: { force?: boolean }) => {
-    const { publicKey, created } = ensureVapidKeys(opts.force);
-    console.log(`sitegen: ${created ? 'wrote' : 'kept'} ${join(DATA_DIR, 'vapid.json')}; public key ${publicKey}`);
+  .description('The VAPID key pair for web push: made once in the database (kept when present), or VAPID_* of the environment.')
+  .option('--force', 'replace the key pair in the database (browsers subscribed with the old one stop receiving pushes)')
+  .option('--env', 'also print the pair as VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY lines for an environment file')
+  .action(async (opts: { force?: boolean; env?: boolean }) => {
+    const { keys, said } = await ensurePushKeys(opts.force);
+    console.log(`sitegen: ${said}; public key ${keys.publicKey}`);
+    if (opts.env) console.log(`VAPID_PUBLIC_KEY=${keys.publicKey}\nVAPID_PRIVATE_KEY=${keys.privateKey}`);
   });
 
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
   // A configuration the runtime cannot start with: its message names the variable and the mistake.
-  if (!(error instanceof TrustProxyError)) throw error;
+  if (!(error instanceof TrustProxyError) && !(error instanceof ConfigError)) throw error;
   console.error(`sitegen: ${error.message}`);
   process.exit(1);
 }

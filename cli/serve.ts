@@ -43,7 +43,7 @@ export async function startServer(opts: ServeOptions) {
   if (opts.seed) {
     const { profiles } = await seedDemo(app.db.db, loadAllTenants(config.tenantsDir));
     if (profiles) console.log(`sitegen: added ${profiles} demo profiles`);
-    const photos = await seedDemoPhotos(app.db.db, config.mediaDir);
+    const photos = await seedDemoPhotos(app.db.db, app.services.media);
     if (photos) console.log(`sitegen: drew ${photos} demo portraits`);
   }
   const url = await app.listen(opts.port, opts.host);

@@ -8,6 +8,10 @@ import { createMemoryBus, createPostgresBus, type EventBus } from './bus.ts';
 import { createLocalJobs, createPgBossJobs, type Jobs } from './jobs.ts';
 import { createLimits } from './limits.ts';
 import { createServices } from './services/create.ts';
+import { join } from 'node:path';
+import { mediaStoreOf } from './media-store.ts';
+import { ensureVapidKeys, storedVapidKeys } from './services/push-keys.ts';
+import { existsSync } from 'node:fs';
 import type { Services } from './services/index.ts';
 import { createHttp } from './http/server.ts';
 import { API_ROUTES } from './api/index.ts';
@@ -67,6 +71,17 @@ export async function buildApp(config: AppConfig): Promise<App> {
   const migrated = await migrateToLatest(db.db);
   if (migrated.length) log.info(`${db.engine}: ran ${migrated.length} migrations`);
 
+  // Web push signs with the configured pair (VAPID_* or a test's), else the database's, which
+  // every process and machine shares; a data/vapid.json of an older runtime moves in once.
+  const legacyKeys = join(config.dataDir, 'vapid.json');
+  const keys = config.vapid
+    ? null
+    : ((await storedVapidKeys(db.db)) ?? (existsSync(legacyKeys) ? (await ensureVapidKeys(db.db, legacyKeys)).keys : null));
+  const vapid = config.vapid ?? (keys ? { ...keys, subject: config.vapidSubject } : null);
+  // Photos on this machine's disk, or in the bucket every machine shares (S3_*).
+  const media = mediaStoreOf(config);
+  if (config.s3) log.info(`photos in bucket ${config.s3.bucket}${config.s3.endpoint ? ` at ${config.s3.endpoint}` : ''}`);
+
   const registry = new TenantRegistry({ tenantsDir: config.tenantsDir, distDir: config.distDir, onError: line });
   // Connections are named after the schema, so an operator (or a test) can tell them apart.
   const name = `sitegen${config.databaseSchema ? `:${config.databaseSchema}` : ''}`;
@@ -87,14 +102,15 @@ export async function buildApp(config: AppConfig): Promise<App> {
       : { onWrite: db.onWrite, epoch: () => bus.listening(), onChange: (listener) => bus.subscribe('session_rows', listener as (event: object) => void) },
     bus,
     limits: createLimits(db.pool ? { pool: db.pool } : null),
-    pushPublicKey: config.vapid?.publicKey ?? config.pushPublicKey,
-    vapid: config.vapid ?? null,
+    pushPublicKey: vapid?.publicKey ?? config.pushPublicKey,
+    vapid,
     pushAgent: config.pushAgent,
     mailWebhookSecret: config.mailWebhookSecret,
     tenants: () => registry.tenants(),
     outboxDir: config.outboxDir,
     smtpUrl: config.smtpUrl,
     mediaDir: config.mediaDir,
+    media,
     production: config.production,
     abuse: config.abuse,
     log: (text) => log.info(text),

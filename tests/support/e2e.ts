@@ -107,7 +107,7 @@ export async function decidePhotosOf(email: string, decision: PhotoDecision): Pr
       .where('users.email', '=', email.toLowerCase())
       .where('photos.status', '=', 'pending')
       .execute();
-    const moderation = createModerationService({ db, bus: createMemoryBus(), mediaDir: '', mailRejection: async () => undefined });
+    const moderation = createModerationService({ db, bus: createMemoryBus(), mailRejection: async () => undefined });
     for (const row of rows) await moderation.decidePhoto({ id: 0, role: 'moderator' }, row.id, decision, 'all');
   });
 }
@@ -122,7 +122,7 @@ export async function approveChatPhotosOf(userId: number): Promise<void> {
       .where('profiles.user_id', '=', userId)
       .where('messages.photo_status', '=', 'pending')
       .execute();
-    const moderation = createModerationService({ db, bus: createMemoryBus(), mediaDir: '', mailRejection: async () => undefined });
+    const moderation = createModerationService({ db, bus: createMemoryBus(), mailRejection: async () => undefined });
     for (const row of rows) await moderation.decideChatPhoto({ id: 0, role: 'moderator' }, row.id, { status: 'active' }, 'all');
   });
 }

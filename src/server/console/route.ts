@@ -6,7 +6,7 @@ import type { Services } from '../services/index.ts';
 import type { Method, Result } from '../http/routes.ts';
 
 /** A console answer: a route's Result, or a stored photo staff screen (`media`). */
-export type ConsoleResult = Result | { kind: 'media'; path: string; type: string };
+export type ConsoleResult = Result | { kind: 'media'; name: string; type: string };
 
 /**
  * A console route (DESIGN §11), declared like a member route (`route()` in http/routes.ts) with

@@ -394,9 +394,9 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
     scoped: true,
     params: MediaParams,
     handler: async ({ services, session, params }) => {
-      const path = await services.moderation.staffMediaFile(`${params.brand}/${params.file}`, session.staff.brands ?? 'all');
-      if (!path) throw notFound();
-      return { kind: 'media', path, type: 'image/webp' };
+      const name = await services.moderation.staffMediaFile(`${params.brand}/${params.file}`, session.staff.brands ?? 'all');
+      if (!name) throw notFound();
+      return { kind: 'media', name, type: 'image/webp' };
     },
   }),
 

@@ -33,6 +33,7 @@ export interface Database {
   tokens: TokensTable;
   credit_ledger: CreditLedgerTable;
   push_subscriptions: PushSubscriptionsTable;
+  site_secrets: SiteSecretsTable;
   staff: StaffTable;
   staff_recovery_codes: StaffRecoveryCodesTable;
   staff_sessions: StaffSessionsTable;
@@ -451,6 +452,13 @@ export interface SessionsTable {
   user_agent: string | null;
 }
 /** A browser's Web Push subscription of a member (SPEC §7 POST /api/user.php?push=1). */
+/** Secrets every process shares (migration 0042): the VAPID key pair as `vapid`. */
+export interface SiteSecretsTable {
+  name: string;
+  value: string;
+  created_at: Generated<string>;
+}
+
 export interface PushSubscriptionsTable {
   id: Generated<number>;
   user_id: number;

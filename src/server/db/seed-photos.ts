@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import type { Database } from './schema.ts';
@@ -10,6 +8,7 @@ import { portrait, type EyeColor, type HairColor, type PortraitOptions } from '.
 import { PROFILE_FIELD_KEYS } from '../../lib/profile-fields.ts';
 import { ageOn } from '../../lib/account-rules.ts';
 import { DEMO_PASSWORD_HASH } from './seed.ts';
+import { diskMedia, type MediaStore } from '../media-store.ts';
 
 /**
  * Photos for every demo person (fictional profiles and demo members) that has none: illustrated
@@ -17,7 +16,9 @@ import { DEMO_PASSWORD_HASH } from './seed.ts';
  * and eye colour), one in four with a few more photos, so a fresh install's search and profiles
  * look like a site in use without shipping pictures of real people. Idempotent; returns how many it added.
  */
-export async function seedDemoPhotos(db: Kysely<Database>, mediaDir: string): Promise<number> {
+export async function seedDemoPhotos(db: Kysely<Database>, store: MediaStore | string): Promise<number> {
+  // A folder: the disk store over it (the CLI's seed before the runtime is built, unit tests).
+  const media = typeof store === 'string' ? diskMedia(store) : store;
   const bare = await db
     .selectFrom('profiles')
     .leftJoin('photos', 'photos.profile_id', 'profiles.id')
@@ -29,7 +30,7 @@ export async function seedDemoPhotos(db: Kysely<Database>, mediaDir: string): Pr
     .execute();
   // A few at a time: drawing is CPU work, and a first start should not wait on it one by one.
   for (let i = 0; i < bare.length; i += DRAW_AT_ONCE) {
-    await Promise.all(bare.slice(i, i + DRAW_AT_ONCE).map((profile) => drawOne(db, mediaDir, profile)));
+    await Promise.all(bare.slice(i, i + DRAW_AT_ONCE).map((profile) => drawOne(db, media, profile)));
   }
   return bare.length;
 }
@@ -55,13 +56,13 @@ export function portraitOptionsOf(profile: { birth_date: string; hair_color?: st
   };
 }
 
-async function drawOne(db: Kysely<Database>, mediaDir: string, profile: DemoPerson): Promise<void> {
+async function drawOne(db: Kysely<Database>, media: MediaStore, profile: DemoPerson): Promise<void> {
   const person = portraitOptionsOf(profile, new Date());
   const count = profile.id % MORE_PHOTOS_ONE_IN === 0 ? 2 + (profile.id % 3) : 1;
-  for (let variant = 0; variant < count; variant++) await drawPhoto(db, mediaDir, profile, { ...person, variant });
+  for (let variant = 0; variant < count; variant++) await drawPhoto(db, media, profile, { ...person, variant });
 }
 
-async function drawPhoto(db: Kysely<Database>, mediaDir: string, profile: DemoPerson, options: PortraitOptions): Promise<void> {
+async function drawPhoto(db: Kysely<Database>, media: MediaStore, profile: DemoPerson, options: PortraitOptions): Promise<void> {
   const variant = options.variant ?? 0;
   // Rasterise the drawing once; the photo and its thumbnail come from the same pixels.
   const raster = await sharp(Buffer.from(portrait(profile.id, profile.gender, options))).resize(DEMO_WIDTH, DEMO_HEIGHT).png().toBuffer();
@@ -72,8 +73,7 @@ async function drawPhoto(db: Kysely<Database>, mediaDir: string, profile: DemoPe
     sharp(raster).webp({ quality: 80 }).toBuffer(),
     sharp(raster).resize(THUMB_SIDE, THUMB_SIDE, { fit: 'cover', position: 'top' }).webp({ quality: 80 }).toBuffer(),
   ]);
-  await mkdir(join(mediaDir, profile.tenant_id), { recursive: true });
-  await writeFile(join(mediaDir, filename), photo);
-  await writeFile(join(mediaDir, thumbFilename), thumb);
+  await media.put(filename, photo);
+  await media.put(thumbFilename, thumb);
   await db.insertInto('photos').values({ profile_id: profile.id, filename, thumb_filename: thumbFilename, status: 'active', reviewed_at: nowIso(), is_main: variant === 0 ? 1 : 0, position: variant }).execute();
 }

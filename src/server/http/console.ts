@@ -10,7 +10,6 @@ import { may } from '../../contract/console.ts';
 import { forbiddenTextPath } from '../../contract/text.ts';
 import type { Services } from '../services/index.ts';
 import { CONSOLE_ROUTES, type AnyConsoleRoute, type ConsoleResult } from '../console/routes.ts';
-import { readFile } from 'node:fs/promises';
 import { consoleLocale, consolePagesPlugin } from './console-pages.ts';
 import type { Result } from './routes.ts';
 import { openStream, sendFile } from './api.ts';
@@ -55,12 +54,12 @@ function refusal(error: z.ZodError): AppError {
   return new AppError('invalid_input', 400, { key: 'error_bad_request', field });
 }
 
-async function answer(request: FastifyRequest, reply: FastifyReply, result: ConsoleResult): Promise<FastifyReply | void> {
+async function answer(request: FastifyRequest, reply: FastifyReply, result: ConsoleResult, options: ConsoleOptions): Promise<FastifyReply | void> {
   reply.header('cache-control', 'no-store');
   switch (result.kind) {
     case 'media': {
-      // Staff-only photos: never kept by a shared cache.
-      const body = await readFile(result.path).catch(() => null);
+      // Staff-only photos, from the media store: never kept by a shared cache.
+      const body = await options.services.media.get(result.name);
       if (!body) throw notFound();
       return reply.code(200).header('cache-control', 'private, no-store').type(result.type).send(body);
     }
@@ -155,7 +154,7 @@ export function registerConsole(app: FastifyInstance, options: ConsoleOptions): 
           req: request.raw,
           res: reply.raw,
         } as never);
-        return await answer(request, reply, result);
+        return await answer(request, reply, result, options);
       },
     });
   for (const route of routes.filter((r) => !r.upload)) define(app, route);

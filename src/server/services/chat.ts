@@ -27,6 +27,7 @@ import { visibleTarget, type Liker } from './likes.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
 import { mediaUrl } from './main-image.ts';
 import { deleteFiles, storeImage, type PhotoUpload } from './photos.ts';
+import type { MediaStore } from '../media-store.ts';
 import { initialPhotoStatus, isPublicPhoto, type PhotoModeration, type PhotoStatus } from '../../lib/photo-screening.ts';
 import type { HoldStatus } from '../../lib/safety-rules.ts';
 import type { GifProvider } from '../data/gifs.ts';
@@ -87,7 +88,8 @@ export interface ChatServiceDeps {
   db: Kysely<Database>;
   bus: EventBus;
   gifs: GifProvider;
-  mediaDir: string;
+  /** Where sent photos are stored (media-store.ts). */
+  media: MediaStore;
   /** The brand's photo_moderation by tenant id (issue 22): `before` holds a chat photo back from the recipient until approved. */
   moderationOf?: (tenantId: string) => PhotoModeration;
   /**
@@ -106,7 +108,7 @@ export interface ChatServiceDeps {
  * it. Both members' tabs hear of each change over the event bus (DESIGN §9).
  */
 export function createChatService(deps: ChatServiceDeps) {
-  const { db, bus, gifs, mediaDir } = deps;
+  const { db, bus, gifs, media } = deps;
 
   async function toMessages(rows: MessageRow[], me: number): Promise<ChatMessage[]> {
     const gifIds = [...new Set(rows.filter((r) => r.kind === 'gif' && r.media).map((r) => r.media!))];
@@ -372,14 +374,14 @@ export function createChatService(deps: ChatServiceDeps) {
     /** POST /api/chat.php?photo=1: a photo, re-encoded as profile photos are, at photo_credits. */
     async sendPhoto(tenant: Tenant, me: Liker, target: { conversationId?: number; profileId?: number }, clientId: string, file: PhotoUpload): Promise<SendAnswer> {
       if (target.profileId !== undefined && !(await side(db, me.profileId, { profileId: target.profileId }))) await visibleTarget(db, tenant, me, target.profileId);
-      const { filename, thumbFilename } = await storeImage(mediaDir, tenant.id, file);
+      const { filename, thumbFilename } = await storeImage(media, tenant.id, file);
       try {
         const answer = await this.deliver(tenant, me, target, clientId, { kind: 'photo', body: null, media: filename, credits: tenant.photo_credits, photoStatus: initialPhotoStatus(deps.moderationOf?.(tenant.id) ?? tenant.photo_moderation) });
         // A repeated send keeps the photo stored the first time.
-        if (answer.message.photo?.url !== mediaUrl(filename)) await deleteFiles(mediaDir, [filename, thumbFilename]);
+        if (answer.message.photo?.url !== mediaUrl(filename)) await deleteFiles(media, [filename, thumbFilename]);
         return answer;
       } catch (error) {
-        await deleteFiles(mediaDir, [filename, thumbFilename]);
+        await deleteFiles(media, [filename, thumbFilename]);
         throw error;
       }
     },

@@ -14,6 +14,7 @@ import { createAccountService, type AbuseLimits } from './accounts.ts';
 import { createProfileService } from './profiles.ts';
 import { createNotificationService } from './notifications.ts';
 import { createPhotoService } from './photos.ts';
+import { diskMedia, type MediaStore } from '../media-store.ts';
 import { createModerationService } from './moderation.ts';
 import { createSearchService } from './search.ts';
 import { createLikeService } from './likes.ts';
@@ -53,6 +54,8 @@ export interface ServiceDeps {
   outboxDir: string;
   smtpUrl?: string;
   mediaDir: string;
+  /** Where photos are stored (media-store.ts); the disk under mediaDir when left out. */
+  media?: MediaStore;
   production: boolean;
   /** Mail and abuse limits other than the defaults (a test browser signs up many members from one address). */
   abuse?: Partial<AbuseLimits>;
@@ -120,10 +123,11 @@ export function createServices(deps: ServiceDeps): Services {
   const accounts = createAccountService({ db, mail, sessions, views, bus, limits, abuse: deps.abuse, unsubscribeToken: (user) => notifications.unsubscribeToken(user), production: deps.production, postbacks, countMember });
   // A brand gone from the registry screens before showing: the safe default of issue 22.
   const moderationOf = (tenantId: string) => deps.tenants().find((t) => t.id === tenantId)?.photo_moderation ?? 'before';
-  const photos = createPhotoService({ db, mediaDir: deps.mediaDir, moderationOf });
+  const media = deps.media ?? diskMedia(deps.mediaDir);
+  const photos = createPhotoService({ db, media, moderationOf });
   // The chat screens members' messages by the brand's safety rules; a released message goes out through the chat.
   const messageSafety = createMessageSafety({ db, bus, chat: () => chat, tenants: deps.tenants, log: deps.log });
-  const chat = createChatService({ db, bus, gifs, mediaDir: deps.mediaDir, moderationOf, screen: messageSafety.screen, onMessage: (m) => notifier.afterMessage(m.id) });
+  const chat = createChatService({ db, bus, gifs, media, moderationOf, screen: messageSafety.screen, onMessage: (m) => notifier.afterMessage(m.id) });
   const onLike = (userId: number, likerProfileId: number) => void notifier.likeArrived(userId, likerProfileId).catch((error: Error) => deps.log?.(`like mail: ${error.message}`));
   return {
     db,
@@ -132,12 +136,13 @@ export function createServices(deps: ServiceDeps): Services {
     tenants: deps.tenants,
     pushPublicKey: deps.pushPublicKey,
     mediaDir: deps.mediaDir,
+    media,
     sessions,
     accounts,
     profiles: createProfileService({ db }),
     notifications,
     photos,
-    moderation: createModerationService({ db, bus, mediaDir: deps.mediaDir, mailRejection: (userId, reason) => notifier.photoRejected(userId, reason), log: deps.log }),
+    moderation: createModerationService({ db, bus, mailRejection: (userId, reason) => notifier.photoRejected(userId, reason), log: deps.log }),
     mail,
     search: createSearchService({ db }),
     likes: createLikeService({ db, bus, onLike }),

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, Engine } from '../db/index.ts';
 import type { Tenant } from '../../tenant/schema.ts';
+import type { MediaStore } from '../media-store.ts';
 import type { AccountService } from './accounts.ts';
 import type { ProfileService } from './profiles.ts';
 import type { NotificationService } from './notifications.ts';
@@ -46,8 +47,10 @@ export interface Services {
   tenants(): Tenant[];
   /** VAPID public key for web push, from `sitegen keys`; null until generated. */
   pushPublicKey: string | null;
-  /** Where photos are stored and served from (/media/…). */
+  /** The folder of photos on this machine's disk (MEDIA_DIR); where they are when no bucket is configured. */
   mediaDir: string;
+  /** Where photos are stored and read from for /media/… and the console: that disk or the S3 bucket (media-store.ts). */
+  media: MediaStore;
   /** Sessions of logged-in members: the cookie, its rotation and revocation. */
   sessions: SessionServiceImpl;
   accounts: AccountService;

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { EventBus } from '../bus.ts';
@@ -109,7 +108,6 @@ export interface PhotoDecision {
 export interface ModerationDeps {
   db: Kysely<Database>;
   bus: EventBus;
-  mediaDir: string;
   /** The owner's statement of reasons by mail (notifier.photoRejected). */
   mailRejection: (userId: number, reason: PhotoRejectReason) => Promise<void>;
   log?: (line: string) => void;
@@ -408,16 +406,16 @@ export function createModerationService(deps: ModerationDeps) {
     },
 
     /**
-     * The file behind a staff media path (`<tenant>/<hex>.webp` or its `-t` thumbnail) for the
-     * console's route to stream, whatever the photo's status: an absolute path, or null when the
-     * name is no photo of a brand in scope.
+     * The stored file behind a staff media path (`<tenant>/<hex>.webp` or its `-t` thumbnail) for
+     * the console's route to read from the media store, whatever the photo's status: its stored
+     * name, or null when the name is no photo of a brand in scope.
      */
     async staffMediaFile(storedName: string, brandsInScope: BrandScope): Promise<string | null> {
       if (!/^[a-z0-9-]+\/[a-f0-9]+(?:-t)?\.webp$/.test(storedName)) return null;
       const name = storedName.replace(/-t\.webp$/, '.webp');
       const photo = await scoped(db, brandsInScope).select('photos.id').where('photos.filename', '=', name).executeTakeFirst();
       const sent = photo ? null : await chatScoped(db, brandsInScope).select('messages.id').where('messages.media', '=', name).executeTakeFirst();
-      return photo || sent ? join(deps.mediaDir, storedName) : null;
+      return photo || sent ? storedName : null;
     },
   };
 }

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { PhotoView } from '../../contract/profile.ts';
-import { mkdir, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Kysely, Transaction } from 'kysely';
 import sharp from 'sharp';
 import { fileTypeFromBuffer } from 'file-type';
@@ -9,6 +7,7 @@ import { mainImage as readMainImage, mediaUrl, passMainOn, type MainImage } from
 import { lockProfiles, lockingRows } from '../db/engine.ts';
 import type { Database, Photo, PhotoStatus } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
+import { diskMedia, type MediaStore } from '../media-store.ts';
 import { FREE_PHOTOS, PREMIUM_PHOTOS } from '../../lib/membership.ts';
 import { initialPhotoStatus, type PhotoModeration } from '../../lib/photo-screening.ts';
 
@@ -78,8 +77,10 @@ export interface PhotoService {
 
 export interface PhotoServiceOptions {
   db: Kysely<Database>;
-  /** Folder the files are written to, one sub-folder per tenant (configuration: MEDIA_DIR, else data/media). */
-  mediaDir: string;
+  /** Where the files are stored (media-store.ts: MEDIA_DIR or the S3 bucket)… */
+  media?: MediaStore;
+  /** …or the folder they are written to, one sub-folder per tenant (a service built alone, as in unit tests). */
+  mediaDir?: string;
   /**
    * The brand's `photo_moderation` by tenant id (issue 22): `before` makes a new photo pending,
    * `after` active at once (and queued for review). The runtime passes the tenants' setting.
@@ -101,7 +102,7 @@ export const photoError = {
 
 export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
   const { db } = opts;
-  const { mediaDir } = opts;
+  const media = opts.media ?? diskMedia(opts.mediaDir ?? '');
   const statusFor = (tenantId: string): PhotoStatus =>
     opts.moderationOf ? initialPhotoStatus(opts.moderationOf(tenantId)) : (opts.initialStatus ?? 'active');
 
@@ -177,7 +178,7 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
    * whether the premium limit applies), screened as the brand's photo_moderation says.
    */
   async function addPhoto(tenantId: string, profileId: number, file: PhotoUpload, lock: (trx: Transaction<Database>) => Promise<boolean>): Promise<PhotoView[]> {
-    const { filename, thumbFilename } = await storeImage(mediaDir, tenantId, file);
+    const { filename, thumbFilename } = await storeImage(media, tenantId, file);
     try {
       await db.transaction().execute(async (trx) => {
         const premium = await lock(trx);
@@ -202,7 +203,7 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
           .execute();
       });
     } catch (err) {
-      await deleteFiles(mediaDir, [filename, thumbFilename]);
+      await deleteFiles(media, [filename, thumbFilename]);
       throw err;
     }
     return list(profileId);
@@ -252,7 +253,7 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
       return photo;
     });
     // Files go after the commit: a failed delete must not leave a row without its files.
-    await deleteFiles(mediaDir, [removed.filename, removed.thumb_filename]);
+    await deleteFiles(media, [removed.filename, removed.thumb_filename]);
     return list(profileId);
   }
 
@@ -266,7 +267,7 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
       await trx.deleteFrom('photos').where('profile_id', '=', profileId).execute();
       return photos;
     });
-    await deleteFiles(mediaDir, rows.flatMap((r) => [r.filename, r.thumb_filename]));
+    await deleteFiles(media, rows.flatMap((r) => [r.filename, r.thumb_filename]));
   }
 
   async function mediaAccess(storedName: string): Promise<{ status: PhotoStatus; userId: number | null } | null> {
@@ -293,16 +294,10 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
 }
 
 /** Removes stored files; a file already gone is fine, a name that is not ours is never touched. */
-export async function deleteFiles(mediaDir: string, names: string[]): Promise<void> {
-  await Promise.all(
-    names
-      .filter((n) => STORED_NAME.test(n))
-      .map((n) =>
-        unlink(join(mediaDir, n)).catch((err: NodeJS.ErrnoException) => {
-          if (err.code !== 'ENOENT') console.error(`photos: could not delete ${n}:`, err);
-        }),
-      ),
-  );
+export async function deleteFiles(media: MediaStore, names: string[]): Promise<void> {
+  const ours = names.filter((n) => STORED_NAME.test(n));
+  // The row is gone already: a file left behind is logged, never the member's error.
+  await media.delete(ours).catch((err: Error) => console.error(`photos: could not delete ${ours.join(', ')}:`, err));
 }
 
 /**
@@ -310,7 +305,7 @@ export async function deleteFiles(mediaDir: string, names: string[]): Promise<vo
  * the photo and its thumbnail under the brand's folder; answers their stored names. Shared by
  * profile photos and photos sent in a chat. Refusals: photo_too_large, photo_type, photo_dimensions.
  */
-export async function storeImage(mediaDir: string, tenantId: string, file: PhotoUpload): Promise<{ filename: string; thumbFilename: string }> {
+export async function storeImage(media: MediaStore, tenantId: string, file: PhotoUpload): Promise<{ filename: string; thumbFilename: string }> {
   if (!TENANT_ID.test(tenantId)) throw new Error(`photos: unusable tenant id ${JSON.stringify(tenantId)}`);
   if (file.bytes.length > MAX_PHOTO_BYTES) throw photoError.tooLarge();
   const type = await fileTypeFromBuffer(file.bytes);
@@ -318,17 +313,15 @@ export async function storeImage(mediaDir: string, tenantId: string, file: Photo
 
   const { photo, thumb } = await reencode(file.bytes);
 
-  const tenantDir = join(mediaDir, tenantId);
-  await mkdir(tenantDir, { recursive: true });
   const base = randomBytes(16).toString('hex');
   const filename = `${tenantId}/${base}.webp`;
   const thumbFilename = `${tenantId}/${base}-t.webp`;
-  // Files first, row second: a row never points at a missing file. 'wx' never overwrites.
+  // Files first, row second: a row never points at a missing file. A name is never overwritten.
   try {
-    await writeFile(join(mediaDir, filename), photo, { flag: 'wx' });
-    await writeFile(join(mediaDir, thumbFilename), thumb, { flag: 'wx' });
+    await media.put(filename, photo);
+    await media.put(thumbFilename, thumb);
   } catch (err) {
-    await deleteFiles(mediaDir, [filename, thumbFilename]);
+    await deleteFiles(media, [filename, thumbFilename]);
     throw err;
   }
   return { filename, thumbFilename };

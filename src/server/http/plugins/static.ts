@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ICON_CACHE, ICON_PATH, iconEtag, tablerSvg } from '../../icons.ts';
 import { stickerSvg } from '../../data/gifs.ts';
 import { brandIconSvg } from '../../../lib/theme.ts';
 import { MEDIA_PATH } from '../../media.ts';
+import type { MediaStore } from '../../media-store.ts';
 import type { TenantRegistry } from '../../registry.ts';
 import type { Services } from '../../services/index.ts';
 
@@ -18,6 +19,29 @@ const GIF_PATH = /^\/gifs\/([a-z0-9-]{1,40})\.svg$/;
 const ASSET_MAX_AGE_MS = 365 * 86_400_000;
 /** Brand files (logo, lander images) may change with the next build. */
 const BRAND_MAX_AGE_MS = 3_600_000;
+/** A public photo's Cache-Control: its name is random and never reused (a year, immutable). */
+const PUBLIC_MEDIA_CACHE = `public, max-age=${ASSET_MAX_AGE_MS / 1000}, immutable`;
+
+/**
+ * Sends a stored photo from the media store: from disk through @fastify/static (ETag, Last-Modified,
+ * ranges), from the bucket as a stream with the object's ETag and Last-Modified, answering 304 to a
+ * matching If-None-Match. `cache` is the Cache-Control (public and immutable, or private).
+ */
+async function sendMedia(request: FastifyRequest, reply: FastifyReply, media: MediaStore, name: string, cache: 'public' | 'private', notFound: () => FastifyReply): Promise<FastifyReply> {
+  const cacheControl = cache === 'public' ? PUBLIC_MEDIA_CACHE : 'private, no-store';
+  if (media.root !== undefined) {
+    if (cache === 'private') return reply.header('cache-control', cacheControl).sendFile(name, media.root, { cacheControl: false });
+    return reply.sendFile(name, media.root, { maxAge: ASSET_MAX_AGE_MS, immutable: true, cacheControl: true });
+  }
+  const file = await media.stream(name);
+  if (!file) return notFound();
+  reply.header('cache-control', cacheControl).header('etag', file.etag).header('last-modified', file.lastModified.toUTCString());
+  if (request.headers['if-none-match'] === file.etag) {
+    file.body.destroy();
+    return reply.code(304).send();
+  }
+  return reply.type('image/webp').header('content-length', String(file.size)).send(file.body);
+}
 
 /**
  * Static files, before any session look-up (DESIGN §8): icons, the service worker, the favicon,
@@ -63,14 +87,15 @@ export const staticPlugin: FastifyPluginAsync<{ registry: TenantRegistry; servic
     const match = MEDIA_PATH.exec(request.url.split('?')[0]!);
     if (!match) return app.sendErrorPage(request, reply, 404);
     const name = `${match[1]}/${match[2]}`;
+    const notFound = () => app.sendErrorPage(request, reply, 404);
     // A photo that is not active (waiting for screening, or rejected) is its owner's alone: served
     // with the owner's session only, never stored by a shared cache (issue 22).
     const access = await services.photos.mediaAccess(name);
     if (access && access.status !== 'active') {
       const session = await services.sessions.fromRequest(request.raw, request.tenant);
       if (!session || access.userId === null || session.user.id !== access.userId) return app.sendErrorPage(request, reply, 404);
-      return reply.header('cache-control', 'private, no-store').sendFile(name, services.mediaDir, { cacheControl: false });
+      return sendMedia(request, reply, services.media, name, 'private', notFound);
     }
-    return reply.sendFile(name, services.mediaDir, { maxAge: ASSET_MAX_AGE_MS, immutable: true, cacheControl: true });
+    return sendMedia(request, reply, services.media, name, 'public', notFound);
   });
 };
