@@ -98,11 +98,12 @@ export function vapidFromEnv(env: NodeJS.ProcessEnv): AppConfig['vapid'] {
 /**
  * S3_BUCKET and the rest of S3_*: null when S3_BUCKET is unset (photos on disk). S3_REGION
  * defaults to us-east-1 (R2: auto); the key pair comes both or neither (neither: the SDK's own
- * chain, such as an instance role); S3_ENDPOINT and S3_PUBLIC_URL are http(s) addresses.
+ * chain, such as an instance role); S3_ENDPOINT is an http(s) address. The bucket need not (and
+ * should not) be public: photos waiting for screening are in it too; the runtime serves them.
  */
 export function s3FromEnv(env: NodeJS.ProcessEnv): S3Settings | null {
   const bucket = env.S3_BUCKET?.trim();
-  const others = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE', 'S3_PUBLIC_URL'].filter((name) => env[name]);
+  const others = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'].filter((name) => env[name]);
   if (!bucket) {
     if (others.length) throw new ConfigError(`${others[0]} is set but S3_BUCKET is not: name the bucket, or unset S3_* to keep photos on disk`);
     return null;
@@ -132,7 +133,6 @@ export function s3FromEnv(env: NodeJS.ProcessEnv): S3Settings | null {
     accessKeyId,
     secretAccessKey,
     forcePathStyle: pathStyle === '1' || pathStyle === 'true',
-    publicUrl: address('S3_PUBLIC_URL'),
   };
 }
 

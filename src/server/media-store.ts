@@ -74,8 +74,6 @@ export interface S3Settings {
   secretAccessKey?: string;
   /** `https://endpoint/bucket/key` rather than `https://bucket.endpoint/key` (MinIO, Garage, s3rver). */
   forcePathStyle: boolean;
-  /** The bucket's public address (a CDN or the service's public URL), if the bucket is readable there. */
-  publicUrl?: string;
 }
 
 /** The photos of every machine: objects of one bucket, keyed by their stored name. */

@@ -22,17 +22,17 @@ describe('S3_* settings', () => {
     expect(s3FromEnv({})).toBeNull();
     expect(configFromEnv({}).s3).toBeNull();
     expect(
-      s3FromEnv({ S3_BUCKET: 'photos', S3_ENDPOINT: 'https://s3.example.com/', S3_REGION: 'auto', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret', S3_FORCE_PATH_STYLE: 'true', S3_PUBLIC_URL: 'https://cdn.example.com' }),
-    ).toEqual({ bucket: 'photos', endpoint: 'https://s3.example.com', region: 'auto', accessKeyId: 'id', secretAccessKey: 'secret', forcePathStyle: true, publicUrl: 'https://cdn.example.com' });
+      s3FromEnv({ S3_BUCKET: 'photos', S3_ENDPOINT: 'https://s3.example.com/', S3_REGION: 'auto', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret', S3_FORCE_PATH_STYLE: 'true' }),
+    ).toEqual({ bucket: 'photos', endpoint: 'https://s3.example.com', region: 'auto', accessKeyId: 'id', secretAccessKey: 'secret', forcePathStyle: true });
     // AWS itself: its own endpoint, us-east-1, the SDK's credentials chain (an instance role).
-    expect(s3FromEnv({ S3_BUCKET: 'photos' })).toEqual({ bucket: 'photos', endpoint: undefined, region: 'us-east-1', accessKeyId: undefined, secretAccessKey: undefined, forcePathStyle: false, publicUrl: undefined });
+    expect(s3FromEnv({ S3_BUCKET: 'photos' })).toEqual({ bucket: 'photos', endpoint: undefined, region: 'us-east-1', accessKeyId: undefined, secretAccessKey: undefined, forcePathStyle: false });
   });
 
   it('stops the start with a message naming the variable for each mistake', () => {
     expect(() => s3FromEnv({ S3_ENDPOINT: 'https://s3.example.com' })).toThrow('S3_ENDPOINT is set but S3_BUCKET is not: name the bucket, or unset S3_* to keep photos on disk');
     expect(() => s3FromEnv({ S3_BUCKET: 'Photos_2026' })).toThrow('S3_BUCKET: "Photos_2026" is not a bucket name (3-63 of a-z, 0-9, dot and hyphen)');
     expect(() => s3FromEnv({ S3_BUCKET: 'photos', S3_ENDPOINT: 's3.example.com' })).toThrow('S3_ENDPOINT: "s3.example.com" is not an address such as https://s3.example.com');
-    expect(() => s3FromEnv({ S3_BUCKET: 'photos', S3_PUBLIC_URL: 'ftp://cdn.example.com' })).toThrow('S3_PUBLIC_URL: "ftp://cdn.example.com" is not an http(s) address');
+    expect(() => s3FromEnv({ S3_BUCKET: 'photos', S3_ENDPOINT: 'ftp://s3.example.com' })).toThrow('S3_ENDPOINT: "ftp://s3.example.com" is not an http(s) address');
     expect(() => s3FromEnv({ S3_BUCKET: 'photos', S3_ACCESS_KEY_ID: 'id' })).toThrow('S3_SECRET_ACCESS_KEY is missing: set both S3 keys or neither');
     expect(() => s3FromEnv({ S3_BUCKET: 'photos', S3_FORCE_PATH_STYLE: 'yes' })).toThrow('S3_FORCE_PATH_STYLE: "yes" is not true or false');
   });
