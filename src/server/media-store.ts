@@ -3,6 +3,8 @@ import { mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { unavailable } from './errors.ts';
+import { isDatabaseUnavailable } from './http/failures.ts';
 
 /**
  * Where members' photos live (DESIGN §8): files under MEDIA_DIR on one machine (the default), or
@@ -89,8 +91,14 @@ export function s3Media(settings: S3Settings): MediaStore & { client: S3Client; 
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
   const Bucket = settings.bucket;
+  /** A missing object is null; the service out of reach or failing (5xx, throttled) is 503 for the request, as the database's. */
   const missing = (error: unknown): null => {
     if (error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404)) return null;
+    return failed(error);
+  };
+  const failed = (error: unknown): never => {
+    const status = error instanceof S3ServiceException ? (error.$metadata.httpStatusCode ?? 0) : 0;
+    if (status >= 500 || status === 429 || isDatabaseUnavailable(error)) throw unavailable();
     throw error;
   };
   return {
@@ -99,7 +107,7 @@ export function s3Media(settings: S3Settings): MediaStore & { client: S3Client; 
     settings,
     async put(name, bytes) {
       // IfNoneMatch '*': never overwrites (where the service supports conditional writes).
-      await client.send(new PutObjectCommand({ Bucket, Key: name, Body: bytes, ContentType: 'image/webp', CacheControl: 'public, max-age=31536000, immutable', IfNoneMatch: '*' }));
+      await client.send(new PutObjectCommand({ Bucket, Key: name, Body: bytes, ContentType: 'image/webp', IfNoneMatch: '*' })).catch(failed);
     },
     async get(name) {
       const object = await client.send(new GetObjectCommand({ Bucket, Key: name })).catch(missing);
@@ -112,7 +120,7 @@ export function s3Media(settings: S3Settings): MediaStore & { client: S3Client; 
     },
     async delete(names) {
       if (names.length === 0) return;
-      await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: names.map((Key) => ({ Key })), Quiet: true } }));
+      await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: names.map((Key) => ({ Key })), Quiet: true } })).catch(failed);
     },
   };
 }

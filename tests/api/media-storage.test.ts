@@ -100,4 +100,17 @@ describe.each(engines())('photos in a bucket on %s', (engine) => {
     expect(await objectOf(own.thumb_url)).toBeNull();
     await expect(bucket.client.send(new GetObjectCommand({ Bucket: s3.settings.bucket, Key: own.url.replace(/^\/media\//, '') }))).rejects.toThrow();
   });
+
+  test('the bucket out of reach: an upload is 503 with the catalogue message and stores nothing; a photo is 503, never a 500', async () => {
+    const anna = await screeningMember(rt, 'female');
+    const [photo] = (await uploadPhoto(anna.client)).json().photos;
+    await s3.close();
+    const refused = await uploadPhoto(anna.client);
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('5');
+    expect(refused.json().error).toMatchObject({ code: 'service_unavailable', message: 'De dienst is even niet bereikbaar. Probeer het zo opnieuw.' });
+    expect((await anna.client.get('/api/photos.php')).json().photos.map((p: { id: number }) => p.id)).toEqual([photo.id]);
+    const file = await hostFetch(rt, 'spetter', photo.url, { headers: { cookie: anna.client.cookieHeader() } });
+    expect(file.status).toBe(503);
+  });
 });

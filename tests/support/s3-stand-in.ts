@@ -15,6 +15,7 @@ export interface S3StandIn {
   settings: S3Settings;
   /** S3_* of the environment for a `sitegen serve` process. */
   env: Record<string, string>;
+  /** Stops it (a test may stop it early: the service out of reach); once. */
   close(): Promise<void>;
 }
 
@@ -29,11 +30,14 @@ export async function startS3StandIn(): Promise<S3StandIn> {
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir, configureBuckets: [{ name: bucket, configs: [] }] });
   const address = (await server.run()) as AddressInfo;
   const endpoint = `http://127.0.0.1:${address.port}`;
+  let closed = false;
   const settings: S3Settings = { bucket, endpoint, region: 'us-east-1', accessKeyId: KEY, secretAccessKey: KEY, forcePathStyle: true };
   return {
     settings,
     env: { S3_BUCKET: bucket, S3_ENDPOINT: endpoint, S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: KEY, S3_SECRET_ACCESS_KEY: KEY, S3_FORCE_PATH_STYLE: 'true' },
     async close() {
+      if (closed) return;
+      closed = true;
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     },
