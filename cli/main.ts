@@ -179,7 +179,7 @@ db.command('seed')
     const { db: kysely, engine, close } = await openDatabase();
     await migrateToLatest(kysely);
     const { profiles } = await seedDemo(kysely, loadAllTenants(TENANTS_DIR), { perTenant: opts.members });
-    const photos = opts.photos ? await seedDemoPhotos(kysely, mediaStoreOf(configFromEnv())) : 0;
+    const photos = opts.photos ? await seedDemoPhotos(kysely, await mediaStoreOf(configFromEnv())) : 0;
     console.log(`sitegen: ${engine}: ${profiles} demo profiles added, ${photos} demo portraits drawn`);
     await close();
   });

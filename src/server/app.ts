@@ -79,7 +79,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
     : ((await storedVapidKeys(db.db)) ?? (existsSync(legacyKeys) ? (await ensureVapidKeys(db.db, legacyKeys)).keys : null));
   const vapid = config.vapid ?? (keys ? { ...keys, subject: config.vapidSubject } : null);
   // Photos on this machine's disk, or in the bucket every machine shares (S3_*).
-  const media = mediaStoreOf(config);
+  const media = await mediaStoreOf(config);
   if (config.s3) log.info(`photos in bucket ${config.s3.bucket}${config.s3.endpoint ? ` at ${config.s3.endpoint}` : ''}`);
 
   const registry = new TenantRegistry({ tenantsDir: config.tenantsDir, distDir: config.distDir, onError: line });

@@ -8,8 +8,6 @@
  */
 import { createECDH, createPublicKey, randomBytes, randomUUID, verify } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import webpush from 'web-push';
@@ -20,30 +18,13 @@ import { adminQuery, hostFetch, type TestRuntime } from '../support/runtime.ts';
 import { processView, serveProcess } from '../support/serve-process.ts';
 import { screeningMember, uploadPhoto } from '../support/moderation.ts';
 import { startS3StandIn, type S3StandIn } from '../support/s3-stand-in.ts';
-import { selfSignedCert } from '../support/tls.ts';
+import { pushService } from '../support/push-stand-in.ts';
 import { createDb, type Db } from '../../src/server/db/index.ts';
 import { createMemoryBus } from '../../src/server/bus.ts';
 import { createModerationService } from '../../src/server/services/moderation.ts';
 import { grant } from '../../src/server/ledger.ts';
 
 const url = process.env.DATABASE_URL;
-
-/** A stand-in push service over HTTPS (a certificate of its own, trusted by the runtimes through NODE_EXTRA_CA_CERTS): records what arrives. */
-async function pushService() {
-  const { key, cert } = selfSignedCert();
-  const received: { path: string; headers: Record<string, unknown>; body: Buffer }[] = [];
-  const server: Server = createServer({ key, cert }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
-      res.statusCode = 201;
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { cert, received, base: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
-}
 
 /** Whether the VAPID JWT (ES256) of a push's Authorization header is signed by the private key of `publicKey` (base64url P-256 point). */
 function signedBy(jwt: string, publicKey: string): boolean {
@@ -72,7 +53,8 @@ describe.skipIf(!url)('two machines: data folders of their own, one PostgreSQL d
   /** The key pair machine A made before issue 25 (`sitegen keys` wrote data/vapid.json). */
   const oldKeys = webpush.generateVAPIDKeys();
   let s3: S3StandIn;
-  let push: Awaited<ReturnType<typeof pushService>>;
+  const push = pushService();
+  let pushBase = '';
   let a: Serving;
   let b: Serving;
   let db: Db;
@@ -88,7 +70,7 @@ describe.skipIf(!url)('two machines: data folders of their own, one PostgreSQL d
   beforeAll(async () => {
     await adminQuery(`create schema ${schema}`);
     s3 = await startS3StandIn();
-    push = await pushService();
+    pushBase = await push.start();
     const ca = join(dirA, '..', `${schema}-push-ca.pem`);
     writeFileSync(ca, push.cert);
     writeFileSync(join(dirA, 'vapid.json'), JSON.stringify(oldKeys));
@@ -102,7 +84,7 @@ describe.skipIf(!url)('two machines: data folders of their own, one PostgreSQL d
     await new Promise((r) => setTimeout(r, 300));
     await db?.close();
     await s3?.close();
-    push?.close();
+    push.close();
     await adminQuery(`drop schema if exists ${schema} cascade; drop schema if exists ${schema}_jobs cascade`);
     for (const dir of [dirA, dirB]) rmSync(dir, { recursive: true, force: true });
     rmSync(join(dirA, '..', `${schema}-push-ca.pem`), { force: true });
@@ -152,7 +134,7 @@ describe.skipIf(!url)('two machines: data folders of their own, one PostgreSQL d
     const subscribed = await anna.client.post('/api/user.php?push=1', { subscription: { endpoint: `https://push.example.com/push/${id}`, keys: { p256dh: browser.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } } });
     expect(subscribed.status).toBe(200);
     // The push service's host is this test's stand-in (the route accepts only public push services).
-    await db.db.updateTable('push_subscriptions').set({ endpoint: `${push.base}/push/${id}` }).where('endpoint', '=', `https://push.example.com/push/${id}`).execute();
+    await db.db.updateTable('push_subscriptions').set({ endpoint: `${pushBase}/push/${id}` }).where('endpoint', '=', `https://push.example.com/push/${id}`).execute();
 
     // Bob writes to her through B: B sends the push.
     const bob = await screeningMember(onB(), 'male');

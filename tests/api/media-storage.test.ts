@@ -12,7 +12,7 @@ import { engines, hostFetch, startTestRuntime, type TestRuntime } from '../suppo
 import { screeningMember, sendChatPhoto, uploadPhoto } from '../support/moderation.ts';
 import { staffLogin } from '../support/console.ts';
 import { startS3StandIn, type S3StandIn } from '../support/s3-stand-in.ts';
-import { s3Media } from '../../src/server/media-store.ts';
+import { s3Media } from '../../src/server/media-s3.ts';
 import { grant } from '../../src/server/ledger.ts';
 
 describe.each(engines())('photos in a bucket on %s', (engine) => {

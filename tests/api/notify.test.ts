@@ -4,43 +4,15 @@
  * one-click unsubscribe per type, and the mail provider's bounce and spam events.
  */
 import { createECDH, randomBytes, randomUUID } from 'node:crypto';
-import { Agent, createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import webpush from 'web-push';
 // @ts-expect-error http_ece ships no types
 import ece from 'http_ece';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { engines, hostFetch, startTestRuntime, type TestRuntime } from '../support/runtime.ts';
 import { activeMember, mailsTo } from '../support/accounts.ts';
-import { selfSignedCert } from '../support/tls.ts';
+import { pushService } from '../support/push-stand-in.ts';
 import { grant } from '../../src/server/ledger.ts';
 import { REMINDER_AFTER_H } from '../../src/server/services/notify.ts';
-
-/** A stand-in push service over HTTPS with a certificate of its own: records what arrives, answers 201 (410 under /gone/). */
-function pushService() {
-  const { key, cert } = selfSignedCert();
-  const received: { path: string; headers: Record<string, unknown>; body: Buffer }[] = [];
-  const server: Server = createServer({ key, cert }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
-      res.statusCode = req.url?.startsWith('/gone/') ? 410 : 201;
-      res.end();
-    });
-  });
-  return {
-    received,
-    agent: new Agent({ ca: cert }),
-    async start() {
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      return `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    },
-    close() {
-      server.close();
-    },
-  };
-}
 
 /** A browser's push subscription: our own keys, so the test can read what the server encrypted. */
 function browserKeys() {
