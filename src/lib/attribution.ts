@@ -6,7 +6,13 @@ import { TRACKING_KEYS, TRACKING_MAX, type Tracking } from '../contract/enums.ts
  * seen, kept in one first-party cookie until signup, then on the member. The cookie holds no
  * personal data: the network's own parameters, the lander and variant shown, and a random number
  * that keeps the visitor on one variant of each experiment. It is HttpOnly: only the runtime
- * reads it (the signup, the landers), no script of the page.
+ * reads it (the signup, the landers), no script of the page. The brand's cookie page
+ * (content/pages/cookies.*.md) names it, what it holds, how long and why.
+ *
+ * Consent (decided 2026-11-26, docs/API.md "Traffic sources"): not strictly necessary, so
+ * ePrivacy art. 5(3) applies. The seed and landing serve a first-party A/B test (exempt under the
+ * CNIL's conditions); the network parameters serve to bill the affiliate network, which needs the
+ * visitor's prior consent (Conseil d'État, 8 April 2022, no. 451423). Not asked yet: open in issue 23.
  */
 export const ATTRIBUTION_COOKIE = 'src';
 /** How long the cookie lasts: the affiliate networks' usual cookie window (chosen). */
