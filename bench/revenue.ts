@@ -13,8 +13,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { sql, type Kysely } from 'kysely';
 import { createDb, createSchemaIfMissing, type Database, type Db } from '../src/server/db/index.ts';
-import { migrateToLatest } from '../src/server/db/migrate.ts';
-import { createRevenueService } from '../src/server/services/revenue.ts';
+import { analyze, migrateToLatest } from '../src/server/db/migrate.ts';
+import { createRevenueService, payerFacts } from '../src/server/services/revenue.ts';
 import { RevenueQuery } from '../src/contract/console.ts';
 import { loadAllTenants } from '../src/tenant/load.ts';
 import { TENANTS_DIR } from '../cli/paths.ts';
@@ -53,6 +53,9 @@ export async function seed(db: Kysely<Database>, brand: string, members: number,
     });
     const inserted = await db.insertInto('payments').values(rows).returning(['id', 'user_id', 'paid_at']).execute();
     paid.push(...inserted.map((r) => ({ id: r.id, user: r.user_id, t: Date.parse(r.paid_at!) })));
+    // What the payment's settling keeps (services/revenue.ts keepPayer), by the batch.
+    const facts = rows.flatMap((r) => payerFacts(r));
+    for (let f = 0; f < facts.length; f += BATCH) await db.insertInto('revenue_payers').values(facts.slice(f, f + BATCH)).onConflict((oc) => oc.doNothing()).execute();
     await db
       .insertInto('credit_ledger')
       .values(inserted.map((r) => ({ tenant_id: brand, user_id: r.user_id, delta: 50, reason: 'purchase', ref: `bench-${r.id}`, created_at: r.paid_at! })))
@@ -114,8 +117,8 @@ export async function revenueSection(engines: Engine[]): Promise<{ timings: Timi
       await migrateToLatest(handle.db);
       await seed(handle.db, 'spetter', MEMBERS, PAYMENTS, end);
       await seed(handle.db, 'velvet', MEMBERS / 2, PAYMENTS / 2, end);
-      // PostgreSQL plans from statistics: fresh ones, as autovacuum would have them by now.
-      if (engine === 'postgres') await sql`analyze`.execute(handle.db);
+      // Both engines plan from statistics: fresh ones, as the runtime's start (migrate.ts analyze) and autovacuum would have them by now.
+      await analyze(handle.db);
       const revenue = createRevenueService({ db: handle.db, tenants: () => tenants, eurRates: { GBP: 1.17 } });
       for (const [shape, query] of shapes) {
         const input = RevenueQuery.parse(query);

@@ -6,7 +6,13 @@ import { TRACKING_KEYS, TRACKING_MAX, type Tracking } from '../contract/enums.ts
  * seen, kept in one first-party cookie until signup, then on the member. The cookie holds no
  * personal data: the network's own parameters, the lander and variant shown, and a random number
  * that keeps the visitor on one variant of each experiment. It is HttpOnly: only the runtime
- * reads it (the signup, the landers), no script of the page.
+ * reads it (the signup, the landers), no script of the page. The brand's cookie page
+ * (content/pages/cookies.*.md) names it, what it holds, how long and why.
+ *
+ * Consent (decided 2026-11-26, docs/API.md "Traffic sources"): not strictly necessary, so
+ * ePrivacy art. 5(3) applies. The seed and landing serve a first-party A/B test (exempt under the
+ * CNIL's conditions); the network parameters serve to bill the affiliate network, which needs the
+ * visitor's prior consent (Conseil d'État, 8 April 2022, no. 451423). Not asked yet: open in issue 23.
  */
 export const ATTRIBUTION_COOKIE = 'src';
 /** How long the cookie lasts: the affiliate networks' usual cookie window (chosen). */
@@ -69,10 +75,11 @@ export function readAttribution(value: string | null | undefined): Attribution |
   return { seed, tracking: trackingOf(params), landing };
 }
 
+/** The cookie's value: a query string, as URLSearchParams reads it back (built by hand: it is written on every new visitor's lander, and a URLSearchParams costs ten times as much). */
 export function writeAttribution(a: Attribution): string {
-  const params = new URLSearchParams({ s: a.seed, ...a.tracking });
-  if (a.landing) for (const [k, v] of [['l', a.landing.lander], ['v', a.landing.variant], ['n', String(a.landing.niche)], ['lc', a.landing.locale]]) params.set(k!, v!);
-  return params.toString();
+  const pairs: [string, string][] = [['s', a.seed], ...Object.entries(a.tracking)];
+  if (a.landing) pairs.push(['l', a.landing.lander], ['v', a.landing.variant], ['n', String(a.landing.niche)], ['lc', a.landing.locale]);
+  return pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
 }
 
 /**
@@ -124,5 +131,17 @@ export function isPageVisit(headers: Record<string, string | string[] | undefine
   const purpose = `${headers.purpose ?? ''} ${headers['sec-purpose'] ?? ''}`;
   if (/prefetch|prerender/i.test(purpose)) return false;
   const ua = headers['user-agent'];
-  return typeof ua === 'string' && ua !== '' && !isbot(ua);
+  return typeof ua === 'string' && ua !== '' && !knownBot(ua);
+}
+
+/** isbot's answers for the user agents seen last: a lander's visitors come in a few browsers, and isbot's pattern is long. */
+const botAnswers = new Map<string, boolean>();
+const BOT_ANSWERS_KEPT = 1000;
+function knownBot(ua: string): boolean {
+  let bot = botAnswers.get(ua);
+  if (bot === undefined) {
+    if (botAnswers.size >= BOT_ANSWERS_KEPT) botAnswers.delete(botAnswers.keys().next().value!);
+    botAnswers.set(ua, (bot = isbot(ua)));
+  }
+  return bot;
 }

@@ -46,6 +46,7 @@ export interface Database {
   lander_variant_ends: LanderVariantEndsTable;
   revenue_days: RevenueDaysTable;
   revenue_days_done: { day: string };
+  revenue_payers: RevenuePayersTable;
 }
 
 /** An integer 0/1 column standing for a boolean. */
@@ -701,6 +702,15 @@ export interface LanderVariantEndsTable {
   variant: string;
   ended_at: string;
   staff_id: number | null;
+}
+
+/** A member who paid in a period (services/revenue.ts `keepPayer`): per brand, grain (day, week, month), period (as periodOf names it) and currency ('' for all currencies). */
+export interface RevenuePayersTable {
+  tenant_id: string;
+  grain: string;
+  period: string;
+  currency: string;
+  user_id: number;
 }
 
 /** Sums of a closed day (services/revenue.ts): per brand, measure (paid, refund, chargeback, signups, activations, credits) and key (a currency, a ledger reason, ''). */

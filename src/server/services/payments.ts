@@ -11,6 +11,7 @@ import { PAYMENT_METHODS, methodsFor } from '../../lib/payment-methods.ts';
 import type { DiscountMember, DiscountService } from './discounts.ts';
 import type { DirectDebitPayment } from './directdebit.ts';
 import { assignInvoiceNumber } from './invoices.ts';
+import { keepPayer } from './revenue.ts';
 import { bundlePrice } from '../../lib/bundle-price.ts';
 import { lockMember, lockingRows } from '../db/engine.ts';
 import type { PostbackService } from './postbacks.ts';
@@ -276,6 +277,7 @@ export function createPaymentService(deps: { db: Kysely<Database>; bus: EventBus
       // Counted for the member's lander and source (issue 23): their first purchase, or a further one.
       await deps.countMember?.(trx, payment.user_id, { kind: 'purchase', first: !earlier, amount: payment.amount, currency: payment.currency });
       await trx.updateTable('users').set({ paid_user: 1 }).where('id', '=', payment.user_id).execute();
+      await keepPayer(trx, { ...payment, paid_at: at });
       if (deps.postbacks) {
         const sale = { tenantId: payment.tenant_id, userId: payment.user_id, payout: payment.amount, currency: payment.currency, txid: payment.id };
         if (!earlier) postbacks.push(...(await deps.postbacks.record(trx, { ...sale, event: 'first_purchase', key: `first_purchase:${payment.id}` })));

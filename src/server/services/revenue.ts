@@ -1,5 +1,5 @@
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import type { Database, RevenueDaysTable } from '../db/schema.ts';
+import { sql, type Kysely, type SelectQueryBuilder, type Selectable } from 'kysely';
+import type { Database, RevenueDaysTable, RevenuePayersTable } from '../db/schema.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import { periodOf } from '../db/engine.ts';
 import { DISPUTE_RATE_FLAG, REVENUE_MAX_DAYS, type RevenueGroup, type RevenueInput, type StaffView } from '../../contract/console.ts';
@@ -18,6 +18,25 @@ function periodOfDay(day: string, group: RevenueGroup): string {
   if (group === 'month') return day.slice(0, 7);
   const t = Date.parse(`${day}T00:00:00Z`);
   return new Date(t - ((new Date(t).getUTCDay() + 6) % 7) * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The first and the last day of a period as periodOfDay names it. */
+function daysOfPeriod(period: string, group: RevenueGroup): [string, string] {
+  if (group === 'day') return [period, period];
+  if (group === 'week') return [period, new Date(Date.parse(`${period}T00:00:00Z`) + 6 * DAY_MS).toISOString().slice(0, 10)];
+  const [y, m] = period.split('-').map(Number);
+  return [`${period}-01`, new Date(Date.UTC(y!, m!, 0)).toISOString().slice(0, 10)];
+}
+
+/** A payer's rows of `revenue_payers` (migration 2026-11-26-0035-revenue-payers): the payment's day, week and month, per its currency and for all currencies (''). */
+export function payerFacts(payment: { tenant_id: string; user_id: number; currency: string; paid_at: string }): Selectable<RevenuePayersTable>[] {
+  const day = payment.paid_at.slice(0, 10);
+  return (['day', 'week', 'month'] as const).flatMap((grain) => [payment.currency, ''].map((currency) => ({ tenant_id: payment.tenant_id, grain, period: periodOfDay(day, grain), currency, user_id: payment.user_id })));
+}
+
+/** Keeps a member who paid among the payers of the payment's periods, in the transaction that marks the payment paid; once per member and period. */
+export async function keepPayer(trx: Kysely<Database>, payment: Parameters<typeof payerFacts>[0]): Promise<void> {
+  await trx.insertInto('revenue_payers').values(payerFacts(payment)).onConflict((oc) => oc.doNothing()).execute();
 }
 
 /** Every period of a range, oldest first. */
@@ -144,6 +163,42 @@ export function createRevenueService(deps: { db: Kysely<Database>; tenants: () =
     return rows.map((r) => ({ ...r, n: Number(r.n), amount: Number(r.amount), net: Number(r.net), firsts: Number(r.firsts) }));
   }
 
+  /**
+   * The members who paid in each period of [from, to], per brand and currency ('': any currency),
+   * from `revenue_payers`: a period the range covers whole is a count of its facts; a period cut
+   * by the range's ends (a week or month begun before `from` or ending after `to`) is the distinct
+   * members of its days inside the range.
+   */
+  async function payingMembers(scope: Scope, from: string, to: string, group: RevenueGroup): Promise<{ brand: string; period: string; currency: string; paying: number }[]> {
+    const periods = periodsOf(from, to, group);
+    const whole = periods.filter((p) => {
+      const [first, last] = daysOfPeriod(p, group);
+      return first >= from && last <= to;
+    });
+    const cut = periods.filter((p) => !whole.includes(p));
+    const counted = whole.length
+      ? scope(db.selectFrom('revenue_payers'))
+          .select((eb) => ['tenant_id as brand', 'period', 'currency', eb.fn.countAll<number>().as('paying')])
+          .where('grain', '=', group)
+          .where('period', '>=', whole[0]!)
+          .where('period', '<=', whole.at(-1)!)
+          .groupBy(['tenant_id', 'period', 'currency'])
+          .execute()
+      : Promise.resolve([]);
+    const edges = cut.map(async (period) => {
+      const [first, last] = daysOfPeriod(period, group);
+      const rows = await scope(db.selectFrom('revenue_payers'))
+        .select((eb) => ['tenant_id as brand', 'currency', eb.fn.count<number>('user_id').distinct().as('paying')])
+        .where('grain', '=', 'day')
+        .where('period', '>=', first < from ? from : first)
+        .where('period', '<=', last > to ? to : last)
+        .groupBy(['tenant_id', 'currency'])
+        .execute();
+      return rows.map((r) => ({ ...r, period }));
+    });
+    return (await Promise.all([counted, ...edges])).flat().map((r) => ({ brand: r.brand, period: r.period, currency: r.currency, paying: Number(r.paying) }));
+  }
+
   async function revenue(staff: StaffView, input: RevenueInput): Promise<RevenueView> {
     const { group } = input;
     const start = `${input.from}T00:00:00.000Z`;
@@ -160,23 +215,10 @@ export function createRevenueService(deps: { db: Kysely<Database>; tenants: () =
     const closed = lastClosedDay() < input.to ? lastClosedDay() : input.to;
     const liveFrom = closed >= input.from ? dayAfter(closed) : input.from;
     if (closed >= input.from) await keepDays(input.from, closed);
-    const [kept, live, payersByCurrency, payers, converted] = await Promise.all([
+    const [kept, live, payers, converted] = await Promise.all([
       closed >= input.from ? keptSums(scoped, input.from, closed, group) : Promise.resolve([]),
       liveFrom <= input.to ? liveSums(scoped, `${liveFrom}T00:00:00.000Z`, end, group) : Promise.resolve([]),
-      scoped(db.selectFrom('payments'))
-        .select((eb) => ['tenant_id as brand', periodOf(db, 'paid_at', group).as('period'), 'currency', eb.fn.count<number>('user_id').distinct().as('paying')])
-        .where('status', '=', 'paid')
-        .where('paid_at', '>=', start)
-        .where('paid_at', '<', end)
-        .groupBy(['tenant_id', 'period', 'currency'])
-        .execute(),
-      scoped(db.selectFrom('payments'))
-        .select((eb) => ['tenant_id as brand', periodOf(db, 'paid_at', group).as('period'), eb.fn.count<number>('user_id').distinct().as('paying')])
-        .where('status', '=', 'paid')
-        .where('paid_at', '>=', start)
-        .where('paid_at', '<', end)
-        .groupBy(['tenant_id', 'period'])
-        .execute(),
+      payingMembers(scoped, input.from, input.to, group),
       // Members of each activation cohort who have bought since (users_converted_idx: a literal 1, so the partial index applies).
       scoped(db.selectFrom('users'))
         .select((eb) => ['tenant_id as brand', periodOf(db, 'activated_at', group).as('period'), eb.fn.countAll<number>().as('n')])
@@ -245,10 +287,12 @@ export function createRevenueService(deps: { db: Kysely<Database>; tenants: () =
           else row.credits.spent -= s.amount;
       }
     }
-    for (const r of payersByCurrency) moneyRow(r.brand, r.period, r.currency).paying_members = Number(r.paying);
     for (const r of payers) {
-      const row = at(r.brand, r.period);
-      if (row) row.paying_members = Number(r.paying);
+      if (r.currency) moneyRow(r.brand, r.period, r.currency).paying_members = r.paying;
+      else {
+        const row = at(r.brand, r.period);
+        if (row) row.paying_members = r.paying;
+      }
     }
     for (const r of converted) {
       const row = at(r.brand, r.period);

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { FUNNEL_COUNTERS, type Database, type FunnelCounter } from '../db/schema.ts';
 import type { Tenant } from '../../tenant/schema.ts';
@@ -119,7 +119,15 @@ export function createTrafficService(deps: { db: Kysely<Database>; bus: EventBus
   const { db, bus } = deps;
   const now = () => deps.now?.() ?? new Date();
   const tenantOf = (id: string) => deps.tenants().find((t) => t.id === id);
-  const today = (tenant: Tenant) => brandDate(now(), tenant.timezone);
+  /** The brand's calendar day, worked out once a minute per time zone (every lander visit needs it; a day begins on a minute in every zone). */
+  const days = new Map<string, { minute: number; day: string }>();
+  const today = (tenant: Tenant) => {
+    const at = now();
+    const minute = Math.floor(at.getTime() / 60_000);
+    let known = days.get(tenant.timezone);
+    if (known?.minute !== minute) days.set(tenant.timezone, (known = { minute, day: brandDate(at, tenant.timezone) }));
+    return known.day;
+  };
 
   // ---- Visits: counted in memory, written once a second -------------------------------------
   const pending = new Map<string, FunnelKey & { visits: number }>();
@@ -251,7 +259,8 @@ export function createTrafficService(deps: { db: Kysely<Database>; bus: EventBus
       const offered = stopped?.size ? page.variants.filter((v) => v.name === CONTROL_VARIANT || !stopped.has(v.name)) : page.variants;
       // A bot, a prefetch: the control, and no cookie (a crawler sees the same page each time).
       if (!input.counted && !known) return { variant: CONTROL_VARIANT, cookie: null };
-      const seed = known?.seed ?? randomBytes(8).toString('hex');
+      // randomUUID draws from a pool node keeps (randomBytes asks the system every time): 122 random bits as 32 hex digits.
+      const seed = known?.seed ?? randomUUID().replaceAll('-', '');
       const variant = offered.length > 1 ? pickVariant(seed, page.experiment, offered)! : CONTROL_VARIANT;
       if (!input.counted) return { variant, cookie: null };
       const { attribution, changed } = afterVisit(known, { tracking: trackingOf(input.query), landing: { lander: page.lander, variant, niche: page.niche, locale: page.locale } }, () => seed);

@@ -26,6 +26,7 @@ import * as m20261126_0028 from './2026-11-26-0028-revenue-postbacks.ts';
 import * as m20261126_0028b from './2026-11-26-0028-revenue-postbacks-days.ts';
 import * as m20261126_0029 from './2026-11-26-0029-console-indexes.ts';
 import * as m20261126_0042 from './2026-11-26-0042-site-secrets.ts';
+import * as m20261126_0035 from './2026-11-26-0035-revenue-payers.ts';
 
 /**
  * Every migration of this folder, by file name without extension. Imported statically, not
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-0028-revenue-postbacks-days': m20261126_0028b,
   '2026-11-26-0029-console-indexes': m20261126_0029,
   '2026-11-26-0042-site-secrets': m20261126_0042,
+  '2026-11-26-0035-revenue-payers': m20261126_0035,
 };
