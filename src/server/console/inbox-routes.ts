@@ -15,7 +15,7 @@ import {
 import { may } from '../../contract/console.ts';
 import { json, stream } from '../http/routes.ts';
 import { readPhoto } from '../api/photos.ts';
-import { inScope } from '../services/console.ts';
+import { amongBrands, brandsToQuery } from '../services/console.ts';
 import { CONSOLE_TOPIC, staffTopic, type ConsoleEvent, type StaffSessionEnded } from '../services/console-events.ts';
 import { consoleRoute, type AnyConsoleRoute } from './route.ts';
 
@@ -155,7 +155,8 @@ export const INBOX_ROUTES: AnyConsoleRoute[] = [
     handler: ({ services, session, query }) =>
       stream((sink) => {
         const staff = session.staff;
-        const wanted = (event: ConsoleEvent) => inScope(staff, event.brand) && (!query.brand || event.brand === query.brand) && (!event.type.startsWith('inbox_') || may(staff.role, 'inbox'));
+        const brands = brandsToQuery(staff, query.brand);
+        const wanted = (event: ConsoleEvent) => amongBrands(brands, event.brand) && (!event.type.startsWith('inbox_') || may(staff.role, 'inbox'));
         const stop = services.bus.subscribe(CONSOLE_TOPIC, (event) => {
           if (wanted(event as ConsoleEvent)) sink.send((event as ConsoleEvent).type, event);
         });
