@@ -269,7 +269,7 @@ export function createConsoleService(deps: {
     return user;
   }
 
-  /** Closes the open console streams of ended sessions on every runtime (the CLI has no bus: its changes end them at the next request). */
+  /** Closes the open console streams of ended sessions on every runtime (the CLI on SQLite has no bus: each stream finds out at its next check). */
   const sessionsEnded = (staffId: number, sessionId: string | null = null) =>
     deps.bus ? announceSessionEnded(deps.bus, staffId, sessionId).catch(() => undefined) : Promise.resolve();
 
@@ -387,6 +387,20 @@ export function createConsoleService(deps: {
       if (!row || !secretMatches(parsed.secret, row.secret_hash)) return null;
       if (row.removed_at !== null || row.generation !== row.session_generation || row.expires_at <= nowIso() || !row.totp_enabled) return null;
       return { id: row.sid, staff: viewOf(row) };
+    },
+
+    /** Whether a session still opens the console (not logged out, role unchanged, not removed, not expired). */
+    async sessionLive(session: StaffSession): Promise<boolean> {
+      const row = await db
+        .selectFrom('staff_sessions')
+        .innerJoin('staff', 'staff.id', 'staff_sessions.staff_id')
+        .select('staff_sessions.id')
+        .where('staff_sessions.id', '=', session.id)
+        .where('staff.removed_at', 'is', null)
+        .whereRef('staff_sessions.generation', '=', 'staff.session_generation')
+        .where('staff_sessions.expires_at', '>', nowIso())
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     async logout(session: StaffSession, ip: string): Promise<string> {
