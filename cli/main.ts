@@ -25,6 +25,7 @@ import { createNotificationService } from '../src/server/services/notifications.
 import { loadAllTenants } from '../src/tenant/load.ts';
 import { NICHES } from '../src/lib/slugs.ts';
 import { LOCALES } from '../src/lib/locales.ts';
+import { channelOf, createPublishingBus } from '../src/server/bus.ts';
 import { createConsoleService, ENROL_LINK_HOURS, type ConsoleService } from '../src/server/services/console.ts';
 import { createLimits } from '../src/server/limits.ts';
 import { STAFF_ROLES, type StaffRole } from '../src/contract/console.ts';
@@ -287,10 +288,13 @@ function consoleAddress(): string {
 }
 
 async function withConsole<T>(work: (service: ConsoleService) => Promise<T>): Promise<T> {
-  const { db: kysely, close } = await openDatabase();
+  const { db: kysely, pool, close } = await openDatabase();
   try {
     await migrateToLatest(kysely);
-    return await work(createConsoleService({ db: kysely, limits: createLimits(null), production: configFromEnv().production }));
+    // On PostgreSQL a removal or a new role closes the staff member's open console streams on every
+    // runtime (the runtimes' own NOTIFY); on SQLite each stream notices at its next check.
+    const bus = pool ? createPublishingBus({ pool, channel: await channelOf(kysely, configFromEnv().databaseSchema) }) : undefined;
+    return await work(createConsoleService({ db: kysely, bus, limits: createLimits(null), production: configFromEnv().production }));
   } finally {
     await close();
   }

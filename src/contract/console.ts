@@ -89,7 +89,8 @@ export const CONSOLE_PAGE_SIZE = 50;
 const email = z.string().min(1).max(254);
 const reason = z.string().trim().min(1).max(1000);
 const brandId = z.string().regex(/^[a-z0-9-]{1,40}$/);
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+/** A calendar day, YYYY-MM-DD: a day that exists (2026-02-30 is refused, as 2026-13-01 is). */
+const date = z.iso.date();
 /** A page number of a list: digits only, as every id of a query (src/contract/ids.ts). */
 const page = z.string().max(5).regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(10_000)).default(1);
 

@@ -1,10 +1,9 @@
 import pino from 'pino';
 import type { AppConfig } from './config.ts';
-import { sql, type Kysely } from 'kysely';
-import { createDb, createSchemaIfMissing, type Database, type Db } from './db/index.ts';
+import { createDb, createSchemaIfMissing, type Db } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { TenantRegistry } from './registry.ts';
-import { createMemoryBus, createPostgresBus, type EventBus } from './bus.ts';
+import { channelOf, createMemoryBus, createPostgresBus, type EventBus } from './bus.ts';
 import { createLocalJobs, createPgBossJobs, type Jobs } from './jobs.ts';
 import { createLimits } from './limits.ts';
 import { createServices } from './services/create.ts';
@@ -43,19 +42,7 @@ export interface App {
   close(): Promise<void>;
 }
 
-/**
- * The schema the tables live in when none is configured: the first of the search path that exists
- * (usually public). The triggers of the session cache name the channel after the table's schema.
- */
-async function schemaOf(db: Kysely<Database>): Promise<string | undefined> {
-  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
-  return rows[0]?.schema ?? undefined;
-}
 
-/** The LISTEN/NOTIFY channel of one database schema, so runtimes on other schemas never hear it. */
-function channelOf(schema: string | undefined): string {
-  return `sitegen_events_${schema ?? 'public'}`.toLowerCase().slice(0, 63);
-}
 
 /**
  * The one wiring of the runtime (DESIGN §8): configuration, database (migrated), tenant registry,
@@ -87,7 +74,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
   const name = `sitegen${config.databaseSchema ? `:${config.databaseSchema}` : ''}`;
   const bus: EventBus =
     config.databaseUrl && db.pool
-      ? createPostgresBus({ connectionString: config.databaseUrl, pool: db.pool, channel: channelOf(config.databaseSchema ?? (await schemaOf(db.db))), applicationName: `${name}:bus`, log: line })
+      ? createPostgresBus({ connectionString: config.databaseUrl, pool: db.pool, channel: await channelOf(db.db, config.databaseSchema), applicationName: `${name}:bus`, log: line })
       : createMemoryBus();
   const jobs: Jobs = config.databaseUrl
     ? createPgBossJobs({ connectionString: config.databaseUrl, schema: `${config.databaseSchema ?? 'public'}_jobs`.slice(0, 63), applicationName: `${name}:jobs`, log: line })

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { sql, type Kysely } from 'kysely';
 
 /**
  * The event bus (DESIGN §9): a process publishes that something changed, every subscriber of the
@@ -74,6 +75,41 @@ export function createMemoryBus(): EventBus {
     subscribe: (topic, handler) => topics.add(topic, handler),
     async ready() {},
     listening: () => 0,
+    async close() {},
+  };
+}
+
+/**
+ * The LISTEN/NOTIFY channel of one database schema, so runtimes on other schemas never hear it.
+ * Without a configured schema, the one the tables live in: the first of the search path that
+ * exists (usually public); the triggers of the session cache name the channel after it too.
+ */
+export async function channelOf(db: Kysely<any>, configured: string | undefined): Promise<string> {
+  const schema = configured ?? (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0]?.schema ?? undefined;
+  return `sitegen_events_${schema ?? 'public'}`.toLowerCase().slice(0, 63);
+}
+
+/** One event as a NOTIFY payload of `processId`, refused when too big for PostgreSQL. */
+function envelopeOf(topic: string, event: object, processId: string): string {
+  const payload = JSON.stringify({ t: topic, e: event, p: processId } satisfies Envelope);
+  if (Buffer.byteLength(payload) > MAX_EVENT_BYTES) throw new Error(`event bus: an event of ${topic} is too big; send ids`);
+  return payload;
+}
+
+/**
+ * A process that only tells the runtimes (the CLI: `sitegen staff remove` closes the staff
+ * member's console streams): the same NOTIFY the runtimes' buses send, heard by every runtime on
+ * the channel; it hears nothing itself.
+ */
+export function createPublishingBus(opts: { pool: pg.Pool; channel: string }): EventBus {
+  const processId = randomUUID();
+  return {
+    async publish(topic, event) {
+      await opts.pool.query('select pg_notify($1, $2)', [opts.channel, envelopeOf(topic, event, processId)]);
+    },
+    subscribe: () => () => undefined,
+    async ready() {},
+    listening: () => null,
     async close() {},
   };
 }
@@ -209,8 +245,7 @@ export function createPostgresBus(opts: PostgresBusOptions): EventBus {
   return {
     async publish(topic, event) {
       topics.deliver(topic, event);
-      const payload = JSON.stringify({ t: topic, e: event, p: processId } satisfies Envelope);
-      if (Buffer.byteLength(payload) > MAX_EVENT_BYTES) throw new Error(`event bus: an event of ${topic} is too big; send ids`);
+      const payload = envelopeOf(topic, event, processId);
       try {
         await opts.pool.query('select pg_notify($1, $2)', [opts.channel, payload]);
       } catch (error) {

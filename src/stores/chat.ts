@@ -107,12 +107,16 @@ function addMessages(messages: ChatMessage[]): void {
   $conversation.set({ ...open, typing: fresh.some((m) => !m.mine) ? false : open.typing, answer: { ...open.answer, conversation: { ...open.answer.conversation, messages: all } } });
 }
 
-/** Brings the open conversation up to date after a live event (read only while the tab is seen). */
-async function catchUp(): Promise<void> {
+/**
+ * Brings the open conversation up to date after a live event (read only while the tab is seen).
+ * A message older than the newest shown (a held one a moderator released) is read from its id.
+ */
+async function catchUp(messageId?: number): Promise<void> {
   const open = $conversation.get();
   const conversation = open?.answer.conversation;
   if (!open || !conversation) return;
-  const last = conversation.messages.at(-1)?.id ?? 0;
+  const newest = conversation.messages.at(-1)?.id ?? 0;
+  const last = messageId !== undefined && messageId <= newest ? messageId - 1 : newest;
   const answer = await api('GET', '/chat.php', undefined, { id: conversation.id, after: last, read: document.visibilityState === 'visible' ? '1' : '0' });
   if ($conversation.get()?.key !== open.key || !answer.conversation) return;
   addMessages(answer.conversation.messages);
@@ -240,7 +244,7 @@ export function listenToChat(): () => void {
   const offs = [
     onEvent('message', (data) => {
       reloadChats();
-      if ($conversation.get()?.answer.conversation?.id === data?.conversation_id) void catchUp().catch(() => undefined);
+      if ($conversation.get()?.answer.conversation?.id === data?.conversation_id) void catchUp(data?.message_id).catch(() => undefined);
     }),
     onEvent('chats', reloadChats),
     // Staff decided on a chat photo (issue 22): show the photo, or keep its placeholder.

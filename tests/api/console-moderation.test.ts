@@ -243,7 +243,13 @@ describe.each(engines())('complaints in the console on %s', (engine) => {
     // And in the product.
     const ritaSees = (await rita.client.get('/api/statements.php')).json().statements;
     expect(ritaSees).toEqual([expect.objectContaining({ complaint_id: id, party: 'reporter', decision: 'warned', reason: 'scam', text: expect.stringContaining('Begründung') })]);
-    expect((await mark.client.get('/api/statements.php')).json().statements[0]).toMatchObject({ complaint_id: id, party: 'reported', text: expect.stringContaining('this is a warning') });
+    const markSees = (await mark.client.get('/api/statements.php')).json().statements[0];
+    expect(markSees).toMatchObject({ complaint_id: id, party: 'reported', text: expect.stringContaining('this is a warning') });
+    // On the page, how to object there: no e-mail to reply to.
+    expect(markSees.text).toContain('Do you disagree with this decision? Tell us on the complaints page or write to help@velvetnights.com');
+    expect(markSees.text).not.toContain('e-mail');
+    expect(ritaSees[0].text).toContain('Schreib uns über die Beschwerdeseite');
+    expect(ritaSees[0].text).not.toContain('E-Mail');
     expect((await new Client(rt(), 'velvet').get('/api/statements.php')).status).toBe(401);
 
     expect((await auditOf(rt(), 'complaint_review'))[0]).toMatchObject({ staff_id: mod.id, object_id: String(id) });

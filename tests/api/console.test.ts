@@ -116,6 +116,7 @@ describe.each(engines())('the operator console on %s', (engine) => {
     const seen = async () => (await viewer.client.get(`/api/member.php?id=${profileId}`)).status;
     expect(await seen()).toBe(200);
     const moderator = await staffLogin(rt(), 'moderator', ['spetter']);
+    expect((await moderator.client.get(`/api/console/members/${target.user.id}`)).json().sessions.count).toBe(1);
     // Bad input: no reason. 400 and nothing changes.
     const bad = await moderator.client.post(`/api/console/members/${target.user.id}/suspend`, { reason: '  ' });
     expect([bad.status, apiError(bad).field]).toEqual([400, 'reason']);
@@ -132,6 +133,8 @@ describe.each(engines())('the operator console on %s', (engine) => {
     expect(apiError(login).message).toContain('@');
     const page = (await moderator.client.get(`/api/console/members/${target.user.id}`)).json();
     expect(page.member.status).toBe('suspended');
+    // Suspension ended the member's sessions: none is open (when they were last seen stays).
+    expect(page.sessions).toMatchObject({ count: 0, last_seen: expect.any(String) });
     expect(page.payments).toBeNull(); // a moderator sees no payments
     const [entry] = await auditOf(rt(), 'member_suspend');
     expect(entry).toMatchObject({ staff_id: moderator.id, role: 'moderator', brand: 'spetter', object_type: 'member', object_id: String(target.user.id), reason: 'Vraagt om geld' });

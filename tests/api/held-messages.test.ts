@@ -91,6 +91,10 @@ describe.each(engines())('safety rules and held messages on %s', (engine) => {
 
     // The recipient: not in the conversation, not in the list, not counted.
     expect(await recipientSees(anna, bob, held.message.id)).toEqual({ inConversation: false, inList: false, preview: false, unread: 0 });
+    // Nor an empty conversation where she looks for one: with Bob there is none yet, and by its id it does not exist.
+    const annaOpens = (await anna.client.get(`/api/chat.php?profile_id=${bob.profileId}&read=0`)).json();
+    expect(annaOpens).toMatchObject({ conversation: null, can_send: true });
+    expect((await anna.client.get(`/api/chat.php?id=${held.conversation_id}`)).status).toBe(404);
     // A message after it is delivered as usual: the recipient's stream hears that one and never the held one.
     const next = await sent(bob, anna, 'How was your day?');
     await until('the delivered message', () => annaTab.events.some((e) => e.data?.message_id === next.message.id));
@@ -177,6 +181,27 @@ describe.each(engines())('safety rules and held messages on %s', (engine) => {
     expect((await holdOf(rt(), first.message.id)).hold_status).toBe('released');
     const audit = await rt().db.db.selectFrom('audit_log').selectAll().where('object_type', '=', 'message').where('object_id', '=', String(first.message.id)).execute();
     expect(audit).toEqual([expect.objectContaining({ staff_id: moderator.id, role: 'moderator', action: 'held_release', brand: 'velvet', reason: 'A landline of a business, fine' })]);
+  });
+
+  test('a held message released while its recipient was away is replayed to their reconnecting stream, though newer ones reached them first', async () => {
+    const { anna, bob } = await pair(rt());
+    const held = await sent(bob, anna, PHONE_TEXT);
+    const next = await sent(bob, anna, 'How was your day?');
+    // Anna's tab saw Bob's second message, then lost its connection.
+    const annaTab = await openEvents(anna.client);
+    const ready = await until('the stream is ready', () => annaTab.events.find((e) => e.type === 'ready'));
+    expect(ready.id).toBe(String(next.message.id));
+    annaTab.close();
+    const moderator = await staffLogin(rt(), 'moderator', ['velvet']);
+    expect((await moderator.client.post(`/api/console/held/${held.message.id}`, { action: 'release', reason: 'Fine' })).status).toBe(200);
+    // Reconnecting from the last event it saw, the stream gives her the released (older) message.
+    const again = await openEvents(anna.client, { lastEventId: ready.id });
+    await until('the stream is ready', () => again.events.some((e) => e.type === 'ready'));
+    again.close();
+    expect(again.events.filter((e) => e.type === 'message').map((e) => e.data.message_id)).toEqual([held.message.id]);
+    // And the conversation read from the message before it (the page's catch-up) shows it.
+    const caughtUp = (await anna.client.get(`/api/chat.php?id=${held.conversation_id}&after=${held.message.id - 1}&read=0`)).json();
+    expect(caughtUp.conversation.messages.map((m: { id: number }) => m.id)).toEqual([held.message.id, next.message.id]);
   });
 
   test('a rejection gives back exactly the message’s credits through the ledger, and its sender sees it not delivered with the reason', async () => {

@@ -17,6 +17,7 @@ import { apiError, PASSWORD, takeMail, useRuntime, type Client } from '../suppor
 import { consoleClient, staffLogin, totpCode } from '../support/console.ts';
 import { chatMember, sendText, type ChatMember } from '../support/chat.ts';
 import { openEvents, until } from '../support/sse.ts';
+import { sitegen } from '../support/cli.ts';
 
 const IN = 'spetter';
 const OUT = 'velvet';
@@ -414,5 +415,32 @@ describe.each(engines())('fictional profiles and the fictional inbox on %s', (en
     for (const s of streams) s.close();
     // Reconnecting, an ended session gets no stream.
     for (const c of [loggingOut.client, changed.client, removed.client]) expect((await openEvents(c, { path: '/api/console/events' })).res.statusCode).toBe(401);
+  });
+
+  test("`sitegen staff role|remove` from the command line ends that staff member's open console streams", async () => {
+    const { client: admin } = await staffLogin(rt(), 'admin', [IN]);
+    const lotte = await fictional(admin);
+    const changed = await staffLogin(rt(), 'moderator', [IN]);
+    const removed = await staffLogin(rt(), 'moderator', [IN]);
+    const watching = await staffLogin(rt(), 'moderator', [IN]);
+    const [role, gone, kept] = await Promise.all([changed.client, removed.client, watching.client].map((c) => openEvents(c, { path: '/api/console/events' })));
+    const streams = [role!, gone!, kept!];
+    await until('the console streams are ready', () => streams.every((s) => s.events.some((e) => e.type === 'ready')));
+    const cli = async (...args: string[]) => {
+      const run = await sitegen(['staff', ...args], rt().cliEnv);
+      expect(run.code, run.stderr).toBe(0);
+    };
+    await cli('role', changed.email, 'support', '--brands', IN);
+    await cli('remove', removed.email);
+    // On PostgreSQL the command's NOTIFY ends them at once; on SQLite (no bus between processes) the
+    // stream finds out before it passes on its next event: a member's message to the inbox, here.
+    if (engine === 'sqlite') await writes(rt(), lotte.id);
+    for (const s of [role!, gone!]) await until('the stream to end', () => s.res.complete && s.events.some((e) => e.type === 'session_ended'), 15_000);
+    // The others hear on.
+    await writes(rt(), lotte.id);
+    await until('the watching moderator hears the inbox', () => kept!.events.some((e) => e.type === 'inbox_message'));
+    expect(kept!.res.complete).toBe(false);
+    for (const s of streams) s.close();
+    for (const c of [changed.client, removed.client]) expect((await openEvents(c, { path: '/api/console/events' })).res.statusCode).toBe(401);
   });
 });

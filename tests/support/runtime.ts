@@ -31,6 +31,8 @@ export interface TestRuntime {
   /** PostgreSQL: the private schema of this runtime. */
   schema?: string;
   outbox: string;
+  /** The environment that points `sitegen` (tests/support/cli.ts) at this runtime's database. */
+  cliEnv: Record<string, string>;
   /** http://<tenant>.localhost:<port> */
   tenantUrl(id: string): string;
   close(): Promise<void>;
@@ -93,6 +95,7 @@ export async function startTestRuntime(engine: EngineName = 'sqlite', opts: Test
     app,
     schema,
     outbox: config.outboxDir,
+    cliEnv: { DATABASE_URL: config.databaseUrl ?? '', DATABASE_SCHEMA: config.databaseSchema ?? '', DATABASE_FILE: config.databaseFile, TENANTS_DIR: config.tenantsDir },
     tenantUrl: (id) => `http://${id}.localhost:${port}`,
     async close() {
       await app.close();

@@ -15,9 +15,12 @@ import {
 import { may } from '../../contract/console.ts';
 import { json, stream } from '../http/routes.ts';
 import { readPhoto } from '../api/photos.ts';
-import { inScope } from '../services/console.ts';
+import { amongBrands, brandsToQuery } from '../services/console.ts';
 import { CONSOLE_TOPIC, staffTopic, type ConsoleEvent, type StaffSessionEnded } from '../services/console-events.ts';
 import { consoleRoute, type AnyConsoleRoute } from './route.ts';
+
+/** How often a quiet console stream asks whether its session still opens the console (ms; our choice). */
+export const STREAM_SESSION_CHECK_MS = 30_000;
 
 /** `?brand=&retired=1&page=` of the fictional profiles' list. */
 const FictionalListQuery = BrandQuery.extend({
@@ -152,21 +155,33 @@ export const INBOX_ROUTES: AnyConsoleRoute[] = [
      * see what it is about. A page reads what changed through the JSON API. It ends, with a
      * `session_ended` event, when the session does (logout, role changed, removed).
      */
-    handler: ({ services, session, query }) =>
+    handler: ({ console, services, session, query }) =>
       stream((sink) => {
         const staff = session.staff;
-        const wanted = (event: ConsoleEvent) => inScope(staff, event.brand) && (!query.brand || event.brand === query.brand) && (!event.type.startsWith('inbox_') || may(staff.role, 'inbox'));
-        const stop = services.bus.subscribe(CONSOLE_TOPIC, (event) => {
-          if (wanted(event as ConsoleEvent)) sink.send((event as ConsoleEvent).type, event);
-        });
+        const brands = brandsToQuery(staff, query.brand);
+        const wanted = (event: ConsoleEvent) => amongBrands(brands, event.brand) && (!event.type.startsWith('inbox_') || may(staff.role, 'inbox'));
         // The session ended (logout, role changed, removed): the page is told, and the stream ends (reconnecting, it gets the 401).
+        const end = () => {
+          sink.send('session_ended', {});
+          sink.close();
+        };
+        // An end no bus carried (`sitegen staff remove|role` on SQLite) is found by asking: before
+        // an event is passed on, and every STREAM_SESSION_CHECK_MS on a quiet stream. One question
+        // at a time; a failed one passes the event on (a database hiccup ends no session).
+        let asking: Promise<boolean> | null = null;
+        const live = () => (asking ??= console.sessionLive(session).catch(() => true).finally(() => (asking = null)));
+        const stop = services.bus.subscribe(CONSOLE_TOPIC, (event) => {
+          if (!wanted(event as ConsoleEvent)) return;
+          void live().then((ok) => (ok ? sink.send((event as ConsoleEvent).type, event) : end()));
+        });
         const stopSession = services.bus.subscribe(staffTopic(staff.id), (event) => {
           const ended = event as StaffSessionEnded;
           if (ended.session_id !== null && ended.session_id !== session.id) return;
-          sink.send('session_ended', {});
-          sink.close();
+          end();
         });
+        const check = setInterval(() => void live().then((ok) => ok || end()), STREAM_SESSION_CHECK_MS);
         sink.onClose(() => {
+          clearInterval(check);
           stop();
           stopSession();
         });

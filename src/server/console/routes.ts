@@ -32,7 +32,7 @@ import {
   type ConsoleBrand,
   type StaffView,
 } from '../../contract/console.ts';
-import { auditPhotoDecision, inScope } from '../services/console.ts';
+import { amongBrands, auditPhotoDecision, brandsToQuery } from '../services/console.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { BrandScope } from '../services/moderation.ts';
@@ -45,8 +45,8 @@ import { INBOX_ROUTES } from './inbox-routes.ts';
 
 export { consoleRoute, type AnyConsoleRoute, type ConsoleContext, type ConsoleResult, type ConsoleRouteSpec } from './route.ts';
 
-/** The brands a list reads: the one asked for (the router checked it is in scope), else the staff member's scope. */
-const brandsOf = (staff: StaffView, brand: string | undefined): BrandScope => (brand ? [brand] : (staff.brands ?? 'all'));
+/** The brands a photo list or decision reads (brandsToQuery), as the moderation service names every brand. */
+const brandsOf = (staff: StaffView, brand?: string): BrandScope => brandsToQuery(staff, brand) ?? 'all';
 /** The staff member as the moderation service knows them. */
 const actor = (staff: StaffView) => ({ id: staff.id, role: staff.role });
 
@@ -61,7 +61,7 @@ function knownBrands(brands: string[] | null, tenants: Tenant[]): string[] | nul
 }
 
 /** The brands a staff member may see, as GET me answers them. */
-const brandsInScope = (staff: StaffView, tenants: Tenant[]): ConsoleBrand[] => tenants.filter((t) => inScope(staff, t.id)).map((t) => ({ id: t.id, name: t.name }));
+const brandsInScope = (staff: StaffView, tenants: Tenant[]): ConsoleBrand[] => tenants.filter((t) => amongBrands(brandsToQuery(staff), t.id)).map((t) => ({ id: t.id, name: t.name }));
 
 /** POST photos/{id} and chat-photos/{id}: one decision on a profile photo or a photo sent in a chat, audited. */
 function photoDecisionRoute(path: string, decide: 'decidePhoto' | 'decideChatPhoto'): AnyConsoleRoute {
@@ -75,7 +75,7 @@ function photoDecisionRoute(path: string, decide: 'decidePhoto' | 'decideChatPho
     handler: async ({ services, session, params, body, ip }) => {
       // The reason is checked against PHOTO_REJECT_REASONS by the service (400 photo_reject_reason).
       const decision = { status: body.status, reason: body.reason as PhotoRejectReason | undefined };
-      const { id, status } = await services.moderation[decide](actor(session.staff), params.id, decision, session.staff.brands ?? 'all', auditPhotoDecision(session.staff, ip));
+      const { id, status } = await services.moderation[decide](actor(session.staff), params.id, decision, brandsOf(session.staff), auditPhotoDecision(session.staff, ip));
       return json({ id, status });
     },
   });
@@ -360,7 +360,7 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
       const brands = brandsOf(session.staff, query.brand);
       const [page, counts] = await Promise.all([
         services.moderation.photoQueue({ brands, status: query.status, before: query.before, limit: query.limit }),
-        services.moderation.queueCounts({ brands: session.staff.brands ?? 'all', status: query.status }),
+        services.moderation.queueCounts({ brands: brandsOf(session.staff), status: query.status }),
       ]);
       return json({ ...page, counts });
     },
@@ -372,7 +372,7 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
     scoped: true,
     body: BulkApproveBody,
     handler: async ({ services, session, body, ip }) => {
-      const { approved, skipped } = await services.moderation.bulkApprove(actor(session.staff), body.ids, session.staff.brands ?? 'all', auditPhotoDecision(session.staff, ip));
+      const { approved, skipped } = await services.moderation.bulkApprove(actor(session.staff), body.ids, brandsOf(session.staff), auditPhotoDecision(session.staff, ip));
       return json({ approved, skipped });
     },
   }),
@@ -394,7 +394,7 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
     scoped: true,
     params: MediaParams,
     handler: async ({ services, session, params }) => {
-      const name = await services.moderation.staffMediaFile(`${params.brand}/${params.file}`, session.staff.brands ?? 'all');
+      const name = await services.moderation.staffMediaFile(`${params.brand}/${params.file}`, brandsOf(session.staff, params.brand));
       if (!name) throw notFound();
       return { kind: 'media', name, type: 'image/webp' };
     },

@@ -9,6 +9,7 @@ import { asAppError } from './failures.ts';
 import { may } from '../../contract/console.ts';
 import { forbiddenTextPath } from '../../contract/text.ts';
 import type { Services } from '../services/index.ts';
+import { brandsToQuery } from '../services/console.ts';
 import { CONSOLE_ROUTES, type AnyConsoleRoute, type ConsoleResult } from '../console/routes.ts';
 import { consoleLocale, consolePagesPlugin } from './console-pages.ts';
 import type { Result } from './routes.ts';
@@ -141,7 +142,7 @@ export function registerConsole(app: FastifyInstance, options: ConsoleOptions): 
         const body = parse(route.body, request.body ?? {});
         // A brand outside the staff member's scope does not exist for them (404), not even as `?brand=`.
         const brand = (query as { brand?: string } | undefined)?.brand;
-        if (route.scoped && brand && session && session.staff.brands !== null && !session.staff.brands.includes(brand)) throw notFound();
+        if (route.scoped && session) brandsToQuery(session.staff, brand);
         const result = await route.handler({
           console: consoleService,
           services,

@@ -137,7 +137,7 @@ export function createChatService(deps: ChatServiceDeps) {
 
   /** The member's side of a conversation, by id or by the other profile. */
   function side(q: Kysely<Database> | Transaction<Database>, me: number, by: { conversationId?: number; profileId?: number }) {
-    let query = q.selectFrom('conversation_members as cm').innerJoin('conversations as c', 'c.id', 'cm.conversation_id').select(['cm.conversation_id', 'cm.other_profile_id', 'cm.unread', 'cm.last_read_id', 'cm.cleared_id', 'c.last_message_id']).where('cm.profile_id', '=', me);
+    let query = q.selectFrom('conversation_members as cm').innerJoin('conversations as c', 'c.id', 'cm.conversation_id').select(['cm.conversation_id', 'cm.other_profile_id', 'cm.unread', 'cm.last_read_id', 'cm.cleared_id', 'c.last_message_id', 'c.started_by']).where('cm.profile_id', '=', me);
     if (by.conversationId !== undefined) query = query.where('cm.conversation_id', '=', by.conversationId);
     else query = query.where('cm.other_profile_id', '=', by.profileId!);
     return query.executeTakeFirst();
@@ -328,7 +328,9 @@ export function createChatService(deps: ChatServiceDeps) {
      * marks it read (SPEC §4) and tells the other member's tabs; `after` only answers newer messages.
      */
     async open(tenant: Tenant, me: Liker, query: { id?: number; profile_id?: number; after?: number; read: boolean }): Promise<Conversation> {
-      const mine = await side(db, me.profileId, { conversationId: query.id, profileId: query.profile_id });
+      const found = await side(db, me.profileId, { conversationId: query.id, profileId: query.profile_id });
+      // A conversation nothing has reached yet (its first message held) is not its recipient's until released.
+      const mine = found && (found.started_by === me.profileId || found.last_message_id > 0) ? found : undefined;
       if (!mine && query.id !== undefined) throw notFound();
       // Without a conversation the profile must be one the member may see.
       const otherId = mine ? mine.other_profile_id : (await visibleTarget(db, tenant, me, query.profile_id!)).id;
@@ -337,7 +339,7 @@ export function createChatService(deps: ChatServiceDeps) {
       const [card] = await profileCards(db, [other]);
       const user = await db.selectFrom('users').select(['status', 'paid_user']).where('id', '=', me.userId).executeTakeFirstOrThrow();
       const replyBlock: ReplyBlock = user.status === 'not_confirmed' ? 'confirm_email' : other.retired_at !== null ? 'retired' : other.user_status === 'not_confirmed' ? 'other_unconfirmed' : null;
-      const needsPremium = !mine && user.paid_user !== 1 && (await conversationsStarted(db, me.profileId)) >= FREE_CONVERSATIONS;
+      const needsPremium = !found && user.paid_user !== 1 && (await conversationsStarted(db, me.profileId)) >= FREE_CONVERSATIONS;
       const answer: Conversation = { conversation: null, profile: card!.card, can_send: replyBlock !== 'confirm_email' && replyBlock !== 'retired' && !needsPremium, reply_block: replyBlock, needs_premium: needsPremium };
       if (!mine) return answer;
 
@@ -454,16 +456,24 @@ export function createChatService(deps: ChatServiceDeps) {
      * worth): what a reconnecting event stream missed (GET /api/events.php, Last-Event-ID).
      */
     async missed(me: Liker, afterId: number): Promise<{ id: number; conversation_id: number }[]> {
-      return db
-        .selectFrom('messages')
-        .innerJoin('conversation_members as cm', (join) => join.onRef('cm.conversation_id', '=', 'messages.conversation_id').on('cm.profile_id', '=', me.profileId))
-        .select(['messages.id', 'messages.conversation_id'])
-        .where('messages.id', '>', afterId)
-        .whereRef('messages.id', '>', 'cm.cleared_id')
-        .where(shownTo(me.profileId, 'messages'))
-        .orderBy('messages.id')
-        .limit(CHAT_HISTORY_LIMIT)
-        .execute();
+      const mine = () =>
+        db
+          .selectFrom('messages')
+          .innerJoin('conversation_members as cm', (join) => join.onRef('cm.conversation_id', '=', 'messages.conversation_id').on('cm.profile_id', '=', me.profileId))
+          .select(['messages.id', 'messages.conversation_id'])
+          .whereRef('messages.id', '>', 'cm.cleared_id')
+          .where(shownTo(me.profileId, 'messages'));
+      // When the last event seen reached the member: a held message released since then arrived
+      // after it, whatever its (older) id, and is replayed too.
+      const seen = await db.selectFrom('messages').select(['created_at', 'hold_decided_at', 'hold_status']).where('id', '=', afterId).executeTakeFirst();
+      const seenAt = seen ? (seen.hold_status === 'released' && seen.hold_decided_at ? seen.hold_decided_at : seen.created_at) : null;
+      const [newer, released] = await Promise.all([
+        mine().where('messages.id', '>', afterId).orderBy('messages.id').limit(CHAT_HISTORY_LIMIT).execute(),
+        seenAt === null
+          ? Promise.resolve([])
+          : mine().where('messages.id', '<', afterId).where('messages.hold_status', '=', 'released').where('messages.hold_decided_at', '>=', seenAt).orderBy('messages.id').limit(CHAT_HISTORY_LIMIT).execute(),
+      ]);
+      return [...released, ...newer].slice(0, CHAT_HISTORY_LIMIT);
     },
 
     /** The newest message id of the member's conversations (0: none): where a new event stream starts. */

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { EventBus } from '../bus.ts';
 import type { Tenant } from '../../tenant/schema.ts';
@@ -10,7 +10,7 @@ import { CONSOLE_PAGE_SIZE } from '../../contract/console.ts';
 import { nowIso } from '../db/engine.ts';
 import { AppError, notFound } from '../errors.ts';
 import { message } from '../i18n.ts';
-import { audit, inScope } from './console.ts';
+import { audit, brandCondition, brandsToQuery, inScope } from './console.ts';
 import { publishToMember } from './events.ts';
 import { removePhoto, staffMediaUrl } from './moderation.ts';
 import { announceSuspension, suspendMember } from './suspension.ts';
@@ -27,20 +27,21 @@ type Executor = Kysely<Database> | Transaction<Database>;
 const handledAlready = () => new AppError('complaint_handled', 409);
 const needsReason = () => new AppError('complaint_decision_reason', 400, { field: 'reason' });
 
-/** The complaints of the brands in a staff member's scope. */
-function inBrands<Q extends { where: (...args: any[]) => Q }>(q: Q, staff: Pick<StaffView, 'brands'>): Q {
-  if (staff.brands === null) return q;
-  return staff.brands.length ? q.where('complaints.tenant_id', 'in', staff.brands) : q.where(sql<boolean>`1 = 0`);
-}
 
 /**
  * The statement of a decision as the member concerned reads it, in their language (DSA art. 17):
- * what was decided, on which ground, and how to object (reply to the brand's support address).
+ * what was decided, on which ground, and how to object where they read it: in the mail by
+ * replying to it, on /profile through the complaints page (either way, or the support address).
  */
-export function statementText(statement: { party: 'reporter' | 'reported'; decision: ComplaintDecision; reason: string; complaint_id: number }, locale: string, tenant: Pick<Tenant, 'support_email' | 'locales'>): string {
+export function statementText(
+  statement: { party: 'reporter' | 'reported'; decision: ComplaintDecision; reason: string; complaint_id: number },
+  locale: string,
+  tenant: Pick<Tenant, 'support_email' | 'locales'>,
+  where: 'mail' | 'page',
+): string {
   const fallback = tenant.locales.fallback;
   return message(
-    'complaint_statement',
+    where === 'mail' ? 'complaint_statement' : 'complaint_statement_page',
     locale,
     {
       decision: message(`complaint_decision_${statement.party}_${statement.decision}`, locale, { number: statement.complaint_id }, fallback),
@@ -139,7 +140,7 @@ export function createComplaintService(deps: { db: Kysely<Database>; bus: EventB
       const user = await db.selectFrom('users').select(['email', 'language', 'status']).where('id', '=', s.userId).executeTakeFirst();
       if (!tenant || !user || user.status === 'deleted') continue;
       // A statement of reasons is a service mail the law asks for: sent whatever the member's mail preferences.
-      const statement = statementText({ ...s, complaint_id: complaint.id }, user.language, tenant);
+      const statement = statementText({ ...s, complaint_id: complaint.id }, user.language, tenant, 'mail');
       await deps.mail
         .send({ tenant, to: user.email, locale: user.language, kind: 'mail_complaint_decided', link: `https://${tenant.domain}/profile#statements`, params: { number: complaint.id, statement } })
         .catch((error: Error) => log(`complaint statement mail: ${error.message}`));
@@ -152,9 +153,11 @@ export function createComplaintService(deps: { db: Kysely<Database>; bus: EventB
      * asked), pages after `before`; with the waiting counts per brand in scope.
      */
     async queue(staff: StaffView, input: ComplaintsInput) {
-      let q = inBrands(db.selectFrom('complaints'), staff);
-      if (input.brand) q = q.where('complaints.tenant_id', '=', input.brand);
-      const waiting = inBrands(db.selectFrom('complaints'), staff)
+      const q = db.selectFrom('complaints').where(brandCondition('complaints.tenant_id', brandsToQuery(staff, input.brand)));
+      // The waiting counts of every brand in scope, whichever brand the page shows.
+      const waiting = db
+        .selectFrom('complaints')
+        .where(brandCondition('complaints.tenant_id', brandsToQuery(staff)))
         .select((eb) => ['complaints.tenant_id', 'complaints.status', eb.fn.countAll<number | string>().as('n')])
         .where('complaints.status', 'in', ['open', 'in_review'])
         .groupBy(['complaints.tenant_id', 'complaints.status'])
@@ -310,7 +313,7 @@ export function createComplaintService(deps: { db: Kysely<Database>; bus: EventB
         decision: r.decision,
         reason: r.reason,
         created_at: r.created_at,
-        text: statementText(r, locale, tenant),
+        text: statementText(r, locale, tenant, 'page'),
       }));
     },
   };

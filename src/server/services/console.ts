@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
@@ -98,6 +98,36 @@ const viewOf = (row: { id: number; email: string; role: StaffRole; brands: strin
 /** Whether a staff member may see a brand's objects. */
 export function inScope(staff: Pick<StaffView, 'brands'>, brand: string): boolean {
   return staff.brands === null || staff.brands.includes(brand);
+}
+
+/** The brand ids a console query reads: null for every brand, else these (none: no rows). */
+export type BrandIds = readonly string[] | null;
+
+/**
+ * The one reading of a staff member's brand scope and a `brand` filter (`?brand=`): the brand
+ * asked for when it is in scope, else every brand of the scope. A brand outside the scope does
+ * not exist for them: 404, on every console route alike (its counts are not even hinted at).
+ */
+export function brandsToQuery(staff: Pick<StaffView, 'brands'>, brand?: string | null): BrandIds {
+  if (brand) {
+    if (!inScope(staff, brand)) throw notFound();
+    return [brand];
+  }
+  return staff.brands;
+}
+
+/** Whether a brand is among the ids `brandsToQuery` answered (for lists of tenants, figures, events). */
+export const amongBrands = (brands: BrandIds, brand: string): boolean => brands === null || brands.includes(brand);
+
+/**
+ * The condition `column` is one of `brands` (brandsToQuery), for `.where()`: every brand, one
+ * (an equality, so an index on the column is read in its order), several, or none (no rows).
+ */
+export function brandCondition(column: string, brands: BrandIds): RawBuilder<SqlBool> {
+  if (brands === null) return sql<SqlBool>`1 = 1`;
+  if (brands.length === 0) return sql<SqlBool>`1 = 0`;
+  if (brands.length === 1) return sql<SqlBool>`${sql.ref(column)} = ${brands[0]}`;
+  return sql<SqlBool>`${sql.ref(column)} in (${sql.join([...brands])})`;
 }
 
 function totpOf(email: string, secret: string): TOTP {
@@ -239,7 +269,7 @@ export function createConsoleService(deps: {
     return user;
   }
 
-  /** Closes the open console streams of ended sessions on every runtime (the CLI has no bus: its changes end them at the next request). */
+  /** Closes the open console streams of ended sessions on every runtime (the CLI on SQLite has no bus: each stream finds out at its next check). */
   const sessionsEnded = (staffId: number, sessionId: string | null = null) =>
     deps.bus ? announceSessionEnded(deps.bus, staffId, sessionId).catch(() => undefined) : Promise.resolve();
 
@@ -359,6 +389,20 @@ export function createConsoleService(deps: {
       return { id: row.sid, staff: viewOf(row) };
     },
 
+    /** Whether a session still opens the console (not logged out, role unchanged, not removed, not expired). */
+    async sessionLive(session: StaffSession): Promise<boolean> {
+      const row = await db
+        .selectFrom('staff_sessions')
+        .innerJoin('staff', 'staff.id', 'staff_sessions.staff_id')
+        .select('staff_sessions.id')
+        .where('staff_sessions.id', '=', session.id)
+        .where('staff.removed_at', 'is', null)
+        .whereRef('staff_sessions.generation', '=', 'staff.session_generation')
+        .where('staff_sessions.expires_at', '>', nowIso())
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     async logout(session: StaffSession, ip: string): Promise<string> {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('staff_sessions').where('id', '=', session.id).execute();
@@ -456,8 +500,7 @@ export function createConsoleService(deps: {
         .selectFrom('users')
         .leftJoin('profiles', 'profiles.user_id', 'users.id')
         .where('users.status', '!=', 'deleted');
-      if (input.brand) q = q.where('users.tenant_id', '=', input.brand);
-      if (staff.brands !== null) q = staff.brands.length ? q.where('users.tenant_id', 'in', staff.brands) : q.where(sql<boolean>`1 = 0`);
+      q = q.where(brandCondition('users.tenant_id', brandsToQuery(staff, input.brand)));
       const term = input.q?.trim();
       if (term) {
         if (/^\d+$/.test(term)) q = q.where((eb) => eb.or([eb('users.id', '=', Number(term)), eb('profiles.id', '=', Number(term))]));
@@ -500,6 +543,7 @@ export function createConsoleService(deps: {
       const user = await requireMember(staff, id);
       const profile = await db.selectFrom('profiles').selectAll().where('user_id', '=', user.id).executeTakeFirst();
       const profileId = profile?.id ?? -1;
+      const now = nowIso();
       const [photos, ledger, payments, complaintsBy, complaintsAbout, blocks, sessions, conversations] = await Promise.all([
         db.selectFrom('photos').select(['id', 'filename', 'thumb_filename', 'status', 'is_main', 'created_at']).where('profile_id', '=', profileId).orderBy('position').execute(),
         db.selectFrom('credit_ledger').select(['id', 'delta', 'reason', 'ref', 'note', 'created_at']).where('user_id', '=', user.id).orderBy('id', 'desc').limit(100).execute(),
@@ -513,7 +557,7 @@ export function createConsoleService(deps: {
           .select(['blocker_profile_id', 'blocked_profile_id', 'created_at'])
           .where((eb) => eb.or([eb('blocker_profile_id', '=', profileId), eb('blocked_profile_id', '=', profileId)]))
           .execute(),
-        db.selectFrom('sessions').select(['last_used_at', 'ip']).where('user_id', '=', user.id).orderBy('last_used_at', 'desc').execute(),
+        db.selectFrom('sessions').select(['last_used_at', 'ip', 'expires_at']).where('user_id', '=', user.id).orderBy('last_used_at', 'desc').execute(),
         db
           .selectFrom('conversation_members')
           .innerJoin('conversations', 'conversations.id', 'conversation_members.conversation_id')
@@ -557,7 +601,8 @@ export function createConsoleService(deps: {
           by: blocks.filter((b) => b.blocker_profile_id === profileId).map((b) => ({ ...other(b.blocked_profile_id), created_at: b.created_at })),
           of: blocks.filter((b) => b.blocked_profile_id === profileId).map((b) => ({ ...other(b.blocker_profile_id), created_at: b.created_at })),
         },
-        sessions: { count: sessions.length, last_seen: sessions[0]?.last_used_at ?? null, address: sessions[0]?.ip ?? null },
+        // Open sessions: unexpired ones, and none while suspended (their rows stay only to show /pages/ban).
+        sessions: { count: user.suspended_at ? 0 : sessions.filter((s) => s.expires_at > now).length, last_seen: sessions[0]?.last_used_at ?? null, address: sessions[0]?.ip ?? null },
         conversations: conversations.map((c) => ({ id: c.id, other_profile_id: c.other_profile_id, other_name: other(c.other_profile_id).name, other_fictional: other(c.other_profile_id).fictional, started_by_member: c.started_by === profileId, created_at: c.created_at, last_message_at: c.last_message_at, messages: Number(c.messages ?? 0) })),
       };
     },
@@ -624,9 +669,8 @@ export function createConsoleService(deps: {
     async auditLog(staff: StaffView, input: AuditInput) {
       // With the staff member's e-mail (kept after their removal), so a page names who did it.
       let q = db.selectFrom('audit_log').leftJoin('staff', 'staff.id', 'audit_log.staff_id').selectAll('audit_log').select('staff.email as staff_email');
-      if (input.brand) q = q.where('audit_log.brand', '=', input.brand);
       // A scoped staff member sees the entries of their brands only (entries of no brand are the console's own).
-      if (staff.brands !== null) q = staff.brands.length ? q.where('audit_log.brand', 'in', staff.brands) : q.where(sql<boolean>`1 = 0`);
+      q = q.where(brandCondition('audit_log.brand', brandsToQuery(staff, input.brand)));
       if (input.staff) q = q.where('audit_log.staff_id', '=', input.staff);
       if (input.action) q = q.where('audit_log.action', '=', input.action);
       if (input.q) {

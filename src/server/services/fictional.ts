@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import type { EventBus } from '../bus.ts';
@@ -6,10 +6,9 @@ import { CONSOLE_PAGE_SIZE, type StaffView } from '../../contract/console.ts';
 import type { FictionalChanges, FictionalNew } from '../../contract/inbox.ts';
 import { nowIso } from '../db/engine.ts';
 import { AppError, notFound } from '../errors.ts';
-import { audit, inScope } from './console.ts';
+import { audit, brandCondition, brandsToQuery, inScope } from './console.ts';
 import { profileColumns, profileView } from './profiles.ts';
 import { mainImages } from './main-image.ts';
-import { brandFilter } from './inbox.ts';
 import { publishToConsole } from './console-events.ts';
 import type { PhotoService, PhotoUpload } from './photos.ts';
 
@@ -69,8 +68,7 @@ export function createFictionalService(deps: FictionalDeps) {
     /** GET /api/console/fictional: the brand's (or every brand in scope's) fictional profiles, newest first, with their conversation counts. */
     async list(staff: StaffView, input: { brand?: string; retired?: boolean; page: number }) {
       let q = db.selectFrom('profiles').where('fictional', '=', 1).where('user_id', 'is', null);
-      const brands = brandFilter(staff, input.brand);
-      if (brands !== null) q = brands.length ? q.where('tenant_id', 'in', brands) : q.where(sql<boolean>`1 = 0`);
+      q = q.where(brandCondition('tenant_id', brandsToQuery(staff, input.brand)));
       q = input.retired ? q.where('retired_at', 'is not', null) : q.where('retired_at', 'is', null);
       const rows = await q
         .select(['id', 'tenant_id', 'name', 'gender', 'birth_date', 'country', 'region', 'city', 'status', 'retired_at', 'created_at'])

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import type { EventBus } from '../bus.ts';
@@ -10,7 +10,7 @@ import { nowIso } from '../db/engine.ts';
 import { AppError, notFound } from '../errors.ts';
 import { staffReplyRefusal } from '../../lib/contact-details.ts';
 import { giftCatalogue } from '../../lib/gifts.ts';
-import { audit, inScope } from './console.ts';
+import { amongBrands, audit, brandCondition, brandsToQuery, inScope, type BrandIds } from './console.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
 import { mediaUrl } from './main-image.ts';
 import { publishToConsole } from './console-events.ts';
@@ -29,11 +29,6 @@ export const inboxError = {
   refused: (found: { kind: string; text: string }) => new AppError('inbox_reply_refused', 400, { field: 'text', params: { found: found.text }, extra: { found } }),
 };
 
-/** The brands a list covers: the one asked for (the router checked its scope), else the staff member's. */
-export function brandFilter(staff: Pick<StaffView, 'brands'>, brand: string | undefined): string[] | null {
-  if (brand) return [brand];
-  return staff.brands;
-}
 
 const claimEnd = (from = Date.now()) => new Date(from + INBOX_CLAIM_MINUTES * 60_000).toISOString();
 
@@ -125,7 +120,7 @@ export function createInboxService(deps: InboxDeps) {
   }
 
   /** The waiting conversations of some brands (null: every brand), oldest wait first. */
-  function waiting(brands: string[] | null) {
+  function waiting(brands: BrandIds) {
     let q = db
       .selectFrom('conversations as c')
       .innerJoin('conversation_members as cm', 'cm.conversation_id', 'c.id')
@@ -136,8 +131,7 @@ export function createInboxService(deps: InboxDeps) {
       .where('f.fictional', '=', 1)
       .where('f.retired_at', 'is', null);
     // One brand (the usual page) reads the waiting index in its order; several are merged by a sort.
-    if (brands !== null) q = brands.length === 1 ? q.where('c.tenant_id', '=', brands[0]!) : brands.length ? q.where('c.tenant_id', 'in', brands) : q.where(sql<boolean>`1 = 0`);
-    return q;
+    return q.where(brandCondition('c.tenant_id', brands));
   }
 
   /** After a claim, a release or a reply has committed: every open inbox page hears of it. */
@@ -146,7 +140,7 @@ export function createInboxService(deps: InboxDeps) {
   return {
     /** GET /api/console/inbox: waiting longest first, INBOX_PAGE_SIZE a page; `next` asks for the page after. */
     async list(staff: StaffView, input: InboxInput) {
-      let q = waiting(brandFilter(staff, input.brand))
+      let q = waiting(brandsToQuery(staff, input.brand))
         .leftJoin('messages as lm', 'lm.id', 'c.last_message_id')
         .select(['c.id', 'c.tenant_id', 'c.waiting_since', 'c.claimed_by', 'c.claimed_until', 'cm.profile_id as fictional_id', 'cm.other_profile_id as member_profile_id', 'cm.unread', 'lm.kind', 'lm.body', 'lm.created_at as last_at']);
       if (input.after) {
@@ -179,10 +173,11 @@ export function createInboxService(deps: InboxDeps) {
 
     /** GET /api/console/inbox/stats: per brand in scope, the waiting count and the median time to first answer. */
     async stats(staff: StaffView, brand: string | undefined) {
+      const asked = brandsToQuery(staff, brand);
       const brands = deps
         .tenants()
         .map((t) => t.id)
-        .filter((id) => inScope(staff, id) && (!brand || id === brand));
+        .filter((id) => amongBrands(asked, id));
       return {
         brands: await Promise.all(
           brands.map(async (id) => {

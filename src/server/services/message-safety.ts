@@ -14,7 +14,7 @@ import { nowIso } from '../db/engine.ts';
 import { grant } from '../ledger.ts';
 import { publishToMember } from './events.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
-import { audit, inScope } from './console.ts';
+import { amongBrands, audit, brandCondition, brandsToQuery, inScope } from './console.ts';
 import { reachRecipient, shownTo, type ChatService, type MessageScreen } from './chat.ts';
 import type { Liker } from './likes.ts';
 
@@ -138,7 +138,7 @@ export function createMessageSafety(deps: { db: Kysely<Database>; bus: EventBus;
 
     /** GET /api/console/held: the held messages of the brands in scope, oldest first, a page after `after`. */
     async queue(staff: StaffView, input: HeldQueueInput): Promise<{ messages: HeldMessage[]; next: number | null }> {
-      const brands = input.brand ? [input.brand] : staff.brands;
+      const brands = brandsToQuery(staff, input.brand);
       const rows = await db
         .selectFrom('messages as m')
         .innerJoin('profiles as sender', 'sender.id', 'm.sender_profile_id')
@@ -146,7 +146,7 @@ export function createMessageSafety(deps: { db: Kysely<Database>; bus: EventBus;
         .innerJoin('conversation_members as cm', (join) => join.onRef('cm.conversation_id', '=', 'm.conversation_id').onRef('cm.profile_id', '!=', 'm.sender_profile_id'))
         .select(['m.id', 'm.created_at', 'm.kind', 'm.body', 'm.credits', 'm.hold_reasons', 'm.conversation_id', 'sender.id as sender_profile_id', 'sender.tenant_id', 'users.id as user_id', 'users.signup_date', 'users.suspended_at', 'cm.profile_id as recipient_profile_id'])
         .where('m.hold_status', '=', 'held')
-        .$if(brands !== null, (qb) => qb.where('sender.tenant_id', 'in', brands!.length ? brands! : ['']))
+        .where(brandCondition('sender.tenant_id', brands))
         .$if(input.after !== undefined, (qb) => qb.where('m.id', '>', input.after!))
         .orderBy('m.id')
         .limit(HELD_PAGE_SIZE + 1)
@@ -232,7 +232,8 @@ export function createMessageSafety(deps: { db: Kysely<Database>; bus: EventBus;
 
     /** GET /api/console/safety: the effective rules of each brand in scope (or the one asked for). */
     settings(staff: StaffView, brand?: string): { brands: Array<{ id: string; name: string; safety: SafetyRules }> } {
-      const tenants = deps.tenants().filter((t) => inScope(staff, t.id) && (brand === undefined || t.id === brand));
+      const brands = brandsToQuery(staff, brand);
+      const tenants = deps.tenants().filter((t) => amongBrands(brands, t.id));
       if (brand !== undefined && tenants.length === 0) throw notFound();
       return { brands: tenants.map((t) => ({ id: t.id, name: t.name, safety: safetyRules(t) })) };
     },

@@ -4,6 +4,7 @@ import type { EventBus } from '../bus.ts';
 import { nowIso } from '../db/engine.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
 import { publishToMember } from './events.ts';
+import { brandCondition } from './console.ts';
 import { passMainOn } from './main-image.ts';
 import { grant } from '../ledger.ts';
 import { PHOTO_REJECT_REASONS, type PhotoQueue, type PhotoRejectReason, type PhotoStatus } from '../../lib/photo-screening.ts';
@@ -181,7 +182,7 @@ export function createModerationService(deps: ModerationDeps) {
     q
       .selectFrom('photos')
       .innerJoin('profiles', 'profiles.id', 'photos.profile_id')
-      .$if(brands !== 'all', (qb) => qb.where('profiles.tenant_id', 'in', brands === 'all' || brands.length === 0 ? [''] : [...brands]));
+      .where(brandCondition('profiles.tenant_id', brands === 'all' ? null : brands));
 
   /** Photo messages with their sender, limited to the brands in scope. */
   const chatScoped = (q: Kysely<Database> | Transaction<Database>, brands: BrandScope) =>
@@ -189,7 +190,7 @@ export function createModerationService(deps: ModerationDeps) {
       .selectFrom('messages')
       .innerJoin('profiles', 'profiles.id', 'messages.sender_profile_id')
       .where('messages.kind', '=', 'photo')
-      .$if(brands !== 'all', (qb) => qb.where('profiles.tenant_id', 'in', brands === 'all' || brands.length === 0 ? [''] : [...brands]));
+      .where(brandCondition('profiles.tenant_id', brands === 'all' ? null : brands));
 
   /** The state of a photo that may still be decided (canDecide): pending, or active and not yet reviewed. */
   const undecided = <Q extends { where: (...args: any[]) => Q }>(qb: Q): Q =>

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import type { Tracking } from '../../contract/enums.ts';
@@ -6,7 +6,7 @@ import { CONSOLE_PAGE_SIZE, type PostbacksInput, type StaffView } from '../../co
 import { fillPostbackUrl, payoutOf, redactPostbackUrl, type PostbackEvent } from '../../lib/postbacks.ts';
 import { notFound } from '../errors.ts';
 import type { PostbacksView } from '../../contract/revenue.ts';
-import { audit, inScope } from './console.ts';
+import { amongBrands, audit, brandCondition, brandsToQuery, inScope } from './console.ts';
 
 /** How long a network's answer is waited for (an operator-configured tracker may hang; never longer). */
 export const POSTBACK_TIMEOUT_MS = 10_000;
@@ -182,12 +182,12 @@ export function createPostbackService(deps: {
         .selectFrom('postback_attempts as a')
         .innerJoin('postbacks as p', 'p.id', 'a.postback_id')
         .select(['a.id', 'a.postback_id', 'p.tenant_id as brand', 'p.event', 'p.network', 'p.user_id as member_id', 'a.url', 'a.status_code', 'a.error', 'a.at', 'a.duration_ms', 'a.resend', 'p.status']);
-      if (input.brand) q = q.where('a.tenant_id', '=', input.brand);
-      if (staff.brands !== null) q = staff.brands.length ? q.where('a.tenant_id', 'in', staff.brands) : q.where(sql<boolean>`1 = 0`);
+      const asked = brandsToQuery(staff, input.brand);
+      q = q.where(brandCondition('a.tenant_id', asked));
       if (input.before) q = q.where('a.id', '<', input.before);
       const rows = await q.orderBy('a.id', 'desc').limit(input.format === 'csv' ? 10_000 : CONSOLE_PAGE_SIZE + 1).execute();
       const size = input.format === 'csv' ? rows.length : CONSOLE_PAGE_SIZE;
-      const brands = deps.tenants().filter((t) => inScope(staff, t.id) && (!input.brand || t.id === input.brand));
+      const brands = deps.tenants().filter((t) => amongBrands(asked, t.id));
       return {
         attempts: rows.slice(0, size).map((r) => ({ ...r, url: redactPostbackUrl(r.url), resend: r.resend === 1 })),
         before: rows.length > size ? rows[size - 1]!.id : null,

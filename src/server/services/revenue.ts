@@ -4,7 +4,7 @@ import type { Tenant } from '../../tenant/schema.ts';
 import { periodOf } from '../db/engine.ts';
 import { DISPUTE_RATE_FLAG, REVENUE_MAX_DAYS, type RevenueGroup, type RevenueInput, type StaffView } from '../../contract/console.ts';
 import type { RevenueDisputeRow, RevenueMembersRow, RevenueMoneyRow, RevenueView } from '../../contract/revenue.ts';
-import { inScope } from './console.ts';
+import { amongBrands, brandCondition, brandsToQuery } from './console.ts';
 
 /** Ledger reasons that spend credits (messages, photos, gifts); `refund` is credits taken back with a payment. */
 const SPEND_REASONS = ['message', 'photo', 'gift'];
@@ -203,13 +203,9 @@ export function createRevenueService(deps: { db: Kysely<Database>; tenants: () =
     const { group } = input;
     const start = `${input.from}T00:00:00.000Z`;
     const end = `${dayAfter(input.to)}T00:00:00.000Z`;
-    const asked = input.brand ? [input.brand] : staff.brands;
+    const asked = brandsToQuery(staff, input.brand);
     /** Only the brands asked for and in the staff member's scope (none: no rows). */
-    const scoped: Scope = (q) => {
-      if (input.brand && !inScope(staff, input.brand)) return q.where(sql<boolean>`1 = 0`) as typeof q;
-      if (asked === null) return q;
-      return (asked.length ? q.where('tenant_id', 'in', asked) : q.where(sql<boolean>`1 = 0`)) as typeof q;
-    };
+    const scoped: Scope = (q) => q.where(brandCondition('tenant_id', asked)) as typeof q;
 
     // Ended days from revenue_days, today (and what has not ended) from the records.
     const closed = lastClosedDay() < input.to ? lastClosedDay() : input.to;
@@ -232,7 +228,7 @@ export function createRevenueService(deps: { db: Kysely<Database>; tenants: () =
 
     const periods = periodsOf(input.from, input.to, group);
     const brands = [...new Set([...deps.tenants().map((t) => t.id), ...sums.map((r) => r.brand)])]
-      .filter((b) => inScope(staff, b) && (!input.brand || b === input.brand))
+      .filter((b) => amongBrands(asked, b))
       .sort();
 
     // Per brand, period and currency.

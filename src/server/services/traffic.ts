@@ -11,7 +11,7 @@ import { ATTRIBUTION_COOKIE, ATTRIBUTION_DAYS, CONTROL_VARIANT, afterVisit, pick
 import { SIGNIFICANCE, twoProportionTest, wilsonInterval } from '../../lib/stats.ts';
 import type { Tracking } from '../../contract/enums.ts';
 import type { ExperimentsInput, SourcesInput, StaffView } from '../../contract/console.ts';
-import { audit } from './console.ts';
+import { amongBrands, audit, brandsToQuery } from './console.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -201,9 +201,8 @@ export function createTrafficService(deps: { db: Kysely<Database>; bus: EventBus
 
   /** The brands a figure may come from: the one asked for, or every brand in the staff member's scope. */
   function brandsFor(staff: StaffView, brand: string | undefined): string[] {
-    if (brand) return [brand];
-    const all = deps.tenants().map((t) => t.id);
-    return staff.brands === null ? all : all.filter((id) => staff.brands!.includes(id));
+    const brands = brandsToQuery(staff, brand);
+    return brand ? [brand] : deps.tenants().map((t) => t.id).filter((id) => amongBrands(brands, id));
   }
 
   /** The days asked for; by default the last `fallbackDays` up to the latest of the brands' today (their time zones), or all. */
