@@ -5,6 +5,7 @@
  */
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import { kb, type Runtime } from './lib.ts';
+import { attr, moduleClosure, sameOrigin } from '../cli/module-preload.ts';
 
 interface Asset {
   url: string;
@@ -22,12 +23,6 @@ export interface Weight {
 }
 
 export const br = (b: Buffer) => brotliCompressSync(b, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: b.length } }).length;
-const attr = (tag: string, name: string) =>
-  new RegExp(`\\s${name}\\s*=\\s*("([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i')
-    .exec(tag)
-    ?.slice(2)
-    .find((v) => v !== undefined);
-const sameOrigin = (href: string) => href.startsWith('/') && !href.startsWith('//');
 
 /** Static and dynamic relative imports of a JS module, resolved against its URL. */
 function importsOf(url: string, code: string): string[] {
@@ -57,16 +52,9 @@ export function pageWeights(rt: Runtime): (host: string, path: string, headers?:
     return bytes;
   }
   async function closure(id: string, urls: string[]): Promise<Asset[]> {
-    const seen = new Map<string, Asset>();
-    const visit = async (url: string) => {
-      if (seen.has(url)) return;
-      const bytes = await asset(id, url);
-      seen.set(url, { url, bytes });
-      // Static imports only: dynamic ones load later, on demand.
-      for (const m of bytes.toString('utf8').matchAll(/(?:\bfrom\s*|\bimport\s*)["'`](\.{1,2}\/[^"'`]+|\/[^"'`]+)["'`]/g)) await visit(new URL(m[1]!, `http://x${url}`).pathname);
-    };
-    for (const u of urls) await visit(u);
-    return [...seen.values()];
+    // Static imports only: dynamic ones load later, on demand. The same closure as the shells' module preloads.
+    const text = async (url: string) => (await asset(id, url)).toString('utf8');
+    return Promise.all((await moduleClosure(urls, text)).map(async (url) => ({ url, bytes: await asset(id, url) })));
   }
   return async (id, path, headers = {}) => {
     const res = await rt.get(id, path, headers);

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSyn
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { REPO_ROOT, TENANTS_DIR, DIST_DIR } from './paths.ts';
 import { precompress } from './precompress.ts';
+import { preloadShellModules } from './module-preload.ts';
 import { CONSOLE_BUILD } from '../src/server/http/console-pages.ts';
 import { compile } from '@inlang/paraglide-js';
 import { listTenantIds, loadTenant } from '../src/tenant/load.ts';
@@ -99,6 +100,7 @@ export async function buildTenants(ids: string[]): Promise<{ id: string; seconds
     await runAstroBuild(id, next);
     const assets = join(TENANTS_DIR, id, 'assets');
     if (existsSync(assets)) cpSync(assets, join(next, 'client', 'brand'), { recursive: true });
+    await preloadShellModules(join(next, 'client'));
     await precompress(join(next, 'client'));
     writeFileSync(join(next, STAMP), JSON.stringify({ id, sources, built: new Date().toISOString() }));
     const final = join(DIST_DIR, id);

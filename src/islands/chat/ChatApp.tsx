@@ -62,7 +62,8 @@ export default function ChatApp({ locale, chats, conversation, user, newLikes, g
   const key = hydrated ? keyOf(page) : (conversation?.key ?? null);
 
   useEffect(() => {
-    startLive(null, { unread: chats.total_unread, newLikes });
+    // The member bar starts it too, once the page is idle: whichever comes first keeps the bar's badges.
+    startLive(document.querySelector<HTMLElement>('[data-member-nav]'), { unread: chats.total_unread, newLikes });
     return followChatLinks();
   }, []);
 
