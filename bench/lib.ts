@@ -153,7 +153,16 @@ export interface Runtime {
  */
 export async function startRuntime(
   engine: Engine,
-  opts: { members?: number; photos?: boolean; cpuProfileDir?: string; env?: NodeJS.ProcessEnv; /** A second process on another runtime's PostgreSQL schema: no seeding, and the schema stays. */ sharing?: Runtime } = {},
+  opts: {
+    members?: number;
+    photos?: boolean;
+    cpuProfileDir?: string;
+    env?: NodeJS.ProcessEnv;
+    /** A second process on another runtime's PostgreSQL schema: no seeding, and the schema stays. */
+    sharing?: Runtime;
+    /** More data after the seed, before the runtime starts (bulk inserts of the bench's own). */
+    prepare?: (database: { file: string; schema?: string }) => Promise<void>;
+  } = {},
 ): Promise<Runtime> {
   const dir = mkdtempSync(join(tmpdir(), 'sitegen-bench-'));
   const schema = opts.sharing ? opts.sharing.database.schema : engine === 'postgres' ? `bench_${randomBytes(4).toString('hex')}` : undefined;
@@ -176,6 +185,7 @@ export async function startRuntime(
     ...opts.env,
   };
   if (!opts.sharing) await run(['cli/main.ts', 'db', 'seed', ...(opts.members ? ['--members', String(opts.members)] : []), ...(opts.photos === false ? ['--no-photos'] : [])], env);
+  await opts.prepare?.({ file: join(dir, 'app.db'), schema });
   const port = await freePort();
   const profile = opts.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfileDir] : [];
   const child = spawn(NODE, [...profile, '--import', join(REPO, 'bench', 'loop-monitor.ts'), 'cli/main.ts', 'serve', '--port', String(port), '--host', '127.0.0.1'], { cwd: REPO, env, stdio: ['ignore', 'ignore', 'inherit'] });

@@ -3,7 +3,7 @@
  * node:http answering the same bytes in the same run; page weights; memory per loaded brand;
  * build time per brand. Prints tables only; it never asserts on timings (bench/README.md).
  *
- * Sections (all by default): throughput, stall, queries, traffic, delivery, console, profile, weight,
+ * Sections (all by default): throughput, search, stall, queries, traffic, delivery, console, profile, weight,
  * memory, build, lighthouse, revenue.
  * Environment: BENCH_SECONDS (per load run, default 10), DATABASE_URL (adds PostgreSQL).
  */
@@ -21,11 +21,12 @@ import { lighthouseSection } from './lighthouse.ts';
 import { revenueSection } from './revenue.ts';
 import { WEIGHT_HEAD, pageWeights, weightCells } from './weight.ts';
 import { consoleSection } from './console.ts';
+import { seedPool, timeSearchStatements } from './search.ts';
 import { loadAllTenants } from '../src/tenant/load.ts';
 import { TENANTS_DIR } from '../cli/paths.ts';
 import { CONNECTIONS, REPO, SECONDS, kb, load, ratio, roundTrips, startBare, startRuntime, table, type Bare, type Engine, type Runtime } from './lib.ts';
 
-const ALL = ['throughput', 'stall', 'queries', 'traffic', 'delivery', 'console', 'profile', 'weight', 'memory', 'build', 'lighthouse', 'revenue'] as const;
+const ALL = ['throughput', 'search', 'stall', 'queries', 'traffic', 'delivery', 'console', 'profile', 'weight', 'memory', 'build', 'lighthouse', 'revenue'] as const;
 type Section = (typeof ALL)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 for (const a of asked) if (!ALL.includes(a as Section)) throw new Error(`bench: unknown section ${a} (${ALL.join(', ')})`);
@@ -168,6 +169,75 @@ if (sections.has('throughput')) {
     ['engine', 'request', 'body KB', 'req/s', 'p50 ms', 'p99 ms', 'bare req/s', 'ratio', 'loop p99 ms', ''],
     rows,
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The search under load (issue 24): the demo's size and a pool of 20 brands with 1,000,000 members
+
+if (sections.has('search')) {
+  const POOL = Number(process.env.BENCH_POOL_MEMBERS ?? 1_000_000);
+  const TIMES = Number(process.env.BENCH_REQUESTS ?? 100);
+  const tenant = loadAllTenants(TENANTS_DIR).find((t) => t.id === 'spetter')!;
+  const bare: Bare = await startBare();
+  const loadRows: (string | number)[][] = [];
+  const statementRows: (string | number)[][] = [];
+  const shapeRows: (string | number)[][] = [];
+  try {
+    for (const engine of engines) {
+      for (const size of ['demo', POOL] as const) {
+        const label = size === 'demo' ? 'demo (300 a brand)' : `${size.toLocaleString('en')} in 20 brands`;
+        const started = performance.now();
+        const rt = await startRuntime(engine, {
+          prepare: size === 'demo' ? undefined : async (database) => {
+            const handle = openBenchDb(engine, database);
+            try {
+              await seedPool(handle.db, size);
+            } finally {
+              await handle.close();
+            }
+          },
+        });
+        console.log(`  ${engine} ${label}: ready in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+        const handle = openBenchDb(engine, rt.database);
+        try {
+          const member = await signUp(rt, 'spetter');
+          const me = (await rt.get('spetter', '/api/user.php', { cookie: member.cookie })).json<{ user: { id: number; profile: { id: number } } }>().user;
+          for (const path of ['/api/members.php', '/api/members.php?min_age=30&max_age=40', '/api/swipe.php']) {
+            const size0 = (await rt.get('spetter', path, { cookie: member.cookie })).body.length;
+            const before = await load(bare.url(size0));
+            await rt.loopDelay();
+            const got = await load(`http://127.0.0.1:${rt.port}${path}`, { host: rt.host('spetter'), cookie: member.cookie });
+            const loop = await rt.loopDelay();
+            const after = await load(bare.url(size0));
+            const base = (before.rps + after.rps) / 2;
+            const failed = got.non2xx + got.errors;
+            loadRows.push([engine, label, path.replace('/api/', ''), got.rps.toFixed(0), got.p50.toFixed(0), got.p99.toFixed(0), base.toFixed(0), ratio(got.rps, base), loop.p99.toFixed(1), failed ? `${failed} failed` : '']);
+            console.log(`  ${engine} ${label} ${path}: ${got.rps.toFixed(0)} req/s, p99 ${got.p99} ms (bare ${base.toFixed(0)})`);
+          }
+          for (const t of await timeSearchStatements(handle, tenant, { userId: me.id, profileId: me.profile.id }, TIMES)) {
+            shapeRows.push([engine, label, t.shape, t.statementsCold, t.statementsWarm, t.cold.p50.toFixed(1), t.cold.p95.toFixed(1), t.warm.p50.toFixed(1), t.warm.p95.toFixed(1)]);
+            t.statements.forEach((s, i) => statementRows.push([engine, label, t.shape, i + 1, s.what, s.p95.toFixed(2), s.plan]));
+          }
+        } finally {
+          await handle.close();
+          await rt.close();
+        }
+      }
+    }
+  } finally {
+    await bare.close();
+  }
+  table(
+    `The search under load: a logged-in spetter member, ${CONNECTIONS} connections for ${SECONDS} s, beside bare node:http answering the same body size just before and after (target: ratio >= 0.1x, p99 < 50 ms)`,
+    ['engine', 'members', 'request', 'req/s', 'p50 ms', 'p99 ms', 'bare req/s', 'ratio', 'loop p99 ms', ''],
+    loadRows,
+  );
+  table(
+    `The search's and the deck's service calls, ${TIMES} one after the other: the shared list read each time (cold) and kept (warm), ms (target p95 < 20)`,
+    ['engine', 'members', 'shape', 'statements cold', 'warm', 'cold p50', 'cold p95', 'warm p50', 'warm p95'],
+    shapeRows,
+  );
+  table(`Each statement of a cold call, run alone ${TIMES} times (p95, ms), and its plan`, ['engine', 'members', 'shape', '#', 'reads', 'p95', 'plan'], statementRows);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import { createModerationService } from './moderation.ts';
 import { createSearchService } from './search.ts';
 import { createLikeService } from './likes.ts';
 import { createSwipeService } from './swipes.ts';
+import { createListingCache } from './listing-cache.ts';
 import { createSafetyService } from './safety.ts';
 import { createInboxService } from './inbox.ts';
 import { createFictionalService } from './fictional.ts';
@@ -112,6 +113,8 @@ export function createServices(deps: ServiceDeps): Services {
   const sessions = createSessionService({ db, views, production: deps.production, cache: deps.sessionCache ?? null });
   const mail = createMailService({ outboxDir: deps.outboxDir, smtpUrl: deps.smtpUrl, log: deps.log });
   const notifications = createNotificationService({ db });
+  // The members search's and the swipe deck's shared lists (bench/README.md "The search under load").
+  const listings = createListingCache({ db });
   const gifs = deps.gifs ?? localGifs();
   const testProvider = createTestProvider({ db, now: deps.now });
   const discounts = createDiscountService({ db, now: deps.now });
@@ -144,9 +147,9 @@ export function createServices(deps: ServiceDeps): Services {
     photos,
     moderation: createModerationService({ db, bus, mailRejection: (userId, reason) => notifier.photoRejected(userId, reason), log: deps.log }),
     mail,
-    search: createSearchService({ db }),
+    search: createSearchService({ db, listings }),
     likes: createLikeService({ db, bus, onLike }),
-    swipes: createSwipeService({ db, bus, now: deps.now, onLike }),
+    swipes: createSwipeService({ db, bus, now: deps.now, onLike, listings }),
     safety: createSafetyService({ db, mail, limits, bus }),
     complaints: createComplaintService({ db, bus, mail, tenants: deps.tenants, log: deps.log }),
     gifs,

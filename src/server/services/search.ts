@@ -9,7 +9,8 @@ import type { SearchAnswer as SearchResult, SearchCard, SearchQuery } from '../.
 import { findRegion } from '../data/regions.ts';
 import type { MainImage } from './main-image.ts';
 import { profileCards } from './cards.ts';
-import { bandedPage, countBands, homeBands, visibleProfiles, type ProfileQuery } from './visibility.ts';
+import { bandedPage, countBands, homeBands, type ProfileQuery, type Viewer } from './visibility.ts';
+import { bandsOf, hiddenFrom, narrowed, newestProfile, sourceOf, type ListFilters, type ListingCache, type Source } from './listing-cache.ts';
 
 import { GENDERS, SEARCH_GENDER_ALL, PER_PAGE, SIMILAR_PROFILES, SEARCH_COUNT_LIMIT, SEARCH_MIN_AGE, SEARCH_MAX_AGE, MAX_PAGE } from '../../contract/enums.ts';
 
@@ -39,6 +40,10 @@ export function wantedGenders(me: Pick<Profile, 'gender' | 'sexuality'>): Gender
 }
 
 type CardRow = Pick<Profile, 'id' | 'name' | 'birth_date' | 'gender' | 'country' | 'region' | 'city' | 'fictional'>;
+/** A card's row; for a member, whether they like the profile (`liked`, read with the rows). */
+type Row = CardRow & { liked: boolean | 0 | 1 | null };
+/** Reads a page of card rows of a listing. */
+type Read = (q: ProfileQuery, limit: number, offset: number) => Promise<Row[]>;
 const CARD_COLUMNS = ['profiles.id', 'profiles.name', 'profiles.birth_date', 'profiles.gender', 'profiles.country', 'profiles.region', 'profiles.city', 'profiles.fictional'] as const;
 
 /**
@@ -50,12 +55,15 @@ const CARD_COLUMNS = ['profiles.id', 'profiles.name', 'profiles.birth_date', 'pr
  */
 const SEARCHES_AT_ONCE = 2;
 
-export function createSearchService(deps: { db: Kysely<Database> }) {
-  const { db } = deps;
+/** Rows of the shared list read beyond a page, to fill it when one was hidden since the list was read (chosen). */
+const STALE_SPARE = 4;
+
+export function createSearchService(deps: { db: Kysely<Database>; listings: ListingCache }) {
+  const { db, listings } = deps;
   const gate = pLimit(SEARCHES_AT_ONCE);
 
   /** The cards of rows; for a member, whether they like each (`liked`, read with the rows). */
-  async function cards(rows: (CardRow & { liked: boolean | 0 | 1 | null })[]): Promise<SearchCard[]> {
+  async function cards(rows: Row[]): Promise<SearchCard[]> {
     return (await profileCards(db, rows)).map(({ row, card }) => ({ ...card, gender: row.gender, ...(row.liked === null ? {} : { liked: Boolean(row.liked) }) }));
   }
 
@@ -88,40 +96,25 @@ export function createSearchService(deps: { db: Kysely<Database> }) {
       if (regions.length === 0) throw invalid('region');
     }
 
-    const me = userId === null ? undefined : await db.selectFrom('profiles').select(['id', 'gender', 'sexuality', 'country', 'region']).where('user_id', '=', userId).executeTakeFirst();
+    const me = userId === null ? undefined : await db.selectFrom('profiles').select(['id', 'gender', 'sexuality', 'country', 'region']).select(newestProfile.as('newest')).where('user_id', '=', userId).executeTakeFirst();
     const genders: Gender[] | undefined = query.gender === SEARCH_GENDER_ALL ? [...GENDERS] : query.gender ? [query.gender] : me ? wantedGenders(me) : undefined;
     const homeCountry = me?.country ?? (visitorCountry && tenant.countries.includes(visitorCountry) ? visitorCountry : null);
     const homeRegion = me?.region ?? null;
+    const viewer = me && userId !== null ? { userId, profileId: me.id } : null;
 
     const today = new Date();
     // age >= min ⇔ born on or before today − min years; age <= max ⇔ born after today − (max + 1) years.
-    const bornOnOrBefore = query.min_age !== undefined ? yearsBefore(today, query.min_age) : undefined;
-    const bornAfter = query.max_age !== undefined ? yearsBefore(today, query.max_age + 1) : undefined;
-
-    /** The brand's profiles the searcher may see (not their own), of the genders looked for. */
-    const visible = () => {
-      let q = visibleProfiles(db, tenant.id, me && userId !== null ? { userId, profileId: me.id } : null);
-      if (genders && !GENDERS.every((g) => genders.includes(g))) q = q.where('profiles.gender', 'in', genders);
-      return q;
+    const filters: ListFilters = {
+      genders: genders && !GENDERS.every((g) => genders.includes(g)) ? genders : undefined,
+      country: query.country,
+      regions,
+      bornOnOrBefore: query.min_age !== undefined ? yearsBefore(today, query.min_age) : undefined,
+      bornAfter: query.max_age !== undefined ? yearsBefore(today, query.max_age + 1) : undefined,
+      home: { country: homeCountry, region: homeRegion },
     };
-    const filtered = () => {
-      let q = visible();
-      if (query.country) q = q.where('profiles.country', '=', query.country);
-      if (regions) {
-        const wanted = regions;
-        q = q.where((eb) => eb.or(wanted.map((r) => eb.and([eb('profiles.country', '=', r.country), eb('profiles.region', '=', r.name)]))));
-      }
-      if (bornOnOrBefore) q = q.where('profiles.birth_date', '<=', bornOnOrBefore);
-      if (bornAfter) q = q.where('profiles.birth_date', '>', bornAfter);
-      return q;
-    };
-    // The own country first, within it the own region, then everyone else; each band most
-    // recently seen first, read from an index a page at a time.
-    // A country filter leaves only the bands that can hold it.
-    const home = homeBands(homeCountry, homeRegion);
-    const bands = !query.country || !homeCountry ? home : query.country === homeCountry ? home.slice(0, -1) : [null];
+    const source = sourceOf(tenant);
     // A member's rows also say whether they like each profile (the heart on the card), in the same statement.
-    const read = (q: ProfileQuery, limit: number, offset: number) =>
+    const read: Read = (q, limit, offset) =>
       q
         .select(CARD_COLUMNS)
         .select((eb) =>
@@ -134,19 +127,60 @@ export function createSearchService(deps: { db: Kysely<Database> }) {
         .offset(offset)
         .execute();
 
-    const counts = await countBands(db, filtered, bands, SEARCH_COUNT_LIMIT);
-    const total = counts.reduce((a, b) => a + b, 0);
-    const rows = await bandedPage(filtered, bands, read, { offset: (query.page - 1) * PER_PAGE, limit: PER_PAGE, counts });
+    // The brand's list for these filters, shared with everyone who searches alike, less what
+    // this member is never shown; the count stops at the limit (a brand of 100,000 has no use for more).
+    const newest = Number((me ?? (await db.selectNoFrom(newestProfile.as('newest')).executeTakeFirstOrThrow())).newest ?? 0);
+    const list = await listings.ids(source, filters, newest, SEARCH_COUNT_LIMIT);
+    const mine = me ? narrowed(list, await hiddenFrom(db, me.id)) : Array.from(list.ids);
+    // More blocks than the list's headroom: the list no longer reaches the limit, so count and page without it.
+    if (!list.complete && mine.length < SEARCH_COUNT_LIMIT) return searchEach(source, filters, viewer, read, query.page);
+    const total = Math.min(mine.length, SEARCH_COUNT_LIMIT);
+    const offset = (query.page - 1) * PER_PAGE;
+    const shown = Math.max(0, Math.min(PER_PAGE, total - offset));
+    // The page's rows read fresh through the visibility rule and the filters, with a few more in
+    // case one was suspended, hidden or changed since the list was read.
+    const asked = mine.slice(offset, offset + shown + STALE_SPARE);
+    let rows: Row[] = [];
+    if (shown > 0) {
+      const fresh = await read(listings.matching(source, filters, viewer).where('profiles.id', 'in', asked), asked.length, 0);
+      const at = new Map(asked.map((id, i) => [id, i]));
+      rows = fresh.sort((a, b) => at.get(a.id)! - at.get(b.id)!).slice(0, shown);
+      if (fresh.length < asked.length) listings.forget(list);
+    }
+    return answer(rows, total, query.page, () => similar(source, filters, viewer, read));
+  }
+
+  /** When nothing matches: profiles of the genders looked for, nearest first, without the other filters. */
+  function similar(source: Source, filters: ListFilters, viewer: Viewer | null, read: Read): Promise<Row[]> {
+    const looked = () => listings.matching(source, { home: filters.home, genders: filters.genders }, viewer);
+    return bandedPage(looked, homeBands(filters.home.country, filters.home.region), read, { offset: 0, limit: SIMILAR_PROFILES });
+  }
+
+  /** The page and its figures; when nothing matched, profiles like those looked for (`similar`). */
+  async function answer(rows: Row[], total: number, page: number, similar: () => Promise<Row[]>): Promise<SearchResult> {
     const result: SearchResult = {
       profiles: await cards(rows),
       total,
       total_capped: total >= SEARCH_COUNT_LIMIT,
-      page: query.page,
+      page,
       per_page: PER_PAGE,
       pages: Math.ceil(total / PER_PAGE),
     };
-    if (total === 0) result.similar = await cards(await bandedPage(visible, home, read, { offset: 0, limit: SIMILAR_PROFILES }));
+    if (total === 0) result.similar = await cards(await similar());
     return result;
+  }
+
+  /**
+   * The search without a shared list: each band counted and read for this member alone, a
+   * statement each (a member with more blocks than a shared list's headroom).
+   */
+  async function searchEach(source: Source, filters: ListFilters, viewer: Viewer | null, read: Read, page: number): Promise<SearchResult> {
+    const filtered = () => listings.matching(source, filters, viewer);
+    const bands = bandsOf(filters);
+    const counts = await countBands(db, filtered, bands, SEARCH_COUNT_LIMIT);
+    const total = counts.reduce((a, b) => a + b, 0);
+    const rows = await bandedPage(filtered, bands, read, { offset: (page - 1) * PER_PAGE, limit: PER_PAGE, counts });
+    return answer(rows, total, page, () => similar(source, filters, viewer, read));
   }
 }
 

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
-import type { Profile } from '../db/schema.ts';
+import type { Gender, Profile } from '../db/schema.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import type { EventBus } from '../bus.ts';
 import { MATCH_FINDER_SIZE, SWIPE_DECK_SIZE, SWIPE_LIKES_PER_DAY, type MatchReason, type MatchSuggestion, type SwipeCard, type SwipeState } from '../../contract/likes.ts';
-import { GENDERS } from '../../contract/enums.ts';
+import { GENDERS, SEARCH_COUNT_LIMIT } from '../../contract/enums.ts';
 import { AppError, notFound } from '../errors.ts';
 import { lockProfiles, nowIso } from '../db/engine.ts';
 import { ageOn } from '../../lib/account-rules.ts';
@@ -12,12 +12,24 @@ import { brandDay } from '../../lib/brand-day.ts';
 import { wantedGenders, yearsBefore } from './search.ts';
 import { bandedPage, homeBands, visibleProfiles, type ProfileQuery } from './visibility.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
+import { newestProfile, sourceOf, type ListFilters, type ListingCache } from './listing-cache.ts';
 import { recordLike, visibleTarget, type Liker, type OnLike } from './likes.ts';
 
 /** Years either side of the member's own age the match finder looks in (chosen). */
 export const MATCH_AGE_SPAN = 10;
 /** Profiles the match finder weighs before it picks the best (chosen: a few index pages). */
 const MATCH_POOL = 240;
+
+/** Profiles of the shared list the swipe deck reads fresh before it reads the member's own list (chosen: a few decks' worth). */
+const DECK_LOOKS = 120;
+/** Of those, read in one statement (chosen: a deck's worth three times over, most members have answered few). */
+const DECK_CHUNK = 3 * SWIPE_DECK_SIZE;
+
+/** The genders a member looks for, or undefined for every gender (no filter). */
+const wantedBy = (me: Pick<Profile, 'gender' | 'sexuality'>): Gender[] | undefined => {
+  const genders = wantedGenders(me);
+  return genders.length < GENDERS.length ? genders : undefined;
+};
 
 const parseInterests = (json: string): string[] => {
   try {
@@ -33,7 +45,7 @@ const parseInterests = (json: string): string[] => {
  * for, nearest first (region, then country, then everyone), most recently seen first; the game
  * never shows a profile already answered or liked, and takes at most 4 likes in the brand's day.
  */
-export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; now?: () => Date; onLike?: OnLike }) {
+export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; now?: () => Date; onLike?: OnLike; listings: ListingCache }) {
   const { db, bus } = deps;
   const now = deps.now ?? (() => new Date());
 
@@ -45,9 +57,9 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
 
   /** The brand's profiles the member may see, of the genders they look for. */
   function wanted(tenant: Tenant, liker: Liker, me: Profile): ProfileQuery {
-    const genders = wantedGenders(me);
+    const genders = wantedBy(me);
     const q = visibleProfiles(db, tenant.id, liker);
-    return genders.length < GENDERS.length ? q.where('profiles.gender', 'in', genders) : q;
+    return genders ? q.where('profiles.gender', 'in', genders) : q;
   }
 
   /** Likes given in the swipe game today, and the state the game shows. */
@@ -69,20 +81,36 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
 
     /** GET /api/swipe.php: the next cards (never one answered or liked before) and the likes left today. */
     async deck(tenant: Tenant, liker: Liker): Promise<SwipeState & { profiles: SwipeCard[] }> {
-      const me = await own(liker);
+      const me = await db.selectFrom('profiles').selectAll().select(newestProfile.as('newest')).where('id', '=', liker.profileId).executeTakeFirst();
+      if (!me) throw notFound();
       // Not answered nor liked: a list read once per query keeps the listing's index order.
-      const unanswered = () =>
-        wanted(tenant, liker, me).where('profiles.id', 'not in', (eb) =>
+      const unanswered = (q: ProfileQuery) =>
+        q.where('profiles.id', 'not in', (eb) =>
           eb
             .selectFrom('swipes')
             .select('swipes.to_profile_id as id')
             .where('swipes.from_profile_id', '=', liker.profileId)
             .unionAll(eb.selectFrom('likes').select('likes.to_profile_id as id').where('likes.from_profile_id', '=', liker.profileId)),
         );
-      const rows = await bandedPage(unanswered, homeBands(me.country, me.region), (q, limit, offset) => q.select([...CARD_COLUMNS, 'profiles.about', 'profiles.interests']).limit(limit).offset(offset).execute(), {
-        offset: 0,
-        limit: SWIPE_DECK_SIZE,
-      });
+      const read = (q: ProfileQuery, limit: number, offset: number) => q.select([...CARD_COLUMNS, 'profiles.about', 'profiles.interests']).limit(limit).offset(offset).execute();
+      // The search's shared list of the genders looked for, nearest first, its first profiles read
+      // fresh through the visibility rule without those answered; the member's own list when the
+      // first DECK_LOOKS of it were all answered.
+      const source = sourceOf(tenant);
+      const filters: ListFilters = { genders: wantedBy(me), home: { country: me.country, region: me.region } };
+      const list = await deps.listings.ids(source, filters, Number(me.newest ?? 0), SEARCH_COUNT_LIMIT);
+      const looked = Array.from(list.ids.subarray(0, DECK_LOOKS)).filter((id) => id !== me.id);
+      let rows: Awaited<ReturnType<typeof read>> = [];
+      for (let from = 0; from < looked.length && rows.length < SWIPE_DECK_SIZE; from += DECK_CHUNK) {
+        const chunk = looked.slice(from, from + DECK_CHUNK);
+        const at = new Map(chunk.map((id, i) => [id, i]));
+        const fresh = await read(unanswered(deps.listings.matching(source, filters, liker)).where('profiles.id', 'in', chunk), chunk.length, 0);
+        rows.push(...fresh.sort((a, b) => at.get(a.id)! - at.get(b.id)!));
+      }
+      rows = rows.slice(0, SWIPE_DECK_SIZE);
+      if (rows.length < SWIPE_DECK_SIZE && list.ids.length > DECK_LOOKS) {
+        rows = await bandedPage(() => unanswered(wanted(tenant, liker, me)), homeBands(me.country, me.region), read, { offset: 0, limit: SWIPE_DECK_SIZE });
+      }
       const cards = await profileCards(db, rows, now());
       return { ...(await state(tenant, liker)), profiles: cards.map(({ row, card }) => ({ ...card, about: row.about, interests: parseInterests(row.interests) })) };
     },

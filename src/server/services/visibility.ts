@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/index.ts';
+import { listingsChanged } from './listing-changes.ts';
 
 /** Who is looking: a member (their user and profile ids) or a visitor (null). */
 export interface Viewer {
@@ -50,6 +51,7 @@ export async function relist(db: Kysely<Database>, userId: number): Promise<void
     })
     .where('user_id', '=', userId)
     .execute();
+  listingsChanged();
 }
 
 /** Sets a member's profile active or disabled and whether listings show it, in one go. */

@@ -1,0 +1,142 @@
+import { sql, type Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import type { Database } from '../db/index.ts';
+import type { Gender } from '../db/schema.ts';
+import type { Tenant } from '../../tenant/schema.ts';
+import { listingGeneration } from './listing-changes.ts';
+import { bandedPage, homeBands, visibleProfiles, type Band, type ProfileQuery, type Viewer } from './visibility.ts';
+
+/**
+ * The work members who search alike share (bench/README.md "The search under load"): for one set
+ * of brands, an audience and the same filters, the ids of the listed profiles in the listing's
+ * order (the home bands, each most recently seen first), read once and kept a few seconds. Each
+ * member narrows the list by their own (their profile, their blocks either way, what they answered
+ * in the swipe game) and every row a member is shown is read again, fresh, through the one
+ * visibility rule (visibleProfiles) in the same statement that reads the card: a list a few
+ * seconds old may miss a newcomer or keep an old order, never show what the rule hides now.
+ *
+ * A list is kept until LIST_TTL_MS has passed, the listing changed in this process
+ * (`listingsChanged()`: a profile listed or unlisted, its searched fields edited), or a profile
+ * was added anywhere (the highest profile id, read with the searcher's own row).
+ */
+
+/** How long a shared list is used (chosen: a newcomer shows within seconds on every runtime). */
+const LIST_TTL_MS = 5_000;
+/** Lists kept per runtime (chosen: each at most LIST_SIZE ids). */
+const LISTS_KEPT = 2_000;
+/** Ids beyond the count limit a list holds, so the member's own profile and blocks can be taken out and the limit still reached. */
+const HEADROOM = 64;
+
+/**
+ * Which profiles a brand's listings draw from: its own brand ids and the audience it shows. A
+ * brand alone draws from itself; a pool (issue 24) names more brands and an audience, and the
+ * lists are kept by both, so brands of one pool with one audience share them.
+ */
+export interface Source {
+  brands: string[];
+  audience: string | null;
+}
+
+export function sourceOf(tenant: Tenant): Source {
+  return { brands: [tenant.id], audience: null };
+}
+
+/** What a list is of: the source, the filters (as their SQL bounds) and the home bands' place. */
+export interface ListFilters {
+  genders?: Gender[];
+  country?: string;
+  regions?: { country: string; name: string }[];
+  bornOnOrBefore?: string;
+  bornAfter?: string;
+  home: { country: string | null; region: string | null };
+}
+
+/** A shared list: profile ids in listing order; `complete` when it holds every match (not cut at its size). */
+export interface IdList {
+  key: string;
+  ids: Int32Array;
+  complete: boolean;
+}
+
+/**
+ * The home bands of a listing (own region, own country, everyone) that a country filter leaves:
+ * the searched country is the home country (no "everyone else"), or another (one band).
+ */
+export function bandsOf(f: Pick<ListFilters, 'country' | 'home'>): Band[] {
+  const home = homeBands(f.home.country, f.home.region);
+  if (!f.country || !f.home.country) return home;
+  return f.country === f.home.country ? home.slice(0, -1) : [null];
+}
+
+/** The profiles a member is never shown in a listing: their own, and those of a block either way (SPEC §4). */
+export async function hiddenFrom(db: Kysely<Database>, profileId: number): Promise<Set<number>> {
+  const rows = await db
+    .selectFrom('blocks')
+    .select('blocks.blocker_profile_id as id')
+    .where('blocks.blocked_profile_id', '=', profileId)
+    .unionAll(db.selectFrom('blocks').select('blocks.blocked_profile_id as id').where('blocks.blocker_profile_id', '=', profileId))
+    .execute();
+  return new Set([profileId, ...rows.map((r) => r.id)]);
+}
+
+/** The highest profile id: a new profile anywhere changes it (select it beside the searcher's own row). */
+export const newestProfile = sql<number | string | null>`(select max(p.id) from profiles as p)`;
+
+export function createListingCache(deps: { db: Kysely<Database> }) {
+  const { db } = deps;
+  const lists = new LRUCache<string, IdList>({ max: LISTS_KEPT, ttl: LIST_TTL_MS, ttlAutopurge: false });
+
+  /**
+   * The source's profiles matching the filters that `viewer` may see now; for no viewer (the
+   * shared list) those anyone may see.
+   */
+  function matching(source: Source, f: ListFilters, viewer: Viewer | null = null): ProfileQuery {
+    // One brand today; the pool's visibleProfiles takes the source whole (issue 24).
+    let q = visibleProfiles(db, source.brands[0]!, viewer);
+    if (f.genders) q = q.where('profiles.gender', 'in', f.genders);
+    if (f.country) q = q.where('profiles.country', '=', f.country);
+    if (f.regions) {
+      const wanted = f.regions;
+      q = q.where((eb) => eb.or(wanted.map((r) => eb.and([eb('profiles.country', '=', r.country), eb('profiles.region', '=', r.name)]))));
+    }
+    if (f.bornOnOrBefore) q = q.where('profiles.birth_date', '<=', f.bornOnOrBefore);
+    if (f.bornAfter) q = q.where('profiles.birth_date', '>', f.bornAfter);
+    return q;
+  }
+
+  return {
+    matching,
+
+    /**
+     * The ids of the first `size` profiles of the listing (size: the count limit and some
+     * headroom), from the kept list when one of the same source and filters is fresh, read
+     * otherwise (a statement per home band it reaches).
+     */
+    async ids(source: Source, f: ListFilters, newest: number, size: number): Promise<IdList> {
+      const key = JSON.stringify([listingGeneration(), newest, size, [...source.brands].sort(), source.audience, f.genders ? [...f.genders].sort() : null, f.country ?? null, f.regions ?? null, f.bornOnOrBefore ?? null, f.bornAfter ?? null, f.home.country, f.home.region]);
+      const kept = lists.get(key);
+      if (kept) return kept;
+      const rows = await bandedPage(() => matching(source, f), bandsOf(f), (q, limit, offset) => q.select('profiles.id').limit(limit).offset(offset).execute(), {
+        offset: 0,
+        limit: size + HEADROOM,
+      });
+      const list = { key, ids: Int32Array.from(rows, (r) => r.id), complete: rows.length < size + HEADROOM };
+      lists.set(key, list);
+      return list;
+    },
+
+    /** A kept list turned out older than what a member may see now (a row the fresh read refused): read it again next time. */
+    forget(list: IdList): void {
+      if (lists.peek(list.key) === list) lists.delete(list.key);
+    },
+  };
+}
+
+export type ListingCache = ReturnType<typeof createListingCache>;
+
+/** The ids of a list a member may be shown: without their own profile and the profiles of their blocks either way. */
+export function narrowed(list: IdList, without: ReadonlySet<number>): number[] {
+  const out: number[] = [];
+  for (const id of list.ids) if (!without.has(id)) out.push(id);
+  return out;
+}
