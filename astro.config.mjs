@@ -1,4 +1,6 @@
-// One Astro build per tenant: `sitegen build <id>` sets SITEGEN_TENANT and the output folder.
+// One Astro build per tenant: `sitegen build <id>` sets SITEGEN_TENANT and the output folder. The
+// brand is read when its pages are prerendered (src/site/build-tenant.ts), never compiled into the
+// server code: brands of the same languages build the same program (docs/ONE-BUILD.md, step 1).
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
@@ -12,16 +14,17 @@ const tenant = process.env.SITEGEN_TENANT;
 if (!tenant) throw new Error('astro.config.mjs: SITEGEN_TENANT is not set; build through `sitegen build <id>`');
 
 /**
- * The brand's own message project: the catalogue with only the brand's languages (SITEGEN_LOCALES,
- * the default first), compiled to a folder of its own. Pages and islands import
- * `…/paraglide/messages.js`; the alias below points those imports at this copy, so a brand that
- * speaks Dutch ships Dutch alone. src/paraglide (every language) is only for the type checker.
+ * The message project of the brand's languages: the catalogue with only those languages
+ * (SITEGEN_LOCALES, the default first), compiled to a folder named for them, not for the brand, so
+ * that the code of every brand of the same languages is the same to the byte. Pages and islands
+ * import `…/paraglide/messages.js`; the alias below points those imports at this copy, so a brand
+ * that speaks Dutch ships Dutch alone. src/paraglide (every language) is only for the type checker.
  */
-function brandMessages(id) {
+function languageMessages() {
   const root = resolve(import.meta.dirname);
-  const base = resolve(root, 'node_modules/.cache/sitegen', id);
   const settings = JSON.parse(readFileSync(resolve(root, 'project.inlang/settings.json'), 'utf8'));
   const locales = (process.env.SITEGEN_LOCALES ?? '').split(',').filter(Boolean);
+  const base = resolve(root, 'node_modules/.cache/sitegen/messages', (locales.length ? locales : settings.locales).join(','));
   const project = resolve(base, 'project.inlang');
   mkdirSync(project, { recursive: true });
   const brand = {
@@ -40,7 +43,7 @@ function brandMessages(id) {
   if (old !== text) writeFileSync(file, text);
   return { project, outdir: resolve(base, 'paraglide') };
 }
-const messages = brandMessages(tenant);
+const messages = languageMessages();
 
 export default defineConfig({
   outDir: process.env.SITEGEN_OUT_DIR ?? `./dist/${tenant}`,
@@ -55,7 +58,6 @@ export default defineConfig({
   devToolbar: { enabled: false },
   security: PAGE_SECURITY,
   vite: {
-    define: { 'import.meta.env.SITEGEN_TENANT': JSON.stringify(tenant) },
     plugins: [
       paraglideVitePlugin({
         project: messages.project,

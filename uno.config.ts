@@ -1,14 +1,38 @@
-import { defineConfig, presetIcons, presetWind4 } from 'unocss';
+import { defineConfig, presetIcons, presetWind4, type Preset } from 'unocss';
+import { trackedTheme } from '@unocss/preset-wind4/utils';
 import { BREAKPOINTS } from './src/lib/theme.ts';
 import { METHOD_LOGOS } from './src/lib/payment-methods.ts';
 
 const px = (n: number) => `${n}px`;
+
+/**
+ * presetWind4 declares the theme variables a build uses in the order it first met them, which
+ * differs from one build to the next (modules are transformed in parallel): equal sources then made
+ * CSS of another hash, and server code naming another file. This preflight, in the theme layer just
+ * before presetWind4's own, puts them in name order, so that equal sources build equal CSS and
+ * brands of the same languages build the same program (docs/ONE-BUILD.md, step 1).
+ */
+const themeVariablesInOrder: Preset = {
+  name: 'theme-variables-in-order',
+  preflights: [
+    {
+      layer: 'theme',
+      getCSS() {
+        const names = [...trackedTheme].sort();
+        trackedTheme.clear();
+        for (const name of names) trackedTheme.add(name);
+        return undefined;
+      },
+    },
+  ],
+};
 
 /** Utility CSS; the tenant's colours come in as CSS variables (src/lib/theme.ts). */
 export default defineConfig({
   // Classes named in data rather than markup.
   safelist: Object.values(METHOD_LOGOS).flatMap((logo) => (logo.icon ? [logo.icon] : [])),
   presets: [
+    themeVariablesInOrder,
     presetWind4({ preflights: { reset: true } }),
     // Icons written in markup (class i-tabler-<name>) compile into the CSS; icons named in data
     // (interests, fictional_icon) are drawn from /icons/tabler/<name>.svg instead (src/islands/Glyph.tsx).

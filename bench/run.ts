@@ -10,7 +10,7 @@
 import { availableParallelism } from 'node:os';
 import { buildTenants } from '../cli/build.ts';
 import { listTenantIds } from '../src/tenant/load.ts';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { summarize } from './profile.ts';
@@ -425,45 +425,52 @@ if (sections.has('profile')) {
 
 /**
  * The runtime's memory with 2, 10 and 20 brands, each having served its member pages. The brands
- * are copies of spetter (its tenant file under other ids and domains, its build copied, so each
- * has its own server modules as a built brand has); building 20 real brands would take minutes.
+ * are copies of spetter (its tenant file under other ids and domains, its build copied); building
+ * 20 real brands would take minutes. Twice: with dist/_programs copied too, so the brands share
+ * spetter's program as brands of one language set do (docs/ONE-BUILD.md, step 1), and without, so
+ * each loads its own server code as every brand did before.
  */
 async function brandsMemory(): Promise<void> {
   const rows: (string | number)[][] = [];
   const source = join(REPO, 'tenants', 'spetter', 'tenant.json');
-  for (const count of (process.env.BENCH_BRANDS ?? '2,10,20').split(',').map(Number)) {
-    const root = mkdtempSync(join(REPO, 'node_modules', '.cache', 'sitegen-bench-'));
-    const tenantsDir = join(root, 'tenants');
-    const distDir = join(root, 'dist');
-    cpSync(join(REPO, 'tenants', '_defaults'), join(tenantsDir, '_defaults'), { recursive: true });
-    const names: string[] = [];
-    for (let i = 1; i <= count; i++) {
-      const id = `brand${String(i).padStart(2, '0')}`;
-      names.push(id);
-      const tenant = JSON.parse(readFileSync(source, 'utf8')) as Record<string, unknown>;
-      Object.assign(tenant, { name: `Brand ${i}`, domains: [`${id}.example`], default: i === 1 });
-      mkdirSync(join(tenantsDir, id), { recursive: true });
-      writeFileSync(join(tenantsDir, id, 'tenant.json'), JSON.stringify(tenant, null, 2));
-      cpSync(join(REPO, 'dist', 'spetter'), join(distDir, id), { recursive: true });
-    }
-    const rt = await startRuntime('sqlite', { env: { TENANTS_DIR: tenantsDir, DIST_DIR: distDir } });
-    try {
-      const idle = rt.rss();
-      for (const id of names) {
-        const member = await signUp(rt, id, SIGNUP.spetter);
-        for (const path of ['/landers/tinderswipe', '/pricing', '/members', `/members/${member.profileId}`, '/profile']) {
-          const res = await rt.get(id, path, { cookie: member.cookie });
-          if (res.status !== 200) throw new Error(`${id} ${path} answered ${res.status}`);
-        }
+  const programs = join(REPO, 'dist', '_programs');
+  const modes = existsSync(programs) ? (['one program', 'a program each'] as const) : (['a program each'] as const);
+  for (const mode of modes) {
+    for (const count of (process.env.BENCH_BRANDS ?? '2,10,20').split(',').map(Number)) {
+      const root = mkdtempSync(join(REPO, 'node_modules', '.cache', 'sitegen-bench-'));
+      const tenantsDir = join(root, 'tenants');
+      const distDir = join(root, 'dist');
+      cpSync(join(REPO, 'tenants', '_defaults'), join(tenantsDir, '_defaults'), { recursive: true });
+      const names: string[] = [];
+      for (let i = 1; i <= count; i++) {
+        const id = `brand${String(i).padStart(2, '0')}`;
+        names.push(id);
+        const tenant = JSON.parse(readFileSync(source, 'utf8')) as Record<string, unknown>;
+        Object.assign(tenant, { name: `Brand ${i}`, domains: [`${id}.example`], default: i === 1 });
+        mkdirSync(join(tenantsDir, id), { recursive: true });
+        writeFileSync(join(tenantsDir, id, 'tenant.json'), JSON.stringify(tenant, null, 2));
+        cpSync(join(REPO, 'dist', 'spetter'), join(distDir, id), { recursive: true });
       }
-      const used = rt.rss();
-      rows.push([count, (idle / 2 ** 20).toFixed(0), (used / 2 ** 20).toFixed(0), ((used - idle) / 2 ** 20 / count).toFixed(1)]);
-    } finally {
-      await rt.close();
-      rmSync(root, { recursive: true, force: true });
+      if (mode === 'one program') cpSync(programs, join(distDir, '_programs'), { recursive: true });
+      const rt = await startRuntime('sqlite', { env: { TENANTS_DIR: tenantsDir, DIST_DIR: distDir } });
+      try {
+        const idle = rt.rss();
+        for (const id of names) {
+          const member = await signUp(rt, id, SIGNUP.spetter);
+          for (const path of ['/landers/tinderswipe', '/pricing', '/members', `/members/${member.profileId}`, '/profile']) {
+            const res = await rt.get(id, path, { cookie: member.cookie });
+            if (res.status !== 200) throw new Error(`${id} ${path} answered ${res.status}`);
+          }
+        }
+        const used = rt.rss();
+        rows.push([mode, count, (idle / 2 ** 20).toFixed(0), (used / 2 ** 20).toFixed(0), ((used - idle) / 2 ** 20 / count).toFixed(1)]);
+      } finally {
+        await rt.close();
+        rmSync(root, { recursive: true, force: true });
+      }
     }
   }
-  table('Runtime RSS (MB) with N brands, each having served a lander, /pricing, /members, a profile and /profile to a member', ['brands', 'started', 'after pages', 'per brand'], rows);
+  table('Runtime RSS (MB) with N brands, each having served a lander, /pricing, /members, a profile and /profile to a member', ['programs', 'brands', 'started', 'after pages', 'per brand'], rows);
 }
 
 /** The runtime process's RSS before any brand was asked for a page, and after each brand's first pages. */

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { REPO_ROOT, TENANTS_DIR, DIST_DIR } from './paths.ts';
@@ -7,10 +8,10 @@ import { preloadShellModules } from './module-preload.ts';
 import { CONSOLE_BUILD } from '../src/server/http/console-pages.ts';
 import { compile } from '@inlang/paraglide-js';
 import { listTenantIds, loadTenant } from '../src/tenant/load.ts';
+import { BUILD_STAMP as STAMP, PROGRAMS_FOLDER, programDir, readBuildStamp, type BuildStamp } from '../src/server/programs.ts';
 
 /** Sources every tenant build reads; a build older than any of them is stale. */
 const SHARED_SOURCES = ['src', 'locales', 'content', 'tenants/_defaults', 'astro.config.mjs', 'uno.config.ts', 'project.inlang/settings.json', 'package.json'];
-const STAMP = '.sitegen-build.json';
 
 function newestMtime(path: string): number {
   if (!existsSync(path)) return 0;
@@ -31,10 +32,10 @@ export function sourcesMtime(id: string): number {
 
 /** True when dist/<id> is missing or older than its sources. */
 export function isStale(id: string): boolean {
-  const stamp = join(DIST_DIR, id, STAMP);
-  if (!existsSync(stamp) || !existsSync(join(DIST_DIR, id, 'server', 'entry.mjs'))) return true;
-  const { sources } = JSON.parse(readFileSync(stamp, 'utf8')) as { sources: number };
-  return sourcesMtime(id) > sources;
+  const stamp = readBuildStamp(DIST_DIR, id);
+  if (!stamp || !existsSync(join(DIST_DIR, id, 'server', 'entry.mjs'))) return true;
+  if (stamp.program !== undefined && !existsSync(join(programDir(DIST_DIR, stamp.program), 'server', 'entry.mjs'))) return true;
+  return sourcesMtime(id) > stamp.sources;
 }
 
 /**
@@ -63,7 +64,19 @@ function runAstroBuild(id: string, outDir: string): Promise<void> {
   const { locales } = loadTenant(id, TENANTS_DIR);
   // The default first: the brand's message project takes it as its base language.
   const languages = [locales.default, ...locales.available.filter((l) => l !== locales.default)];
-  return runAstro(id, [], { SITEGEN_TENANT: id, SITEGEN_LOCALES: languages.join(','), SITEGEN_OUT_DIR: outDir });
+  return runAstro(id, [], { SITEGEN_TENANT: id, SITEGEN_LOCALES: languages.join(','), SITEGEN_OUT_DIR: outDir, ASTRO_KEY: astroKey() });
+}
+
+/**
+ * The key Astro writes into a build's manifest (it encrypts server islands' props; none are used
+ * here). Astro makes a random one per build unless ASTRO_KEY is set, which would make every brand's
+ * program differ: ASTRO_KEY from the environment, else one made once per dist/ folder.
+ */
+function astroKey(): string {
+  if (process.env.ASTRO_KEY) return process.env.ASTRO_KEY;
+  const file = join(DIST_DIR, '.astro-key');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
 }
 
 /**
@@ -80,36 +93,138 @@ function linkNodeModules(): void {
   symlinkSync(join(REPO_ROOT, 'node_modules'), link, 'dir');
 }
 
+/** The folder every brand is built in before it replaces dist/<id> (see buildTenants). */
+const BUILD_FOLDER = '.build.next';
+
 /**
- * One Astro build per tenant, one after another (they share the Paraglide output folder).
- * Each builds into a fresh folder that replaces dist/<id> only when complete, so a running
- * runtime keeps serving the old build until the new one is whole.
+ * One Astro build per tenant, one after another, and one `sitegen build` at a time per dist/
+ * folder (they share the Paraglide output and the folder they are built in). Each builds into
+ * dist/.build.next, which replaces dist/<id> only when complete, so a running runtime keeps serving
+ * the old build until the new one is whole. The folder is the same for every brand because Astro
+ * writes its path into the server code: brands of the same languages then build the same program.
  */
 export async function buildTenants(ids: string[]): Promise<{ id: string; seconds: number }[]> {
-  const timings: { id: string; seconds: number }[] = [];
-  if (ids.length) {
+  if (!ids.length) return [];
+  return withBuildLock(async () => {
     linkNodeModules();
     await compileMessageTypes();
+    const timings: { id: string; seconds: number }[] = [];
+    for (const id of ids) timings.push(await buildTenant(id));
+    prunePrograms();
+    return timings;
+  });
+}
+
+/** One brand's Astro build, its assets and compressed copies, its program kept, put in place of the old. */
+async function buildTenant(id: string): Promise<{ id: string; seconds: number }> {
+  const started = performance.now();
+  const sources = sourcesMtime(id);
+  const next = join(DIST_DIR, BUILD_FOLDER);
+  rmSync(next, { recursive: true, force: true });
+  console.log(`sitegen: building ${id} …`);
+  await runAstroBuild(id, next);
+  const assets = join(TENANTS_DIR, id, 'assets');
+  if (existsSync(assets)) cpSync(assets, join(next, 'client', 'brand'), { recursive: true });
+  await preloadShellModules(join(next, 'client'));
+  await precompress(join(next, 'client'));
+  const program = keepProgram(next);
+  writeFileSync(join(next, STAMP), JSON.stringify({ id, sources, built: new Date().toISOString(), program } satisfies BuildStamp));
+  const final = join(DIST_DIR, id);
+  replaceBuild(next, final);
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`sitegen: built ${id} in ${seconds.toFixed(1)} s`);
+  return { id, seconds };
+}
+
+/**
+ * Runs `build` while holding dist/.build.lock, a folder (mkdir is atomic) holding the builder's
+ * pid: another `sitegen build` on the same dist/ waits for it; a lock whose process has gone is
+ * taken over.
+ */
+async function withBuildLock<T>(build: () => Promise<T>): Promise<T> {
+  const lock = join(DIST_DIR, '.build.lock');
+  mkdirSync(DIST_DIR, { recursive: true });
+  let waiting = false;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (holderGone(join(lock, 'pid'))) {
+      rmSync(lock, { recursive: true, force: true });
+      continue;
+    }
+    if (!waiting) console.log('sitegen: waiting for another build of this dist/ folder to finish …');
+    waiting = true;
+    await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  for (const id of ids) {
-    const started = performance.now();
-    const sources = sourcesMtime(id);
-    const next = join(DIST_DIR, `.${id}.next`);
-    rmSync(next, { recursive: true, force: true });
-    console.log(`sitegen: building ${id} …`);
-    await runAstroBuild(id, next);
-    const assets = join(TENANTS_DIR, id, 'assets');
-    if (existsSync(assets)) cpSync(assets, join(next, 'client', 'brand'), { recursive: true });
-    await preloadShellModules(join(next, 'client'));
-    await precompress(join(next, 'client'));
-    writeFileSync(join(next, STAMP), JSON.stringify({ id, sources, built: new Date().toISOString() }));
-    const final = join(DIST_DIR, id);
-    replaceBuild(next, final);
-    const seconds = (performance.now() - started) / 1000;
-    timings.push({ id, seconds });
-    console.log(`sitegen: built ${id} in ${seconds.toFixed(1)} s`);
+  writeFileSync(join(lock, 'pid'), String(process.pid));
+  try {
+    return await build();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
   }
-  return timings;
+}
+
+/** Whether the process named in a lock's pid file has ended (a lock without one is still being taken). */
+function holderGone(pidFile: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(pidFile, 'utf8'));
+  } catch {
+    return false;
+  }
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/** Every file under a folder, as paths relative to it, in a stable order. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
+}
+
+/**
+ * Names a build's server code by its SHA-256 and keeps one copy of it under dist/_programs/ for
+ * every brand built to the same code (src/server/programs.ts). The brand is not compiled into the
+ * server code, so that is every brand of the same languages.
+ */
+function keepProgram(next: string): string {
+  const server = join(next, 'server');
+  const hash = createHash('sha256');
+  for (const file of filesUnder(server)) {
+    hash.update(`${file}\0`);
+    hash.update(readFileSync(join(server, file)));
+    hash.update('\0');
+  }
+  const program = hash.digest('hex').slice(0, 16);
+  const dir = programDir(DIST_DIR, program);
+  if (!existsSync(join(dir, 'server', 'entry.mjs'))) {
+    const copy = `${dir}.${process.pid}.next`;
+    rmSync(copy, { recursive: true, force: true });
+    cpSync(server, join(copy, 'server'), { recursive: true });
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(copy, dir);
+  }
+  return program;
+}
+
+/** Removes the programs no brand's build names any more (a release leaves the previous one behind). */
+function prunePrograms(): void {
+  const folder = join(DIST_DIR, PROGRAMS_FOLDER);
+  if (!existsSync(folder)) return;
+  const named = new Set(listTenantIds(TENANTS_DIR).map((id) => readBuildStamp(DIST_DIR, id)?.program));
+  for (const entry of readdirSync(folder)) {
+    if (!named.has(entry) && !entry.endsWith('.next')) rmSync(join(folder, entry), { recursive: true, force: true });
+  }
 }
 
 /** Puts a finished build in place of the one served (a running runtime serves the old one until then). */

@@ -24,8 +24,5 @@ declare global {
       saveLanguage?: (locale: Locale) => Promise<void>;
     }
   }
-  interface ImportMetaEnv {
-    readonly SITEGEN_TENANT: string;
-  }
 }
 export {};

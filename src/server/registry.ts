@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listTenantIds, loadTenant, TenantError } from '../tenant/load.ts';
 import type { Tenant } from '../tenant/schema.ts';
 import type { LanderManifest } from '../lib/attribution.ts';
+import { programDir, readBuildStamp } from './programs.ts';
 
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: object) => Promise<void>;
 
@@ -17,9 +18,20 @@ interface Build {
   pages: Set<string>;
   /** The landers of each locale (l/{locale}/landers.json, src/site/landers.ts), read once per build. */
   landers: Map<string, LanderManifest>;
+  /** The shared program the build names (src/server/programs.ts); undefined for a build of its own. */
+  program: string | undefined;
+  /** The handler of a build of its own (a build that names no program). */
   handler?: Promise<AstroHandler | undefined>;
-  /** The process listeners the build's handler added when it was loaded (see #load). */
-  listeners: ((...args: unknown[]) => void)[];
+  /** The process listeners the build's own handler added when it was loaded (see #load). */
+  listeners: Listener[];
+}
+
+type Listener = (...args: unknown[]) => void;
+
+/** A program loaded once for every brand whose build names it. */
+interface Program {
+  handler: Promise<AstroHandler>;
+  listeners: Listener[];
 }
 
 /** How often the registry looks at the disk for new or changed tenants and builds. */
@@ -36,6 +48,7 @@ export class TenantRegistry {
   #tenants: Tenant[] = [];
   #stamps = new Map<string, number>();
   #builds = new Map<string, Build>();
+  #programs = new Map<string, Program>();
   #scannedAt = 0;
   /** Handlers load one at a time, so the process listeners each adds are known to be its own. */
   #loading: Promise<unknown> = Promise.resolve();
@@ -122,12 +135,31 @@ export class TenantRegistry {
     return manifest;
   }
 
-  /** The Astro handler of a tenant's build, imported anew when the build changed; undefined when not built. */
+  /**
+   * The Astro handler of a tenant's build, imported anew when the build changed; undefined when not
+   * built. A build that names a shared program gets that program's handler, loaded once per process
+   * for every brand of it (the brand comes from `locals`).
+   */
   async handler(id: string): Promise<AstroHandler | undefined> {
     const build = this.#build(id);
     if (build.stamp === undefined) return undefined;
-    build.handler ??= this.#load(build, `${pathToFileURL(join(this.distDir, id, 'server', 'entry.mjs')).href}?v=${build.stamp}`);
+    if (build.program !== undefined) {
+      let program = this.#programs.get(build.program);
+      if (!program) {
+        const listeners: Listener[] = [];
+        const entry = pathToFileURL(join(programDir(this.distDir, build.program), 'server', 'entry.mjs')).href;
+        program = { handler: this.#load((added) => listeners.push(...added), entry), listeners };
+        this.#programs.set(build.program, program);
+      }
+      return program.handler;
+    }
+    build.handler ??= this.#load((added) => (build.listeners = added), `${pathToFileURL(join(this.distDir, id, 'server', 'entry.mjs')).href}?v=${build.stamp}`);
     return build.handler;
+  }
+
+  /** How many programs this process has loaded (the memory a brand costs is its program's, once). */
+  loadedPrograms(): number {
+    return this.#programs.size;
   }
 
   /**
@@ -135,11 +167,11 @@ export class TenantRegistry {
    * handler: one per brand is expected (the limit is raised with the number of brands), and a
    * replaced build's listener is removed with it, or every rebuild would keep its old build alive.
    */
-  #load(build: Build, url: string): Promise<AstroHandler> {
+  #load(keep: (listeners: Listener[]) => void, url: string): Promise<AstroHandler> {
     const loaded = this.#loading.then(async () => {
       const before = new Set(process.listeners('unhandledRejection'));
       const mod = (await import(url)) as { handler: AstroHandler };
-      build.listeners = process.listeners('unhandledRejection').filter((l) => !before.has(l)) as Build['listeners'];
+      keep(process.listeners('unhandledRejection').filter((l) => !before.has(l)) as Listener[]);
       process.setMaxListeners(Math.max(process.getMaxListeners(), process.listenerCount('unhandledRejection') + 10));
       return mod.handler;
     });
@@ -164,9 +196,35 @@ export class TenantRegistry {
     }
     // The replaced build's handler goes, and the listeners it added to the process with it.
     for (const listener of known?.listeners ?? []) process.off('unhandledRejection', listener);
-    const fresh: Build = { stamp, checkedAt: now, pages: stamp === undefined ? new Set() : listPages(this.clientDir(id)), landers: new Map(), listeners: [] };
+    const program = stamp === undefined ? undefined : this.#programOf(id);
+    const fresh: Build = { stamp, checkedAt: now, pages: stamp === undefined ? new Set() : listPages(this.clientDir(id)), landers: new Map(), program, listeners: [] };
     this.#builds.set(id, fresh);
+    if (known?.program !== undefined && known.program !== program) this.#releaseProgram(known.program);
     return fresh;
+  }
+
+  /**
+   * The shared program a brand's build names, when it is there; otherwise the build's own server
+   * code serves it (a build from before programs, or a build folder copied without dist/_programs).
+   */
+  #programOf(id: string): string | undefined {
+    const program = readBuildStamp(this.distDir, id)?.program;
+    return program !== undefined && existsSync(join(programDir(this.distDir, program), 'server', 'entry.mjs')) ? program : undefined;
+  }
+
+  /** Lets a program go, with the listeners it added, once no brand's build names it any more. */
+  #releaseProgram(name: string): void {
+    if ([...this.#builds.values()].some((b) => b.program === name)) return;
+    const program = this.#programs.get(name);
+    if (!program) return;
+    this.#programs.delete(name);
+    // Its listeners are known once it has loaded; a load that failed added none worth keeping.
+    void program.handler.then(
+      () => {
+        for (const listener of program.listeners) process.off('unhandledRejection', listener);
+      },
+      () => undefined,
+    );
   }
 }
 

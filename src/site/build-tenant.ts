@@ -3,9 +3,16 @@ import type { Tenant } from '../tenant/schema.ts';
 
 let cached: Tenant | undefined;
 
-/** The tenant this build is for (prerendered pages only; server-rendered pages get it from locals). */
+/**
+ * The tenant whose pages are being prerendered (prerendered pages only; server-rendered pages get it
+ * from locals). Read from the build process's environment when a page is prerendered, never baked
+ * into the server code: the program built for one brand is the program of every brand of its
+ * languages (docs/ONE-BUILD.md, step 1).
+ */
 export function buildTenant(): Tenant {
-  cached ??= loadTenant(import.meta.env.SITEGEN_TENANT);
+  const id = process.env.SITEGEN_TENANT;
+  if (!id) throw new Error('buildTenant(): SITEGEN_TENANT is not set; prerendered pages are built through `sitegen build <id>`');
+  cached ??= loadTenant(id);
   return cached;
 }
 

@@ -50,3 +50,55 @@ test('a rebuilt brand is loaded anew and its old listener goes with the old buil
   }
   expect(process.getMaxListeners()).toBeGreaterThanOrEqual(process.listenerCount('unhandledRejection'));
 }, 20_000);
+
+/** A brand built to a shared program: its own build folder names the program in its stamp (cli/build.ts). */
+function programBuild(distDir: string, id: string, program: string, version: number): void {
+  fakeBuild(distDir, id, version);
+  writeFileSync(join(distDir, id, '.sitegen-build.json'), JSON.stringify({ id, sources: 0, built: '', program }));
+}
+
+/** A shared program whose handler answers its name, adding a listener when it loads as Astro's does. */
+function fakeProgram(distDir: string, program: string): void {
+  mkdirSync(join(distDir, '_programs', program, 'server'), { recursive: true });
+  writeFileSync(join(distDir, '_programs', program, 'server', 'entry.mjs'), `process.on('unhandledRejection', () => {});\nexport const handler = async () => '${program}';\n`);
+}
+
+test('brands built to the same program share one handler in the process; a program no brand names any more goes with its listener', async () => {
+  root = mkdtempSync(join(tmpdir(), 'sitegen-registry-'));
+  const tenantsDir = join(root, 'tenants');
+  const distDir = join(root, 'dist');
+  fakeProgram(distDir, 'dutch');
+  fakeProgram(distDir, 'english');
+  programBuild(distDir, 'spetter', 'dutch', 1);
+  programBuild(distDir, 'flirtnl', 'dutch', 1);
+  programBuild(distDir, 'velvet', 'english', 1);
+  const registry = new TenantRegistry({ tenantsDir, distDir });
+  const start = process.listenerCount('unhandledRejection');
+
+  const spetter = (await registry.handler('spetter'))!;
+  const flirtnl = (await registry.handler('flirtnl'))!;
+  const velvet = (await registry.handler('velvet'))!;
+  expect(flirtnl).toBe(spetter);
+  expect(await (spetter as unknown as () => Promise<string>)()).toBe('dutch');
+  expect(await (velvet as unknown as () => Promise<string>)()).toBe('english');
+  expect(registry.loadedPrograms()).toBe(2);
+  expect(process.listenerCount('unhandledRejection')).toBe(start + 2);
+
+  // velvet is rebuilt to the Dutch program (say it dropped its other languages): the English one goes.
+  programBuild(distDir, 'velvet', 'dutch', 2);
+  await new Promise((r) => setTimeout(r, 1100)); // the registry looks at the disk once a second
+  expect(await registry.handler('velvet')).toBe(spetter);
+  await new Promise((r) => setTimeout(r, 0));
+  expect(registry.loadedPrograms()).toBe(1);
+  expect(process.listenerCount('unhandledRejection')).toBe(start + 1);
+}, 20_000);
+
+test('a build whose program is not in its dist folder is served by its own server code', async () => {
+  root = mkdtempSync(join(tmpdir(), 'sitegen-registry-'));
+  const distDir = join(root, 'dist');
+  programBuild(distDir, 'spetter', 'dutch', 7); // dist/_programs/dutch was never copied here
+  const registry = new TenantRegistry({ tenantsDir: join(root, 'tenants'), distDir });
+  const handler = (await registry.handler('spetter'))!;
+  expect(await (handler as unknown as () => Promise<number>)()).toBe(7);
+  expect(registry.loadedPrograms()).toBe(0);
+});
