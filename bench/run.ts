@@ -4,7 +4,7 @@
  * build time per brand. Prints tables only; it never asserts on timings (bench/README.md).
  *
  * Sections (all by default): throughput, search, stall, queries, traffic, delivery, console, profile, weight,
- * memory, build, lighthouse, revenue.
+ * memory, build, lighthouse, revenue, media.
  * Environment: BENCH_SECONDS (per load run, default 10), DATABASE_URL (adds PostgreSQL).
  */
 import { availableParallelism } from 'node:os';
@@ -22,11 +22,12 @@ import { revenueSection } from './revenue.ts';
 import { WEIGHT_HEAD, pageWeights, weightCells } from './weight.ts';
 import { consoleSection } from './console.ts';
 import { seedPool, timeSearchStatements } from './search.ts';
+import { mediaSection } from './media.ts';
 import { loadAllTenants } from '../src/tenant/load.ts';
 import { TENANTS_DIR } from '../cli/paths.ts';
 import { CONNECTIONS, REPO, SECONDS, kb, load, ratio, roundTrips, startBare, startRuntime, table, type Bare, type Engine, type Runtime } from './lib.ts';
 
-const ALL = ['throughput', 'search', 'stall', 'queries', 'traffic', 'delivery', 'console', 'profile', 'weight', 'memory', 'build', 'lighthouse', 'revenue'] as const;
+const ALL = ['throughput', 'search', 'stall', 'queries', 'traffic', 'delivery', 'console', 'profile', 'weight', 'memory', 'build', 'lighthouse', 'revenue', 'media'] as const;
 type Section = (typeof ALL)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 for (const a of asked) if (!ALL.includes(a as Section)) throw new Error(`bench: unknown section ${a} (${ALL.join(', ')})`);
@@ -283,6 +284,15 @@ if (sections.has('revenue')) {
     `Revenue (GET /api/console/revenue's service) at ${seeded}: the first answer (summing the ended days not kept yet), then 10 one after the other per shape, ms (targets: a month of one brand < 200, a year of every brand < 2000)`,
     ['engine', 'shape', 'rows', 'first', 'p50', 'max'],
     timings.map((t) => [t.engine, t.shape, t.rows, t.first.toFixed(1), t.p50.toFixed(1), t.max.toFixed(1)]),
+  );
+}
+
+if (sections.has('media')) {
+  const rows = await mediaSection();
+  table(
+    `Photos (/media/, issue 25): an approved thumbnail of spetter from the disk and from a bucket (the s3rver stand-in on this machine), ${CONNECTIONS} connections, beside bare node:http answering the same bytes (SQLite)`,
+    ['store', 'bytes', 'req/s', 'p50 ms', 'p99 ms', 'bare req/s', 'vs bare', 'non-2xx'],
+    rows.map((r) => [r.store, r.bytes, r.result.rps.toFixed(0), r.result.p50, r.result.p99, r.bare.toFixed(0), ratio(r.result.rps, r.bare), r.result.non2xx + r.result.errors]),
   );
 }
 

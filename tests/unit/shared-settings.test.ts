@@ -41,7 +41,7 @@ describe('S3_* settings', () => {
     const run = await sitegen(['db', 'migrate'], { S3_BUCKET: 'photos', S3_ACCESS_KEY_ID: 'id' });
     expect(run.code).toBe(1);
     expect(run.stderr.trim()).toBe('sitegen: S3_SECRET_ACCESS_KEY is missing: set both S3 keys or neither');
-  });
+  }, 60_000); // a CLI process
 });
 
 describe('VAPID keys of the environment', () => {
@@ -119,5 +119,5 @@ describe('a data/vapid.json of an older install', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // two CLI processes, each migrating a fresh database
 });
