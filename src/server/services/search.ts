@@ -10,6 +10,7 @@ import { findRegion } from '../data/regions.ts';
 import type { MainImage } from './main-image.ts';
 import { profileCards } from './cards.ts';
 import { bandedPage, countBands, homeBands, visibleProfiles, type ProfileQuery } from './visibility.ts';
+import type { ScopeOf } from './pool.ts';
 
 import { GENDERS, SEARCH_GENDER_ALL, PER_PAGE, SIMILAR_PROFILES, SEARCH_COUNT_LIMIT, SEARCH_MIN_AGE, SEARCH_MAX_AGE, MAX_PAGE } from '../../contract/enums.ts';
 
@@ -50,7 +51,7 @@ const CARD_COLUMNS = ['profiles.id', 'profiles.name', 'profiles.birth_date', 'pr
  */
 const SEARCHES_AT_ONCE = 2;
 
-export function createSearchService(deps: { db: Kysely<Database> }) {
+export function createSearchService(deps: { db: Kysely<Database>; scopeOf: ScopeOf }) {
   const { db } = deps;
   const gate = pLimit(SEARCHES_AT_ONCE);
 
@@ -100,7 +101,7 @@ export function createSearchService(deps: { db: Kysely<Database> }) {
 
     /** The brand's profiles the searcher may see (not their own), of the genders looked for. */
     const visible = () => {
-      let q = visibleProfiles(db, tenant.id, me && userId !== null ? { userId, profileId: me.id } : null);
+      let q = visibleProfiles(db, deps.scopeOf(tenant), me && userId !== null ? { userId, profileId: me.id } : null);
       if (genders && !GENDERS.every((g) => genders.includes(g))) q = q.where('profiles.gender', 'in', genders);
       return q;
     };

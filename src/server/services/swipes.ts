@@ -11,6 +11,7 @@ import { ageOn } from '../../lib/account-rules.ts';
 import { brandDay } from '../../lib/brand-day.ts';
 import { wantedGenders, yearsBefore } from './search.ts';
 import { bandedPage, homeBands, visibleProfiles, type ProfileQuery } from './visibility.ts';
+import type { ScopeOf } from './pool.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
 import { recordLike, visibleTarget, type Liker, type OnLike } from './likes.ts';
 
@@ -33,7 +34,7 @@ const parseInterests = (json: string): string[] => {
  * for, nearest first (region, then country, then everyone), most recently seen first; the game
  * never shows a profile already answered or liked, and takes at most 4 likes in the brand's day.
  */
-export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; now?: () => Date; onLike?: OnLike }) {
+export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; scopeOf: ScopeOf; now?: () => Date; onLike?: OnLike }) {
   const { db, bus } = deps;
   const now = deps.now ?? (() => new Date());
 
@@ -46,7 +47,7 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
   /** The brand's profiles the member may see, of the genders they look for. */
   function wanted(tenant: Tenant, liker: Liker, me: Profile): ProfileQuery {
     const genders = wantedGenders(me);
-    const q = visibleProfiles(db, tenant.id, liker);
+    const q = visibleProfiles(db, deps.scopeOf(tenant), liker);
     return genders.length < GENDERS.length ? q.where('profiles.gender', 'in', genders) : q;
   }
 
@@ -94,7 +95,7 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
      * profile row locked on PostgreSQL, so two tabs together never give a fifth like.
      */
     async swipe(tenant: Tenant, liker: Liker, profileId: number, action: 'like' | 'pass'): Promise<SwipeState & { match: boolean }> {
-      const other = await visibleTarget(db, tenant, liker, profileId);
+      const other = await visibleTarget(db, deps.scopeOf(tenant), liker, profileId);
       const result = await db.transaction().execute(async (trx) => {
         await lockProfiles(trx, [liker.profileId]);
         const before = await state(tenant, liker, trx);

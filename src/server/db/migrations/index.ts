@@ -25,6 +25,7 @@ import * as m20261126_0027 from './2026-11-26-0027-attribution.ts';
 import * as m20261126_0028 from './2026-11-26-0028-revenue-postbacks.ts';
 import * as m20261126_0028b from './2026-11-26-0028-revenue-postbacks-days.ts';
 import * as m20261126_0029 from './2026-11-26-0029-console-indexes.ts';
+import * as m20261126_0037 from './2026-11-26-0037-pool-own-brand.ts';
 
 /**
  * Every migration of this folder, by file name without extension. Imported statically, not
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-0028-revenue-postbacks': m20261126_0028,
   '2026-11-26-0028-revenue-postbacks-days': m20261126_0028b,
   '2026-11-26-0029-console-indexes': m20261126_0029,
+  '2026-11-26-0037-pool-own-brand': m20261126_0037,
 };
