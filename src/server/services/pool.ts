@@ -25,13 +25,18 @@ export interface PoolScope {
   key: string;
 }
 
+/** The other brands of a brand's pool among `tenants`, in id order; none for a brand alone. */
+export function poolPeers(tenant: Tenant, tenants: readonly Tenant[]): Tenant[] {
+  const pool = tenant.network?.pool;
+  return pool ? tenants.filter((t) => t.id !== tenant.id && t.network?.pool === pool).sort((a, b) => a.id.localeCompare(b.id)) : [];
+}
+
 /** A brand's scope, as services are given it (createPoolScopes). */
 export type ScopeOf = (tenant: Tenant) => PoolScope;
 
 /** The scope of a brand among `tenants` (the registry's, which reloads as tenant files change). */
 export function poolScope(tenant: Tenant, tenants: readonly Tenant[]): PoolScope {
-  const pool = tenant.network?.pool;
-  const peers = pool ? tenants.filter((t) => t.id !== tenant.id && t.network?.pool === pool).sort((a, b) => a.id.localeCompare(b.id)) : [];
+  const peers = poolPeers(tenant, tenants);
   const others = peers.map((t) => t.id);
   const fictionalFrom = peers.filter((t) => t.network?.share_fictional).map((t) => t.id);
   const groups = new Map<string, { brands: string[]; audience: Audience }>();
