@@ -214,3 +214,30 @@ describe.each(engines())('a brand removed from its pool on %s', (engine) => {
   });
 });
 
+describe.each(engines())("a brand's fictional profiles in its pool on %s", (engine) => {
+  const tenants = tenantsWith({});
+  afterAll(() => tenants.remove());
+  // The demo seed: each brand has fictional profiles.
+  const rt = useRuntime(engine, () => ({ tenantsDir: tenants.dir }));
+
+  test('stay on their own brand unless it shares them (network.share_fictional), read again when the file changes', async () => {
+    // A woman of 40 on spetter: every pair with her fits rijpedates' audience.
+    const lies = await member(rt(), 'spetter', 'Lies', 'female', 40);
+    const theirs = (await rt().db.db.selectFrom('profiles').select('id').where('tenant_id', '=', 'rijpedates').where('fictional', '=', 1).where('listed', '=', 1).execute()).map((r) => r.id);
+    const members = (await rt().db.db.selectFrom('profiles').select('id').where('tenant_id', '=', 'rijpedates').where('fictional', '=', 0).where('listed', '=', 1).execute()).map((r) => r.id);
+    expect(theirs.length).toBeGreaterThan(0);
+    const before = await found(lies);
+    expect(before.filter((id) => theirs.includes(id))).toEqual([]);
+    expect(before.filter((id) => members.includes(id)).sort((a, b) => a - b)).toEqual(members.sort((a, b) => a - b));
+    expect((await lies.client.get(`/api/member.php?id=${theirs[0]}`)).status).toBe(404);
+
+    const file = join(tenants.dir, 'rijpedates', 'tenant.json');
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), network: { pool: 'benelux', share_fictional: true } }, null, 2));
+    await new Promise((r) => setTimeout(r, 1_100));
+    const after = await found(lies);
+    expect(after.filter((id) => theirs.includes(id)).sort((a, b) => a - b)).toEqual(theirs.sort((a, b) => a - b));
+    const page = (await lies.client.get(`/api/member.php?id=${theirs[0]}`)).json();
+    expect(page.profile.fictional).toBe(true);
+  });
+});
+
