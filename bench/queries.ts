@@ -10,6 +10,7 @@ import { createLikeService, type Liker } from '../src/server/services/likes.ts';
 import { createSwipeService } from '../src/server/services/swipes.ts';
 import { createSearchService } from '../src/server/services/search.ts';
 import { createListingCache } from '../src/server/services/listing-cache.ts';
+import { aloneScope } from '../src/server/services/pool.ts';
 import type { Tenant } from '../src/tenant/schema.ts';
 
 /** Records the root node of every query run through it. */
@@ -44,9 +45,9 @@ export type Shape = [string, (db: Db['db']) => Promise<unknown>];
 /** Each request shape's statements and their plans, for one member. */
 export async function explainShapes(handle: Db, tenant: Tenant, liker: Liker): Promise<Plan[]> {
   const bus = createMemoryBus();
-  const search = (db: Db['db']) => createSearchService({ db, listings: createListingCache({ db }) });
-  const likes = (db: Db['db']) => createLikeService({ db, bus });
-  const swipes = (db: Db['db']) => createSwipeService({ db, bus, listings: createListingCache({ db }) });
+  const search = (db: Db['db']) => createSearchService({ db, scopeOf: aloneScope, listings: createListingCache({ db }) });
+  const likes = (db: Db['db']) => createLikeService({ db, bus, scopeOf: aloneScope });
+  const swipes = (db: Db['db']) => createSwipeService({ db, bus, scopeOf: aloneScope, listings: createListingCache({ db }) });
   return explain(handle, [
     ['members.php', (db) => search(db).members(tenant, liker.userId, { page: 1 }, null)],
     ['members.php?min_age=30&max_age=40', (db) => search(db).members(tenant, liker.userId, { page: 1, min_age: 30, max_age: 40 }, null)],

@@ -15,6 +15,8 @@ export const SiteUser = z.object({
   signup_date: z.string(),
   /** Invisible mode: the member is not shown in searches and online lists. */
   invisible: z.boolean(),
+  /** Shown on the own brand only, not on the other brands of its pool (issue 24). */
+  own_brand_only: z.boolean(),
   profile: z
     .object({
       id: z.number().int(),
@@ -37,7 +39,7 @@ export type LoggedInAnswer = z.infer<typeof LoggedInAnswer>;
 export const LoginBody = z.object({ email: z.string().max(254), password: z.string().min(1).max(PASSWORD_MAX) });
 
 /** PUT /api/user.php: the settings a member changes on the user record. */
-export const UserSettingsBody = z.object({ language: z.enum(LOCALES).optional(), invisible: z.boolean().optional() }).strict();
+export const UserSettingsBody = z.object({ language: z.enum(LOCALES).optional(), invisible: z.boolean().optional(), own_brand_only: z.boolean().optional() }).strict();
 export type UserSettings = z.output<typeof UserSettingsBody>;
 
 /** A browser's PushSubscription.toJSON() (W3C Push API): an https endpoint and two base64url keys. */

@@ -17,13 +17,16 @@ interface Props {
   locales: Locale[];
   /** The tenant's visible_profile_fields. */
   visibleFields: string[];
+  /** The brand's name, and the names of the other brands of its pool (issue 24; empty when alone). */
+  brand: string;
+  poolBrands: string[];
 }
 
 const SECTION = 'card scroll-mt-20 p-5 md:p-7';
 const HEADING = 'mb-4 text-xl font-bold md:text-2xl';
 
 /** /profile#profile, #location and #account: the profile form, location settings and account settings. */
-export default function ProfileIsland({ locale, user: initialUser, locales, visibleFields }: Props) {
+export default function ProfileIsland({ locale, user: initialUser, locales, visibleFields, brand, poolBrands }: Props) {
   const o = { locale };
   const user = useSeedUser(initialUser);
   const profile = useStore($profile);
@@ -73,7 +76,7 @@ export default function ProfileIsland({ locale, user: initialUser, locales, visi
       {user && (
         <section id="account" aria-labelledby="account-title" className={SECTION}>
           <h2 id="account-title" className={HEADING}>{m.profile_section_account({}, o)}</h2>
-          <AccountSettings locale={locale} user={user} locales={locales} />
+          <AccountSettings locale={locale} user={user} locales={locales} brand={brand} poolBrands={poolBrands} />
         </section>
       )}
     </>

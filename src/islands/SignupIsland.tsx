@@ -31,11 +31,13 @@ import { CompleteStep, ActivationStep } from './signup/done.tsx';
 interface Props {
   locale: Locale;
   brand: string;
+  /** The other brands of the brand's pool, named where the visitor consents (issue 24; empty when alone). */
+  poolBrands: readonly string[];
 }
 
 const FORM_STEPS = [GenderStep, BirthDateStep, LocationStep, AccountStep, ProfileStep] as const;
 
-export default function SignupIsland({ locale, brand }: Props) {
+export default function SignupIsland({ locale, brand, poolBrands }: Props) {
   const o = { locale };
   const settings = useStore($signupSettings);
   const step = useStore($signupStep);
@@ -176,6 +178,11 @@ export default function SignupIsland({ locale, brand }: Props) {
           {stepTitles[step]}
         </h3>
         <Step locale={locale} form={form} errors={errors} update={update} />
+        {last && poolBrands.length > 0 && (
+          <p className="mt-4 text-sm text-gray-700" data-network-notice>
+            {m.network_notice({ brand, brands: new Intl.ListFormat(locale, { type: 'conjunction' }).format(poolBrands) }, o)}
+          </p>
+        )}
         {alert && (
           <div className="mt-5">
             <FormAlert>

@@ -59,8 +59,8 @@ export async function logout(): Promise<void> {
   $user.set(null);
 }
 
-/** Saves member settings on the user record (PUT /api/user.php): language, invisible mode. */
-export async function saveUserSettings(settings: { language?: string; invisible?: boolean }): Promise<SiteUser> {
+/** Saves member settings on the user record (PUT /api/user.php): language, invisible mode, the own brand only. */
+export async function saveUserSettings(settings: { language?: string; invisible?: boolean; own_brand_only?: boolean }): Promise<SiteUser> {
   const { user } = await api('PUT', '/user.php', settings as BodyOf<'PUT user.php'>);
   $user.set(user);
   return user;

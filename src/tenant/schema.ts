@@ -6,6 +6,9 @@ import { PAYMENT_METHOD_IDS } from '../lib/payment-methods.ts';
 import { PHOTO_MODERATION } from '../lib/photo-screening.ts';
 import { POSTBACK_EVENTS, POSTBACK_MACROS, unknownMacros } from '../lib/postbacks.ts';
 import { CONTACT_ACTIONS } from '../lib/safety-rules.ts';
+import { BODY_TYPES, resolveAudience, wideningOf } from '../lib/audience.ts';
+import { GENDERS, SEXUALITIES, SEARCH_MIN_AGE, SEARCH_MAX_AGE } from '../contract/enums.ts';
+import { INTERESTS } from '../server/data/interests.ts';
 
 /**
  * tenant.json: one brand. This schema is the only place that reads a tenant file or knows a
@@ -163,6 +166,51 @@ const PostbackSchema = z
   })
   .strict();
 
+/**
+ * The member network (issue 24, DESIGN §12): brands naming one pool show each other's members,
+ * each within its own `audience`. A brand without a network stays alone.
+ */
+const NetworkSchema = z
+  .object({
+    /** The pool this brand joins: every brand naming the same pool shares its members. */
+    pool: z.string().regex(/^[a-z][a-z0-9-]{1,30}$/, 'must be 2 to 31 lower-case letters, digits or dashes, starting with a letter').describe('The pool this brand joins: every brand naming the same pool shares its members.'),
+    /** Whether this brand's fictional profiles are shown on the pool's other brands (each with that brand's marker and warning). */
+    share_fictional: z.boolean().default(false).describe("Whether this brand's fictional profiles are shown on the pool's other brands, with that brand's fictional marker and warning."),
+  })
+  .strict();
+
+const uniqueList = <T extends z.ZodType>(item: T) =>
+  z
+    .array(item)
+    .min(1)
+    .refine((list) => new Set(list).size === list.length, 'must not name a value twice');
+const age = z.number().int().min(SEARCH_MIN_AGE).max(SEARCH_MAX_AGE);
+const INTEREST_KEYS = INTERESTS.map((i) => i.key) as [string, ...string[]];
+
+/**
+ * Whom the brand's members are shown from the pool's other brands (issue 24): every field narrows
+ * the default audience of the brand's niche (src/lib/audience.ts), which a field not written keeps.
+ */
+const AudienceSchema = z
+  .object({
+    /** Genders shown. */
+    genders: uniqueList(z.enum(GENDERS, { error: `must be one of ${GENDERS.join(', ')}` })).optional().describe(`Genders shown: ${GENDERS.join(', ')}.`),
+    /** Sexualities shown. */
+    sexualities: uniqueList(z.enum(SEXUALITIES, { error: `must be one of ${SEXUALITIES.join(', ')}` })).optional().describe(`Sexualities shown: ${SEXUALITIES.join(', ')}.`),
+    /** Youngest age shown. */
+    min_age: age.optional().describe(`Youngest age shown (${SEARCH_MIN_AGE} to ${SEARCH_MAX_AGE}).`),
+    /** Oldest age shown. */
+    max_age: age.optional().describe(`Oldest age shown (${SEARCH_MIN_AGE} to ${SEARCH_MAX_AGE}).`),
+    /** Body types shown; a profile without one is not shown when set. */
+    body_types: uniqueList(z.enum(BODY_TYPES, { error: `must be one of ${BODY_TYPES.join(', ')}` })).optional().describe(`Body types shown (${BODY_TYPES.join(', ')}); a profile without one is left out.`),
+    /** Interests of which a profile must list at least one. */
+    interests: uniqueList(z.enum(INTEREST_KEYS, { error: 'must be an interest key of src/server/data/interests.ts, such as bondage' })).optional().describe('Interests of which a profile must list at least one, e.g. ["bondage", "sadomasochism"].'),
+    /** Countries whose members are shown. */
+    countries: uniqueList(country).optional().describe('Countries whose members are shown (ISO 3166 codes).'),
+  })
+  .strict()
+  .refine((a) => a.min_age === undefined || a.max_age === undefined || a.min_age <= a.max_age, { message: 'must not be below min_age', path: ['max_age'] });
+
 const MinimumCostsSchema = z
   .object({
     costs: z.number().int().nonnegative().describe('Minimum message costs in cents.'),
@@ -301,6 +349,8 @@ export const TenantSchema = z
       .default([])
       .refine((list) => new Set(list.map((p) => p.network)).size === list.length, 'must name each network once')
       .describe('Server-to-server postbacks to affiliate networks: [{network, url, events}], one per network.'),
+    network: NetworkSchema.optional().describe("The member network: the pool this brand joins and whether its fictional profiles are shown there; alone when not set."),
+    audience: AudienceSchema.optional().describe("Whom the brand's members are shown from the pool's other brands; each field narrows the niche's default audience (src/lib/audience.ts)."),
     /** Landers this brand serves; all by default. */
     landers: z.array(z.enum(['tinderswipe', ...LANDER_NAMES])).default(['tinderswipe', ...LANDER_NAMES]).describe('Landers this brand serves.'),
   })
@@ -313,6 +363,7 @@ export const TenantSchema = z
         if (!t.locales.available.includes(key as Locale)) ctx.addIssue({ code: 'custom', path: [field, key], message: 'must be one of locales.available' });
       }
     }
+    for (const [field, message] of wideningOf(t.niche, t.audience ?? {})) ctx.addIssue({ code: 'custom', path: ['audience', field], message });
   })
   .transform((t) => ({
     ...t,
@@ -322,6 +373,8 @@ export const TenantSchema = z
     domain_language: t.domain_language ?? t.locales.default,
     mail_name: t.mail_name ?? t.name,
     company: { ...t.company, support_phone: t.company.support_phone ?? t.support_phone },
+    network: t.network ?? null,
+    audience: resolveAudience(t.niche, t.audience),
   }));
 
 export type TenantInput = z.input<typeof TenantSchema>;

@@ -3,7 +3,7 @@
  * genders from the member's own profile, the filters, visibility, ordering, paging, similar
  * results when nothing matches, who may search, and the refusal of bad input.
  */
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { engines, type TestRuntime } from '../support/runtime.ts';
 import { Client, PASSWORD, activeMember, apiError, signUp, takeMail, useRuntime, yearsAgo } from '../support/accounts.ts';
 import { ageOn } from '../../src/lib/account-rules.ts';
@@ -11,6 +11,7 @@ import { findRegion } from '../../src/server/data/regions.ts';
 import { mainImage } from '../../src/server/services/main-image.ts';
 import { PER_PAGE } from '../../src/server/services/search.ts';
 import { SEARCH_COUNT_LIMIT } from '../../src/contract/enums.ts';
+import { tenantsWith } from '../support/tenants.ts';
 
 interface Card {
   id: number;
@@ -92,8 +93,12 @@ async function insertProfiles(rt: TestRuntime, tenant: string, count: number, fi
   return rt.db.db.insertInto('profiles').values(rows).returning('id').execute();
 }
 
+// The search of a brand alone: spetter out of its pool (tests/api/network.test.ts searches across one).
+const alone = tenantsWith({ spetter: { network: undefined } });
+afterAll(() => alone.remove());
+
 describe.each(engines())('member search API on %s', (engine) => {
-  const rt = useRuntime(engine);
+  const rt = useRuntime(engine, () => ({ tenantsDir: alone.dir }));
 
   describe('defaults and ordering', () => {
     test('a hetero man sees women by default, his own country first, then his region, then the most recently seen', async () => {

@@ -245,3 +245,8 @@ test('after deletion the goodbye page explains the 14 days, and a forged reactiv
   await expect(page.getByRole('alert')).toBeVisible();
   await expect(page).toHaveURL(/\/account-deleted\?token=/);
 });
+
+test("the last signup step names the pool's other brand, where the profile is shown too (issue 24)", async ({ page }) => {
+  await fillSignupUpToAccount(page, uniqueEmail('network'));
+  await expect(page.getByRole('dialog').getByText('Je profiel wordt ook getoond op de andere sites van ons netwerk: Rijpe Dates. In je instellingen kun je kiezen om alleen op Spetter getoond te worden.')).toBeVisible();
+});

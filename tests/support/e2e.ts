@@ -65,15 +65,19 @@ export interface ChatMember {
   name: string;
 }
 
-/** An active Spetter member (activated by the mail's link) in a browser of their own, with `credits` credits more than the signup gives. */
-export async function activeChatMember(browser: Browser, name: string, gender: 'male' | 'female', credits = 0, viewport = { width: 1280, height: 800 }): Promise<ChatMember> {
+/**
+ * An active member (activated by the mail's link) in a browser of their own, with `credits` credits
+ * more than the signup gives: on Spetter, or on another Dutch brand (`brand`) with a birth date of its own.
+ */
+export async function activeChatMember(browser: Browser, name: string, gender: 'male' | 'female', credits = 0, viewport = { width: 1280, height: 800 }, on: { brand?: string; dateOfBirth?: string } = {}): Promise<ChatMember> {
+  const brand = on.brand ?? 'spetter';
   const page = await (await browser.newContext({ viewport })).newPage();
   signups += 1;
   const email = `chat-${process.pid}-${Date.now().toString(36)}-${signups}@example.nl`;
-  const res = await callApi(page, 'spetter', 'POST', '/api/signup.php', { email, password: MEMBER_PASSWORD, name, date_of_birth: '1990-05-04', gender, sexuality: 'hetero', country: 'NL', region: 'Utrecht', city: 'Utrecht' });
+  const res = await callApi(page, brand, 'POST', '/api/signup.php', { email, password: MEMBER_PASSWORD, name, date_of_birth: on.dateOfBirth ?? '1990-05-04', gender, sexuality: 'hetero', country: 'NL', region: 'Utrecht', city: 'Utrecht' });
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   await expect.poll(() => linkIn(mailTo(email), /\/api\/activate\.php$/), { timeout: 10_000 }).toBeTruthy();
-  await page.goto(brandUrl('spetter', linkIn(mailTo(email), /\/api\/activate\.php$/)!));
+  await page.goto(brandUrl(brand, linkIn(mailTo(email), /\/api\/activate\.php$/)!));
   await expect(page).toHaveURL(/\/activate\/done/);
   if (credits) await grantCredits(res.json.user.id, credits);
   return { page, profileId: res.json.user.profile.id, userId: res.json.user.id, name };

@@ -37,7 +37,7 @@ describe('sitegen check', () => {
   test('passes on the shipped tenants', async () => {
     const run = await sitegen(['check'], { TENANTS_DIR });
     expect(run.stderr).not.toMatch(/tenant\.json:/);
-    expect(run.stdout).toContain('2 tenants are valid');
+    expect(run.stdout).toContain('3 tenants are valid');
     expect(run.code).toBe(0);
   });
 
@@ -165,7 +165,7 @@ describe('sitegen new --no-build', () => {
     // The new file passes `sitegen check` with the others.
     const check = await sitegen(['check'], { TENANTS_DIR: dir });
     expect(check.code).toBe(0);
-    expect(check.stdout).toContain('3 tenants are valid');
+    expect(check.stdout).toContain('4 tenants are valid');
   });
 
   test('refuses bad options with the message of the schema and writes nothing', async () => {

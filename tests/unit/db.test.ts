@@ -237,7 +237,7 @@ for (const engine of ENGINES) {
           .execute();
         expect(rows).toHaveLength(40);
         const expected = demoProfiles(tenant, 40, SEED_NOW);
-        expect(rows.map(({ id: _id, user_id: _user, conversations_started: _started, retired_at: _retired, ...rest }) => rest)).toEqual(expected.map(({ user_id: _user, ...p }) => ({ ...p })));
+        expect(rows.map(({ id: _id, user_id: _user, conversations_started: _started, retired_at: _retired, pooled: _pooled, ...rest }) => rest)).toEqual(expected.map(({ user_id: _user, ...p }) => ({ ...p })));
         // One in ten is a fictional profile; the others are members who cannot log in.
         expect(rows.filter((r) => r.fictional === 1)).toHaveLength(4);
         expect(rows.filter((r) => r.fictional === 0).every((r) => r.user_id !== null)).toBe(true);

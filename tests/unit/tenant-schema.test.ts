@@ -147,6 +147,46 @@ describe('resolved tenant', () => {
   });
 });
 
+describe('the member network and audience (issue 24)', () => {
+  const resolved = (json: unknown) => {
+    const result = parseTenant('flirt', json);
+    if (!('tenant' in result)) throw new Error(result.errors.join('\n'));
+    return result.tenant;
+  };
+
+  test('a brand without a network is alone; its audience is its niche\'s default', () => {
+    const t = resolved(minimal);
+    expect(t.network).toBeNull();
+    expect(t.audience).toEqual({ genders: ['male', 'female'], sexualities: ['hetero', 'gay', 'lesbian', 'bi'], min_age: 18, max_age: 99, body_types: null, interests: [], countries: null });
+    expect(resolved({ ...minimal, niche: 6 }).audience).toMatchObject({ genders: ['female'], min_age: 35 });
+    expect(resolved({ ...minimal, niche: 7 }).audience).toMatchObject({ genders: ['male'], sexualities: ['gay', 'bi'] });
+    expect(resolved({ ...minimal, niche: 3 }).audience.interests).toEqual(['bondage', 'sadomasochism']);
+    expect(resolved({ ...minimal, niche: 4 }).audience.body_types).toEqual(['curvy', 'full']);
+  });
+
+  test('a pool with fictional profiles kept at home by default; a brand\'s own audience fields replace the niche\'s', () => {
+    expect(resolved({ ...minimal, network: { pool: 'benelux' } }).network).toEqual({ pool: 'benelux', share_fictional: false });
+    expect(resolved({ ...minimal, niche: 6, audience: { min_age: 40, countries: ['NL'] } }).audience).toMatchObject({ genders: ['female'], min_age: 40, max_age: 99, countries: ['NL'] });
+  });
+
+  test('an audience may only narrow its niche\'s default', () => {
+    expect(problems({ ...minimal, niche: 6, audience: { min_age: 25 } })).toEqual(["audience.min_age: must be at least 35, niche 6's default: a brand may only narrow it"]);
+    expect(problems({ ...minimal, niche: 7, audience: { genders: ['male', 'female'] } })).toEqual(["audience.genders: female is outside niche 7's default (male): a brand may only narrow it"]);
+    expect(problems({ ...minimal, niche: 3, audience: { interests: ['bondage', 'beer'] } })).toEqual(["audience.interests: beer is outside niche 3's default (bondage, sadomasochism): a brand may only narrow it"]);
+    expect(problems({ ...minimal, niche: 1, audience: { interests: ['beer'], body_types: ['slim'] } })).toBe('valid');
+  });
+
+  test('mistakes in the network and audience', () => {
+    expect(problems({ ...minimal, network: { pool: 'Benelux!' } })).toEqual(['network.pool: must be 2 to 31 lower-case letters, digits or dashes, starting with a letter']);
+    expect(problems({ ...minimal, network: { pool: 'benelux', share: true } })).toEqual(['network: unknown key "share": check the spelling against src/tenant/schema.ts']);
+    expect(problems({ ...minimal, audience: { genders: ['other'] } })).toEqual(['audience.genders.0: must be one of male, female']);
+    expect(problems({ ...minimal, audience: { min_age: 50, max_age: 40 } })).toEqual(['audience.max_age: must not be below min_age']);
+    expect(problems({ ...minimal, audience: { body_types: ['tall'] } })).toEqual(['audience.body_types.0: must be one of slim, average, athletic, curvy, full']);
+    expect(problems({ ...minimal, audience: { interests: ['knitting'] } })).toEqual(['audience.interests.0: must be an interest key of src/server/data/interests.ts, such as bondage']);
+    expect(problems({ ...minimal, audience: { countries: ['NL', 'NL'] } })).toEqual(['audience.countries: must not name a value twice']);
+  });
+});
+
 describe('postbacks to affiliate networks (issue 23)', () => {
   const postback = { network: 'adnet', url: 'https://track.example/pb?cid={clickid}&p={payout}&c={currency}', events: ['signup', 'first_purchase'] };
 

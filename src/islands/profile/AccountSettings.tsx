@@ -21,10 +21,13 @@ interface Props {
   user: SiteUser;
   /** The locales the visitor may switch to (Astro.locals.locales). */
   locales: readonly Locale[];
+  /** The brand's name, and the names of the other brands of its pool (issue 24; empty when alone). */
+  brand: string;
+  poolBrands: readonly string[];
 }
 
-/** Account settings on /profile#account: e-mail, password, invisible mode and language. */
-export function AccountSettings({ locale, user, locales }: Props) {
+/** Account settings on /profile#account: e-mail, password, invisible mode, the own brand only (in a pool) and language. */
+export function AccountSettings({ locale, user, locales, brand, poolBrands }: Props) {
   return (
     <div className="divide-y divide-gray-200">
       {user.status === 'not_confirmed' && (
@@ -38,6 +41,7 @@ export function AccountSettings({ locale, user, locales }: Props) {
       <MailChangeForm locale={locale} email={user.email} />
       <PasswordForm locale={locale} />
       <InvisibleSetting locale={locale} invisible={user.invisible} />
+      {poolBrands.length > 0 && <OwnBrandSetting locale={locale} ownBrandOnly={user.own_brand_only} brand={brand} poolBrands={poolBrands} />}
       {locales.length > 1 && <LanguageSetting locale={locale} locales={locales} />}
     </div>
   );
@@ -154,10 +158,9 @@ function PasswordForm({ locale }: { locale: Locale }) {
   );
 }
 
-/** Invisible mode, saved on the user at once (PUT /api/user.php {invisible}); `bare` leaves out the heading. */
-export function InvisibleSetting({ locale, invisible, bare = false }: { locale: Locale; invisible: boolean; bare?: boolean }) {
-  const o = { locale };
-  const [on, setOn] = useState(invisible);
+/** A switch of the user record saved at once (PUT /api/user.php), with its own saved or error notice. */
+function useUserSwitch(locale: Locale, field: 'invisible' | 'own_brand_only', initial: boolean) {
+  const [on, setOn] = useState(initial);
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<Status>(null);
 
@@ -166,9 +169,9 @@ export function InvisibleSetting({ locale, invisible, bare = false }: { locale: 
     setBusy(true);
     setStatus(null);
     try {
-      const user = await saveUserSettings({ invisible: next });
-      setOn(user.invisible);
-      setStatus({ tone: 'success', text: m.settings_saved({}, o) });
+      const user = await saveUserSettings({ [field]: next });
+      setOn(user[field]);
+      setStatus({ tone: 'success', text: m.settings_saved({}, { locale }) });
     } catch (error) {
       setOn(!next);
       setStatus({ tone: 'error', text: messageOf(error, locale) });
@@ -176,11 +179,30 @@ export function InvisibleSetting({ locale, invisible, bare = false }: { locale: 
       setBusy(false);
     }
   }
+  return { on, busy, status, change };
+}
 
+/** Invisible mode, saved on the user at once (PUT /api/user.php {invisible}); `bare` leaves out the heading. */
+export function InvisibleSetting({ locale, invisible, bare = false }: { locale: Locale; invisible: boolean; bare?: boolean }) {
+  const o = { locale };
+  const { on, busy, status, change } = useUserSwitch(locale, 'invisible', invisible);
   return (
     <div className={bare ? '' : 'py-6 last:pb-0'}>
       {!bare && <h3 className="text-lg font-bold">{m.settings_privacy_title({}, o)}</h3>}
       <Switch id="invisible-mode" label={m.settings_invisible({}, o)} hint={m.settings_invisible_hint({}, o)} checked={on} disabled={busy} onChange={(v) => void change(v)} />
+      <Notice tone={status?.tone ?? 'success'}>{status?.text}</Notice>
+    </div>
+  );
+}
+
+/** Being shown on the own brand only, not on the pool's others, which it names (issue 24; PUT /api/user.php {own_brand_only}). */
+function OwnBrandSetting({ locale, ownBrandOnly, brand, poolBrands }: { locale: Locale; ownBrandOnly: boolean; brand: string; poolBrands: readonly string[] }) {
+  const o = { locale };
+  const { on, busy, status, change } = useUserSwitch(locale, 'own_brand_only', ownBrandOnly);
+  const brands = new Intl.ListFormat(locale, { type: 'conjunction' }).format(poolBrands);
+  return (
+    <div className="py-6 last:pb-0">
+      <Switch id="own-brand-only" label={m.settings_own_brand_only({ brand }, o)} hint={m.settings_own_brand_only_hint({ brand, brands }, o)} checked={on} disabled={busy} onChange={(v) => void change(v)} />
       <Notice tone={status?.tone ?? 'success'}>{status?.text}</Notice>
     </div>
   );

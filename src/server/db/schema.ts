@@ -98,6 +98,8 @@ export interface UsersTable {
   /** JSON array of NotificationDisabled. */
   notifications_disabled: ColumnType<string, string | undefined, string>;
   invisible: ColumnType<Flag, Flag | undefined, Flag>;
+  /** The member's choice to be shown on their own brand only, not on the pool's others (issue 24). */
+  own_brand_only: ColumnType<Flag, Flag | undefined, Flag>;
   signup_date: ColumnType<string, string | undefined, string>;
   deletion_requested_at: string | null;
   /** JSON Tracking, null for a signup without a traffic source. */
@@ -170,6 +172,11 @@ export interface ProfilesTable {
    * `relist` (src/server/services/visibility.ts) wherever status or invisible mode change.
    */
   listed: ColumnType<Flag, Flag | undefined, Flag>;
+  /**
+   * 1 when the pool's other brands may show this profile (issue 24): the member did not choose
+   * their own brand only. Kept by `relist` like `listed`; fictional profiles keep 1.
+   */
+  pooled: ColumnType<Flag, Flag | undefined, Flag>;
   /** A fictional profile staff retired (issue 22): not listed, its conversations closed to new messages. */
   retired_at: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;

@@ -487,15 +487,16 @@ export function createAccountService(deps: {
       await retireTokens(row.user_id, 'activate'); // links sent to the old address
     },
 
-    /** PUT /api/user.php: language (SPEC §1) and invisible mode. */
-    async saveSettings(userId: number, settings: { language?: Locale; invisible?: boolean }): Promise<SiteUser> {
-      const set: { language?: string; invisible?: 0 | 1 } = {};
+    /** PUT /api/user.php: language (SPEC §1), invisible mode and being shown on the own brand only (issue 24). */
+    async saveSettings(userId: number, settings: { language?: Locale; invisible?: boolean; own_brand_only?: boolean }): Promise<SiteUser> {
+      const set: { language?: string; invisible?: 0 | 1; own_brand_only?: 0 | 1 } = {};
       if (settings.language) set.language = settings.language;
       if (settings.invisible !== undefined) set.invisible = settings.invisible ? 1 : 0;
+      if (settings.own_brand_only !== undefined) set.own_brand_only = settings.own_brand_only ? 1 : 0;
       if (Object.keys(set).length) {
         await db.transaction().execute(async (trx) => {
           await trx.updateTable('users').set(set).where('id', '=', userId).execute();
-          if (set.invisible !== undefined) await relist(trx, userId);
+          if (set.invisible !== undefined || set.own_brand_only !== undefined) await relist(trx, userId);
         });
         // The member's other tabs (on any runtime process) reload the user.
         await publishToMember(bus, userId, { type: 'user' });

@@ -24,6 +24,7 @@ import { publishToMember } from './events.ts';
 import { publishToConsole } from './console-events.ts';
 import { markWaiting } from './inbox-waiting.ts';
 import { visibleTarget, type Liker } from './likes.ts';
+import { brandInScope, type ScopeOf } from './pool.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
 import { mediaUrl } from './main-image.ts';
 import { deleteFiles, storeImage, type PhotoUpload } from './photos.ts';
@@ -90,6 +91,8 @@ export interface ChatServiceDeps {
   gifs: GifProvider;
   /** Where sent photos are stored (media-store.ts). */
   media: MediaStore;
+  /** Whose profiles a brand's members reach (services/pool.ts): a conversation with a brand that left the pool is closed. */
+  scopeOf: ScopeOf;
   /** The brand's photo_moderation by tenant id (issue 22): `before` holds a chat photo back from the recipient until approved. */
   moderationOf?: (tenantId: string) => PhotoModeration;
   /**
@@ -143,15 +146,20 @@ export function createChatService(deps: ChatServiceDeps) {
     return query.executeTakeFirst();
   }
 
-  /** The other profile of a conversation with its member's status (null for a fictional profile). */
-  function otherOf(q: Kysely<Database> | Transaction<Database>, tenant: Tenant, profileId: number) {
-    return q
+  /**
+   * The other profile of a conversation with its member's status (null for a fictional profile),
+   * of any brand: a conversation is one across the brands of a pool (issue 24). `closed`: the
+   * profile is no longer on this brand (its brand left the pool, or it was retired); the
+   * conversation stays readable.
+   */
+  async function otherOf(q: Kysely<Database> | Transaction<Database>, tenant: Tenant, profileId: number) {
+    const other = await q
       .selectFrom('profiles')
       .leftJoin('users', 'users.id', 'profiles.user_id')
-      .select([...CARD_COLUMNS, 'profiles.status', 'profiles.user_id', 'profiles.retired_at', 'users.status as user_status'])
+      .select([...CARD_COLUMNS, 'profiles.tenant_id', 'profiles.status', 'profiles.user_id', 'profiles.retired_at', 'users.status as user_status'])
       .where('profiles.id', '=', profileId)
-      .where('profiles.tenant_id', '=', tenant.id)
       .executeTakeFirst();
+    return other && { ...other, closed: other.retired_at !== null || !brandInScope(deps.scopeOf(tenant), other.tenant_id) };
   }
 
   /** Conversations a profile ever started: a counter, since blocks and removals delete conversations. */
@@ -206,7 +214,7 @@ export function createChatService(deps: ChatServiceDeps) {
       if (user?.status === 'not_confirmed') throw chatError.unconfirmed();
       const other = await otherOf(trx, tenant, otherId);
       if (!other || other.status !== 'active') throw notFound();
-      if (other.retired_at !== null) throw chatError.retired();
+      if (other.closed) throw chatError.retired();
       const balance = async () => (me.userId === null ? 0 : (await trx.selectFrom('users').select('credits').where('id', '=', me.userId).executeTakeFirstOrThrow()).credits);
 
       const repeated = await trx.selectFrom('messages').select(MESSAGE_COLUMNS).where('sender_profile_id', '=', me.profileId).where('client_id', '=', clientId).executeTakeFirst();
@@ -281,7 +289,7 @@ export function createChatService(deps: ChatServiceDeps) {
         .select([...CARD_COLUMNS, 'cm.conversation_id', 'cm.unread', 'm.id as message_id', 'm.sender_profile_id', 'm.kind', 'm.body', 'm.created_at as message_at'])
         .where('cm.profile_id', '=', me.profileId)
         .where('cm.hidden', '=', 0)
-        .where('profiles.tenant_id', '=', tenant.id)
+        // Conversations with members of the pool's other brands too, and of a brand that left it (closed, still readable).
         .where('profiles.status', '=', 'active')
         .orderBy('cm.last_message_at', 'desc')
         .orderBy('cm.conversation_id', 'desc')
@@ -333,12 +341,12 @@ export function createChatService(deps: ChatServiceDeps) {
       const mine = found && (found.started_by === me.profileId || found.last_message_id > 0) ? found : undefined;
       if (!mine && query.id !== undefined) throw notFound();
       // Without a conversation the profile must be one the member may see.
-      const otherId = mine ? mine.other_profile_id : (await visibleTarget(db, tenant, me, query.profile_id!)).id;
+      const otherId = mine ? mine.other_profile_id : (await visibleTarget(db, deps.scopeOf(tenant), me, query.profile_id!)).id;
       const other = await otherOf(db, tenant, otherId);
       if (!other || other.status !== 'active') throw notFound();
       const [card] = await profileCards(db, [other]);
       const user = await db.selectFrom('users').select(['status', 'paid_user']).where('id', '=', me.userId).executeTakeFirstOrThrow();
-      const replyBlock: ReplyBlock = user.status === 'not_confirmed' ? 'confirm_email' : other.retired_at !== null ? 'retired' : other.user_status === 'not_confirmed' ? 'other_unconfirmed' : null;
+      const replyBlock: ReplyBlock = user.status === 'not_confirmed' ? 'confirm_email' : other.closed ? 'retired' : other.user_status === 'not_confirmed' ? 'other_unconfirmed' : null;
       const needsPremium = !found && user.paid_user !== 1 && (await conversationsStarted(db, me.profileId)) >= FREE_CONVERSATIONS;
       const answer: Conversation = { conversation: null, profile: card!.card, can_send: replyBlock !== 'confirm_email' && replyBlock !== 'retired' && !needsPremium, reply_block: replyBlock, needs_premium: needsPremium };
       if (!mine) return answer;
@@ -369,13 +377,13 @@ export function createChatService(deps: ChatServiceDeps) {
     /** POST /api/chat.php: a text, gift or GIF message (SPEC §3 costs). */
     async send(tenant: Tenant, me: Liker, input: SendInput): Promise<SendAnswer> {
       const what = await content(tenant, input);
-      if (input.profile_id !== undefined && !(await side(db, me.profileId, { profileId: input.profile_id }))) await visibleTarget(db, tenant, me, input.profile_id);
+      if (input.profile_id !== undefined && !(await side(db, me.profileId, { profileId: input.profile_id }))) await visibleTarget(db, deps.scopeOf(tenant), me, input.profile_id);
       return this.deliver(tenant, me, { conversationId: input.conversation_id, profileId: input.profile_id }, input.client_id, what);
     },
 
     /** POST /api/chat.php?photo=1: a photo, re-encoded as profile photos are, at photo_credits. */
     async sendPhoto(tenant: Tenant, me: Liker, target: { conversationId?: number; profileId?: number }, clientId: string, file: PhotoUpload): Promise<SendAnswer> {
-      if (target.profileId !== undefined && !(await side(db, me.profileId, { profileId: target.profileId }))) await visibleTarget(db, tenant, me, target.profileId);
+      if (target.profileId !== undefined && !(await side(db, me.profileId, { profileId: target.profileId }))) await visibleTarget(db, deps.scopeOf(tenant), me, target.profileId);
       const { filename, thumbFilename } = await storeImage(media, tenant.id, file);
       try {
         const answer = await this.deliver(tenant, me, target, clientId, { kind: 'photo', body: null, media: filename, credits: tenant.photo_credits, photoStatus: initialPhotoStatus(deps.moderationOf?.(tenant.id) ?? tenant.photo_moderation) });

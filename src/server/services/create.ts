@@ -24,6 +24,7 @@ import { createSafetyService } from './safety.ts';
 import { createInboxService } from './inbox.ts';
 import { createFictionalService } from './fictional.ts';
 import { createChatService } from './chat.ts';
+import { createPoolScopes } from './pool.ts';
 import { createMessageSafety } from './message-safety.ts';
 import { createNotifier, type Vapid } from './notify.ts';
 import { createPaymentService } from './payments.ts';
@@ -128,9 +129,11 @@ export function createServices(deps: ServiceDeps): Services {
   const moderationOf = (tenantId: string) => deps.tenants().find((t) => t.id === tenantId)?.photo_moderation ?? 'before';
   const media = deps.media ?? diskMedia(deps.mediaDir);
   const photos = createPhotoService({ db, media, moderationOf });
+  // Whose profiles each brand's viewers draw from: its own and its pool's, worked out per reload of the tenants (issue 24).
+  const scopeOf = createPoolScopes(deps.tenants);
   // The chat screens members' messages by the brand's safety rules; a released message goes out through the chat.
   const messageSafety = createMessageSafety({ db, bus, chat: () => chat, tenants: deps.tenants, log: deps.log });
-  const chat = createChatService({ db, bus, gifs, media, moderationOf, screen: messageSafety.screen, onMessage: (m) => notifier.afterMessage(m.id) });
+  const chat = createChatService({ db, bus, scopeOf, gifs, media, moderationOf, screen: messageSafety.screen, onMessage: (m) => notifier.afterMessage(m.id) });
   const onLike = (userId: number, likerProfileId: number) => void notifier.likeArrived(userId, likerProfileId).catch((error: Error) => deps.log?.(`like mail: ${error.message}`));
   return {
     db,
@@ -142,15 +145,15 @@ export function createServices(deps: ServiceDeps): Services {
     media,
     sessions,
     accounts,
-    profiles: createProfileService({ db }),
+    profiles: createProfileService({ db, scopeOf }),
     notifications,
     photos,
     moderation: createModerationService({ db, bus, mailRejection: (userId, reason) => notifier.photoRejected(userId, reason), log: deps.log }),
     mail,
-    search: createSearchService({ db, listings }),
-    likes: createLikeService({ db, bus, onLike }),
-    swipes: createSwipeService({ db, bus, now: deps.now, onLike, listings }),
-    safety: createSafetyService({ db, mail, limits, bus }),
+    search: createSearchService({ db, listings, scopeOf }),
+    likes: createLikeService({ db, bus, scopeOf, onLike }),
+    swipes: createSwipeService({ db, bus, scopeOf, now: deps.now, onLike, listings }),
+    safety: createSafetyService({ db, mail, limits, scopeOf, bus }),
     complaints: createComplaintService({ db, bus, mail, tenants: deps.tenants, log: deps.log }),
     gifs,
     chat,

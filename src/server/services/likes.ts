@@ -7,6 +7,7 @@ import { notFound } from '../errors.ts';
 import { nowIso } from '../db/engine.ts';
 import { publishToMember } from './events.ts';
 import { visibleProfiles } from './visibility.ts';
+import type { PoolScope, ScopeOf } from './pool.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
 
 /** Told of each new like after it is stored (the like mail): the member liked, and the profile that liked. */
@@ -22,8 +23,8 @@ export interface Liker {
  * The profile a member acts on (likes, swipes, blocks), as the one visibility rule lets them see
  * it, with its member (null for a fictional profile); 404 otherwise.
  */
-export async function visibleTarget(db: Kysely<Database>, tenant: Tenant, liker: Liker, profileId: number) {
-  const found = await visibleProfiles(db, tenant.id, liker).select(['profiles.id', 'profiles.user_id']).where('profiles.id', '=', profileId).executeTakeFirst();
+export async function visibleTarget(db: Kysely<Database>, scope: PoolScope, liker: Liker, profileId: number) {
+  const found = await visibleProfiles(db, scope, liker).select(['profiles.id', 'profiles.user_id']).where('profiles.id', '=', profileId).executeTakeFirst();
   if (!found) throw notFound();
   return found;
 }
@@ -77,13 +78,13 @@ export async function relationOf(db: Kysely<Database>, me: number, profileId: nu
  * when both exist. Only a profile the member may see can be liked (the one visibility rule), and
  * the lists show only profiles the member may still see.
  */
-export function createLikeService(deps: { db: Kysely<Database>; bus: EventBus; onLike?: OnLike }) {
+export function createLikeService(deps: { db: Kysely<Database>; bus: EventBus; scopeOf: ScopeOf; onLike?: OnLike }) {
   const { db, bus } = deps;
 
   /** One side of the likes: given (the member liked them) or received (they liked the member). */
   function side(tenant: Tenant, liker: Liker, direction: 'given' | 'received', matchesOnly: boolean) {
     const [mine, theirs] = direction === 'given' ? (['from_profile_id', 'to_profile_id'] as const) : (['to_profile_id', 'from_profile_id'] as const);
-    return visibleProfiles(db, tenant.id, liker)
+    return visibleProfiles(db, deps.scopeOf(tenant), liker)
       .innerJoin('likes', `likes.${theirs}`, 'profiles.id')
       .leftJoin('likes as back', (join) => join.onRef('back.from_profile_id', '=', 'likes.to_profile_id').onRef('back.to_profile_id', '=', 'likes.from_profile_id'))
       .where(`likes.${mine}`, '=', liker.profileId)
@@ -94,12 +95,12 @@ export function createLikeService(deps: { db: Kysely<Database>; bus: EventBus; o
   return {
     /** POST /api/like.php: likes a profile (liking again changes nothing) and says whether it is a match. */
     async like(tenant: Tenant, liker: Liker, profileId: number): Promise<LikeAnswer> {
-      return recordLike(db, bus, tenant, liker, await visibleTarget(db, tenant, liker, profileId), deps.onLike);
+      return recordLike(db, bus, tenant, liker, await visibleTarget(db, deps.scopeOf(tenant), liker, profileId), deps.onLike);
     },
 
     /** DELETE /api/like.php: takes a like back (a profile that was never liked is fine too). */
     async unlike(tenant: Tenant, liker: Liker, profileId: number): Promise<void> {
-      const other = await visibleTarget(db, tenant, liker, profileId);
+      const other = await visibleTarget(db, deps.scopeOf(tenant), liker, profileId);
       await db.deleteFrom('likes').where('from_profile_id', '=', liker.profileId).where('to_profile_id', '=', other.id).execute();
     },
 
@@ -132,7 +133,7 @@ export function createLikeService(deps: { db: Kysely<Database>; bus: EventBus; o
 
     /** How many received likes are new (the likes badge, SPEC §2), from profiles the member may see. */
     async newCount(tenant: Tenant, liker: Liker): Promise<number> {
-      const { n } = await visibleProfiles(db, tenant.id, liker)
+      const { n } = await visibleProfiles(db, deps.scopeOf(tenant), liker)
         .innerJoin('likes', 'likes.from_profile_id', 'profiles.id')
         .where('likes.to_profile_id', '=', liker.profileId)
         .where('likes.is_new', '=', 1)

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/index.ts';
 import type { Gender } from '../db/schema.ts';
-import type { Tenant } from '../../tenant/schema.ts';
+import type { PoolScope } from './pool.ts';
 import { listingGeneration } from './listing-changes.ts';
 import { bandedPage, homeBands, visibleProfiles, type Band, type ProfileQuery, type Viewer } from './visibility.ts';
 
@@ -28,17 +28,21 @@ const LISTS_KEPT = 2_000;
 const HEADROOM = 64;
 
 /**
- * Which profiles a brand's listings draw from: its own brand ids and the audience it shows. A
- * brand alone draws from itself; a pool (issue 24) names more brands and an audience, and the
- * lists are kept by both, so brands of one pool with one audience share them.
+ * Which profiles a brand's listings draw from: its scope (services/pool.ts: the brand, and its
+ * pool's brands within the audiences). A brand alone draws the same for every viewer, so its lists
+ * are shared by everyone who searches alike. In a pool the scope also depends on the viewer (a pair
+ * fits an audience when either side does, pool.ts `inScope`), so a pool's lists are each viewer's
+ * own (chosen: exact first; sharing them between viewers who fit the same audiences is the pool's
+ * bench work of issue 24).
  */
 export interface Source {
-  brands: string[];
-  audience: string | null;
+  scope: PoolScope;
+  /** The viewer a pool's list is read for; null for a brand alone. */
+  viewer: Viewer | null;
 }
 
-export function sourceOf(tenant: Tenant): Source {
-  return { brands: [tenant.id], audience: null };
+export function sourceOf(scope: PoolScope, viewer: Viewer | null): Source {
+  return { scope, viewer: scope.others.length ? viewer : null };
 }
 
 /** What a list is of: the source, the filters (as their SQL bounds) and the home bands' place. */
@@ -91,8 +95,7 @@ export function createListingCache(deps: { db: Kysely<Database> }) {
    * shared list) those anyone may see.
    */
   function matching(source: Source, f: ListFilters, viewer: Viewer | null = null): ProfileQuery {
-    // One brand today; the pool's visibleProfiles takes the source whole (issue 24).
-    let q = visibleProfiles(db, source.brands[0]!, viewer);
+    let q = visibleProfiles(db, source.scope, viewer ?? source.viewer);
     if (f.genders) q = q.where('profiles.gender', 'in', f.genders);
     if (f.country) q = q.where('profiles.country', '=', f.country);
     if (f.regions) {
@@ -113,7 +116,7 @@ export function createListingCache(deps: { db: Kysely<Database> }) {
      * otherwise (a statement per home band it reaches).
      */
     async ids(source: Source, f: ListFilters, newest: number, size: number): Promise<IdList> {
-      const key = JSON.stringify([listingGeneration(), newest, size, [...source.brands].sort(), source.audience, f.genders ? [...f.genders].sort() : null, f.country ?? null, f.regions ?? null, f.bornOnOrBefore ?? null, f.bornAfter ?? null, f.home.country, f.home.region]);
+      const key = JSON.stringify([listingGeneration(), newest, size, source.scope.key, source.viewer?.profileId ?? null, f.genders ? [...f.genders].sort() : null, f.country ?? null, f.regions ?? null, f.bornOnOrBefore ?? null, f.bornAfter ?? null, f.home.country, f.home.region]);
       const kept = lists.get(key);
       if (kept) return kept;
       const rows = await bandedPage(() => matching(source, f), bandsOf(f), (q, limit, offset) => q.select('profiles.id').limit(limit).offset(offset).execute(), {

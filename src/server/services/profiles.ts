@@ -11,6 +11,7 @@ import { profileCards } from './cards.ts';
 import { findRegion } from '../data/regions.ts';
 import { mainImage, mediaUrl, ownMainImage } from './main-image.ts';
 import { bandedPage, homeBands, visibleProfiles } from './visibility.ts';
+import type { ScopeOf } from './pool.ts';
 import { GENDERS } from '../../contract/enums.ts';
 import { wantedGenders } from './search.ts';
 import type { OptionField } from '../../lib/profile-fields.ts';
@@ -107,7 +108,7 @@ export function profileColumns(tenant: Tenant, profile: Pick<Profile, 'country'>
   };
 }
 
-export function createProfileService(deps: { db: Kysely<Database> }) {
+export function createProfileService(deps: { db: Kysely<Database>; scopeOf: ScopeOf }) {
   const { db } = deps;
 
   async function own(userId: number): Promise<Profile> {
@@ -143,7 +144,7 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
      */
     async publicProfile(tenant: Tenant, id: number, viewer: { /** user id */ id: number; paid_user: boolean; /** the viewer's own profile (the session has it) */ profileId: number | null } | null) {
       const seer = viewer ? { userId: viewer.id, profileId: viewer.profileId } : null;
-      const p = await visibleProfiles(db, tenant.id, seer, { self: true, blockedByMe: true }).selectAll('profiles').where('profiles.id', '=', id).executeTakeFirst();
+      const p = await visibleProfiles(db, deps.scopeOf(tenant), seer, { self: true, blockedByMe: true }).selectAll('profiles').where('profiles.id', '=', id).executeTakeFirst();
       if (!p) throw new AppError('not_found', 404, { key: 'error_not_found_api' });
       const card = {
         id: p.id,
@@ -174,7 +175,7 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
         .execute();
       // Same gender, the profile's own country first, most recently seen first.
       const related = await bandedPage(
-        () => visibleProfiles(db, tenant.id, seer).where('profiles.id', '!=', p.id).where('profiles.gender', '=', p.gender),
+        () => visibleProfiles(db, deps.scopeOf(tenant), seer).where('profiles.id', '!=', p.id).where('profiles.gender', '=', p.gender),
         homeBands(p.country, null),
         (q, limit, offset) => q.selectAll('profiles').limit(limit).offset(offset).execute(),
         { offset: 0, limit: RELATED_PROFILES },
@@ -197,7 +198,7 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
      * they blocked, to unblock): what the profile screen's shell asks before it is sent.
      */
     async canOpen(tenant: Tenant, id: number, viewer: { userId: number; profileId: number | null }): Promise<boolean> {
-      const found = await visibleProfiles(db, tenant.id, viewer, { self: true, blockedByMe: true }).select('profiles.id').where('profiles.id', '=', id).executeTakeFirst();
+      const found = await visibleProfiles(db, deps.scopeOf(tenant), viewer, { self: true, blockedByMe: true }).select('profiles.id').where('profiles.id', '=', id).executeTakeFirst();
       return found !== undefined;
     },
 
@@ -207,7 +208,7 @@ export function createProfileService(deps: { db: Kysely<Database> }) {
       const wanted = wantedGenders(me);
       const rows = await bandedPage(
         () => {
-          const q = visibleProfiles(db, tenant.id, { userId, profileId: me.id });
+          const q = visibleProfiles(db, deps.scopeOf(tenant), { userId, profileId: me.id });
           return wanted.length < GENDERS.length ? q.where('profiles.gender', 'in', wanted) : q;
         },
         homeBands(me.country, me.region),

@@ -7,6 +7,7 @@ import { nowIso } from '../db/engine.ts';
 import type { MailService } from './mail.ts';
 import type { Limits } from '../limits.ts';
 import { visibleProfiles } from './visibility.ts';
+import type { ScopeOf } from './pool.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
 import type { Liker } from './likes.ts';
 import { deleteConversationsBetween } from './chat.ts';
@@ -22,7 +23,7 @@ export const COMPLAINTS_PER_DAY = 10;
  * (and, with chat, their conversations); only the blocker still opens the blocked profile, to
  * unblock it. A complaint is stored for the operator and copied to the brand's support address.
  */
-export function createSafetyService(deps: { db: Kysely<Database>; mail: MailService; limits: Limits; bus?: EventBus }) {
+export function createSafetyService(deps: { db: Kysely<Database>; mail: MailService; limits: Limits; scopeOf: ScopeOf; bus?: EventBus }) {
   const { db, mail } = deps;
   const complaintsLimit = deps.limits({ name: 'complaint', points: COMPLAINTS_PER_DAY, windowSeconds: 86_400 });
 
@@ -30,7 +31,7 @@ export function createSafetyService(deps: { db: Kysely<Database>; mail: MailServ
     /** POST /api/block.php: blocks a profile the member may see (blocking again changes nothing). */
     async block(tenant: Tenant, liker: Liker, profileId: number): Promise<void> {
       // As the blocker sees it: a profile blocked already may be blocked again (nothing changes).
-      const other = await visibleProfiles(db, tenant.id, liker, { blockedByMe: true }).select(['profiles.id', 'profiles.user_id']).where('profiles.id', '=', profileId).executeTakeFirst();
+      const other = await visibleProfiles(db, deps.scopeOf(tenant), liker, { blockedByMe: true }).select(['profiles.id', 'profiles.user_id']).where('profiles.id', '=', profileId).executeTakeFirst();
       if (!other) throw notFound();
       await db.transaction().execute(async (trx) => {
         await trx
@@ -81,7 +82,7 @@ export function createSafetyService(deps: { db: Kysely<Database>; mail: MailServ
       let reported: { id: number; name: string } | undefined;
       if (input.profile_id !== undefined) {
         // As the reporter sees it: a member they blocked is hidden from them, and still reportable.
-        reported = await visibleProfiles(db, tenant.id, { userId: reporter.userId, profileId: reporter.profileId }, { blockedByMe: true })
+        reported = await visibleProfiles(db, deps.scopeOf(tenant), { userId: reporter.userId, profileId: reporter.profileId }, { blockedByMe: true })
           .select(['profiles.id', 'profiles.name'])
           .where('profiles.id', '=', input.profile_id)
           .executeTakeFirst();

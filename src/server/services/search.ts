@@ -11,6 +11,7 @@ import type { MainImage } from './main-image.ts';
 import { profileCards } from './cards.ts';
 import { bandedPage, countBands, homeBands, type ProfileQuery, type Viewer } from './visibility.ts';
 import { bandsOf, hiddenFrom, narrowed, newestProfile, sourceOf, type ListFilters, type ListingCache, type Source } from './listing-cache.ts';
+import type { ScopeOf } from './pool.ts';
 
 import { GENDERS, SEARCH_GENDER_ALL, PER_PAGE, SIMILAR_PROFILES, SEARCH_COUNT_LIMIT, SEARCH_MIN_AGE, SEARCH_MAX_AGE, MAX_PAGE } from '../../contract/enums.ts';
 
@@ -58,7 +59,7 @@ const SEARCHES_AT_ONCE = 2;
 /** Rows of the shared list read beyond a page, to fill it when one was hidden since the list was read (chosen). */
 const STALE_SPARE = 4;
 
-export function createSearchService(deps: { db: Kysely<Database>; listings: ListingCache }) {
+export function createSearchService(deps: { db: Kysely<Database>; listings: ListingCache; scopeOf: ScopeOf }) {
   const { db, listings } = deps;
   const gate = pLimit(SEARCHES_AT_ONCE);
 
@@ -112,7 +113,7 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
       bornAfter: query.max_age !== undefined ? yearsBefore(today, query.max_age + 1) : undefined,
       home: { country: homeCountry, region: homeRegion },
     };
-    const source = sourceOf(tenant);
+    const source = sourceOf(deps.scopeOf(tenant), viewer);
     // A member's rows also say whether they like each profile (the heart on the card), in the same statement.
     const read: Read = (q, limit, offset) =>
       q

@@ -11,6 +11,7 @@ import { ageOn } from '../../lib/account-rules.ts';
 import { brandDay } from '../../lib/brand-day.ts';
 import { wantedGenders, yearsBefore } from './search.ts';
 import { bandedPage, homeBands, visibleProfiles, type ProfileQuery } from './visibility.ts';
+import type { ScopeOf } from './pool.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
 import { newestProfile, sourceOf, type ListFilters, type ListingCache } from './listing-cache.ts';
 import { recordLike, visibleTarget, type Liker, type OnLike } from './likes.ts';
@@ -45,7 +46,7 @@ const parseInterests = (json: string): string[] => {
  * for, nearest first (region, then country, then everyone), most recently seen first; the game
  * never shows a profile already answered or liked, and takes at most 4 likes in the brand's day.
  */
-export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; now?: () => Date; onLike?: OnLike; listings: ListingCache }) {
+export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; scopeOf: ScopeOf; now?: () => Date; onLike?: OnLike; listings: ListingCache }) {
   const { db, bus } = deps;
   const now = deps.now ?? (() => new Date());
 
@@ -58,7 +59,7 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
   /** The brand's profiles the member may see, of the genders they look for. */
   function wanted(tenant: Tenant, liker: Liker, me: Profile): ProfileQuery {
     const genders = wantedBy(me);
-    const q = visibleProfiles(db, tenant.id, liker);
+    const q = visibleProfiles(db, deps.scopeOf(tenant), liker);
     return genders ? q.where('profiles.gender', 'in', genders) : q;
   }
 
@@ -96,7 +97,7 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
       // The search's shared list of the genders looked for, nearest first, its first profiles read
       // fresh through the visibility rule without those answered; the member's own list when the
       // first DECK_LOOKS of it were all answered.
-      const source = sourceOf(tenant);
+      const source = sourceOf(deps.scopeOf(tenant), liker);
       const filters: ListFilters = { genders: wantedBy(me), home: { country: me.country, region: me.region } };
       const list = await deps.listings.ids(source, filters, Number(me.newest ?? 0), SEARCH_COUNT_LIMIT);
       const looked = Array.from(list.ids.subarray(0, DECK_LOOKS)).filter((id) => id !== me.id);
@@ -122,7 +123,7 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
      * profile row locked on PostgreSQL, so two tabs together never give a fifth like.
      */
     async swipe(tenant: Tenant, liker: Liker, profileId: number, action: 'like' | 'pass'): Promise<SwipeState & { match: boolean }> {
-      const other = await visibleTarget(db, tenant, liker, profileId);
+      const other = await visibleTarget(db, deps.scopeOf(tenant), liker, profileId);
       const result = await db.transaction().execute(async (trx) => {
         await lockProfiles(trx, [liker.profileId]);
         const before = await state(tenant, liker, trx);

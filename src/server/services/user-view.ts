@@ -23,6 +23,7 @@ export const SITE_USER_COLUMNS = [
   'users.notifications_disabled',
   'users.signup_date',
   'users.invisible',
+  'users.own_brand_only',
   'profiles.id as profile_id',
   'profiles.name as profile_name',
   'profiles.country as profile_country',
@@ -42,6 +43,7 @@ export interface SiteUserRow {
   notifications_disabled: string;
   signup_date: string;
   invisible: number;
+  own_brand_only: number;
   profile_id: number | null;
   profile_name: string | null;
   profile_country: string | null;
@@ -64,6 +66,7 @@ export function siteUserOf(row: SiteUserRow): SiteUser {
     notifications_disabled: JSON.parse(row.notifications_disabled) as NotificationDisabled[],
     signup_date: row.signup_date,
     invisible: row.invisible === 1,
+    own_brand_only: row.own_brand_only === 1,
     profile:
       row.profile_id === null
         ? null

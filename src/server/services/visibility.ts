@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/index.ts';
 import { listingsChanged } from './listing-changes.ts';
+import { inScope, type PoolScope } from './pool.ts';
 
 /** Who is looking: a member (their user and profile ids) or a visitor (null). */
 export interface Viewer {
@@ -9,14 +10,15 @@ export interface Viewer {
 }
 
 /**
- * The one rule of which profiles a viewer may see (DESIGN §8): the brand's own, listed (active,
+ * The one rule of which profiles a viewer may see (DESIGN §8, §12): the brand's own and those of
+ * its pool within its audience (`scope`, services/pool.ts), listed (active,
  * and not invisible: `profiles.listed`, kept by relist() below), and not the viewer's own in a
  * listing (a member still opens their own profile while it is active: `self: true`). Every
  * listing and every single-profile read starts from this query; a block hides the two members
  * from each other, both ways.
  */
-export function visibleProfiles(db: Kysely<Database>, tenantId: string, viewer: Viewer | null, options: { self?: boolean; blockedByMe?: boolean } = {}) {
-  let q = db.selectFrom('profiles').where('profiles.tenant_id', '=', tenantId);
+export function visibleProfiles(db: Kysely<Database>, scope: PoolScope, viewer: Viewer | null, options: { self?: boolean; blockedByMe?: boolean } = {}) {
+  let q = db.selectFrom('profiles').where(inScope(scope, viewer?.profileId ?? null, new Date()));
   if (viewer && options.self) {
     // Invisible mode hides a member from others, never from themselves.
     q = q.where((eb) => eb.or([eb('profiles.listed', '=', 1), eb.and([eb('profiles.user_id', '=', viewer.userId), eb('profiles.status', '=', 'active')])]));
@@ -40,14 +42,16 @@ export function visibleProfiles(db: Kysely<Database>, tenantId: string, viewer: 
 
 /**
  * Sets `profiles.listed` of a member's profile from its status, the member's invisible
- * mode and a suspension by staff (console). Called in the same transaction as every change of either; fictional profiles have no
- * member and are listed while active.
+ * mode and a suspension by staff (console), and `profiles.pooled` from the member's choice to be
+ * shown on their own brand only (issue 24). Called in the same transaction as every change of
+ * either; fictional profiles have no member and are listed while active.
  */
 export async function relist(db: Kysely<Database>, userId: number): Promise<void> {
   await db
     .updateTable('profiles')
     .set({
       listed: sql<0 | 1>`case when status = 'active' and not exists (select 1 from users where users.id = profiles.user_id and (users.invisible = 1 or users.suspended_at is not null)) then 1 else 0 end`,
+      pooled: sql<0 | 1>`case when exists (select 1 from users where users.id = profiles.user_id and users.own_brand_only = 1) then 0 else 1 end`,
     })
     .where('user_id', '=', userId)
     .execute();

@@ -1,0 +1,140 @@
+import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../db/index.ts';
+import type { Tenant } from '../../tenant/schema.ts';
+import { birthDatesOf, type Audience } from '../../lib/audience.ts';
+import { GENDERS, SEXUALITIES, SEARCH_MIN_AGE, SEARCH_MAX_AGE } from '../../contract/enums.ts';
+
+/**
+ * Whose profiles a brand's viewers draw from (issue 24, DESIGN §12): the brand's own members, and
+ * the members of the other brands of its pool within the brand's audience. The same scope gives
+ * the same people, so a cache of candidates may key on `key`; per member only blocks, likes, the
+ * viewer's own filters and each profile's own choice (`profiles.pooled`) still apply.
+ */
+export interface PoolScope {
+  /** The viewer's brand: its own members are always in scope. */
+  brand: string;
+  /** The other brands of the pool, in id order; empty for a brand alone. */
+  others: string[];
+  /** Of `others`, the brands whose fictional profiles are shown here (`network.share_fictional`). */
+  fictionalFrom: string[];
+  /** Whom of the others' members the brand shows. */
+  audience: Audience;
+  /** The other brands grouped by their own audience, which a pair must fit too (see inScope). */
+  peerAudiences: { brands: string[]; audience: Audience }[];
+  /** The scope as one text: equal keys, equal scopes. */
+  key: string;
+}
+
+/** The other brands of a brand's pool among `tenants`, in id order; none for a brand alone. */
+export function poolPeers(tenant: Tenant, tenants: readonly Tenant[]): Tenant[] {
+  const pool = tenant.network?.pool;
+  return pool ? tenants.filter((t) => t.id !== tenant.id && t.network?.pool === pool).sort((a, b) => a.id.localeCompare(b.id)) : [];
+}
+
+/** A brand's scope, as services are given it (createPoolScopes). */
+export type ScopeOf = (tenant: Tenant) => PoolScope;
+
+/** The scope of a brand among `tenants` (the registry's, which reloads as tenant files change). */
+export function poolScope(tenant: Tenant, tenants: readonly Tenant[]): PoolScope {
+  const peers = poolPeers(tenant, tenants);
+  const others = peers.map((t) => t.id);
+  const fictionalFrom = peers.filter((t) => t.network?.share_fictional).map((t) => t.id);
+  const groups = new Map<string, { brands: string[]; audience: Audience }>();
+  for (const peer of peers) {
+    const key = JSON.stringify(peer.audience);
+    const group = groups.get(key) ?? { brands: [], audience: peer.audience };
+    group.brands.push(peer.id);
+    groups.set(key, group);
+  }
+  const peerAudiences = [...groups.values()];
+  const audience = tenant.audience;
+  const key = others.length ? JSON.stringify([tenant.id, fictionalFrom, audience, peerAudiences]) : tenant.id;
+  return { brand: tenant.id, others, fictionalFrom, audience, peerAudiences, key };
+}
+
+/**
+ * The scopes of the brands served now, worked out once per reload of the registry's list (a
+ * changed tenant file gives a new list): a brand removed from a pool takes its members out of the
+ * others' listings on the next request.
+ */
+export function createPoolScopes(tenants: () => readonly Tenant[]): ScopeOf {
+  let list: readonly Tenant[] | undefined;
+  let scopes = new Map<string, PoolScope>();
+  return (tenant) => {
+    const now = tenants();
+    if (now !== list) {
+      list = now;
+      scopes = new Map();
+    }
+    let scope = scopes.get(tenant.id);
+    if (!scope) {
+      // The registry's own copy of the brand when it has one: the request's may be older.
+      scope = poolScope(now.find((t) => t.id === tenant.id) ?? tenant, now);
+      scopes.set(tenant.id, scope);
+    }
+    return scope;
+  };
+}
+
+/** The scope of a brand on its own (no registry: a tool or a bench that reads one brand). */
+export const aloneScope = (tenant: Tenant): PoolScope => poolScope({ ...tenant, network: null }, []);
+
+/** Whether a brand's members are in a scope at all (its own brand or a brand of its pool). */
+export const brandInScope = (scope: PoolScope, tenantId: string): boolean => tenantId === scope.brand || scope.others.includes(tenantId);
+
+/**
+ * An audience as a condition on the profile columns of `alias`; null when it takes everyone.
+ * Interests are a JSON array of keys: a key in quotes is the whole key.
+ */
+function audienceOf(a: Audience, alias: string, today: Date): RawBuilder<SqlBool> | null {
+  const col = (name: string) => sql.ref(`${alias}.${name}`);
+  const { bornOnOrBefore, bornAfter } = birthDatesOf(a.min_age, a.max_age, today);
+  const parts: RawBuilder<SqlBool>[] = [];
+  if (a.genders.length < GENDERS.length) parts.push(sql`${col('gender')} in (${sql.join(a.genders)})`);
+  if (a.sexualities.length < SEXUALITIES.length) parts.push(sql`${col('sexuality')} in (${sql.join(a.sexualities)})`);
+  if (a.min_age > SEARCH_MIN_AGE) parts.push(sql`${col('birth_date')} <= ${bornOnOrBefore}`);
+  if (a.max_age < SEARCH_MAX_AGE) parts.push(sql`${col('birth_date')} > ${bornAfter}`);
+  if (a.body_types) parts.push(sql`${col('body_type')} in (${sql.join(a.body_types)})`);
+  if (a.interests.length) parts.push(sql`(${sql.join(a.interests.map((key) => sql`${col('interests')} like ${`%"${key}"%`}`), sql` or `)})`);
+  if (a.countries) parts.push(sql`${col('country')} in (${sql.join(a.countries)})`);
+  return parts.length ? sql<SqlBool>`(${sql.join(parts, sql` and `)})` : null;
+}
+
+/**
+ * A pair fits an audience when either side is one the audience is for: the profile, or the viewer
+ * (a milf- brand shows its men the pool's women of 35 and older, and its women of 35 and older the
+ * pool's men). Null when the audience takes everyone.
+ */
+function pairFits(a: Audience, viewerProfileId: number | null, today: Date): RawBuilder<SqlBool> | null {
+  const theirs = audienceOf(a, 'profiles', today);
+  if (!theirs) return null;
+  const mine = viewerProfileId === null ? null : audienceOf(a, 'viewer', today);
+  return mine ? sql<SqlBool>`(${theirs} or exists (select 1 from profiles as viewer where viewer.id = ${viewerProfileId} and ${mine}))` : theirs;
+}
+
+/**
+ * The scope as a condition on `profiles` (services/visibility.ts applies it): the brand's own
+ * profiles, or a profile of another brand of the pool whose member did not choose their own brand
+ * only, fictional only where its brand shares them, where the pair fits both the viewer's brand's
+ * audience and the profile's brand's: the two brands see each other alike, so a like, a match or
+ * a conversation never reaches a member who cannot see its sender.
+ */
+export function inScope(scope: PoolScope, viewerProfileId: number | null, today: Date): (eb: ExpressionBuilder<Database, 'profiles'>) => Expression<SqlBool> {
+  return (eb) => {
+    if (scope.others.length === 0) return eb('profiles.tenant_id', '=', scope.brand);
+    const pooled: Expression<SqlBool>[] = [eb('profiles.pooled', '=', 1)];
+    pooled.push(scope.fictionalFrom.length ? eb.or([eb('profiles.fictional', '=', 0), eb('profiles.tenant_id', 'in', scope.fictionalFrom)]) : eb('profiles.fictional', '=', 0));
+    const mine = pairFits(scope.audience, viewerProfileId, today);
+    if (mine) pooled.push(mine);
+    pooled.push(
+      eb.or(
+        scope.peerAudiences.map(({ brands, audience }) => {
+          const theirs = pairFits(audience, viewerProfileId, today);
+          const brand = eb('profiles.tenant_id', 'in', brands);
+          return theirs ? eb.and([brand, theirs]) : brand;
+        }),
+      ),
+    );
+    return eb.or([eb('profiles.tenant_id', '=', scope.brand), eb.and(pooled)]);
+  };
+}

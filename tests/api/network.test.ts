@@ -1,0 +1,243 @@
+/**
+ * The member network (issue 24, DESIGN §12) on every engine: spetter (niche 1, everyone) and
+ * rijpedates (niche 6, women of 35 and older) share the pool `benelux`; velvet stays alone.
+ * What each member, on their own brand, can see and do with each other member.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { engines, type TestRuntime } from '../support/runtime.ts';
+import { Client, activeMember, apiError, mailsTo, useRuntime, yearsAgo } from '../support/accounts.ts';
+import { balanceAndLedger, chatMember, sendText, type ChatMember } from '../support/chat.ts';
+import { tenantsWith } from '../support/tenants.ts';
+import { grant } from '../../src/server/ledger.ts';
+
+type Member = Awaited<ReturnType<typeof activeMember>> & { profileId: number; userId: number; brand: string };
+
+const VELVET = { country: 'DE', region: 'Berlin', city: 'Berlin' } as const;
+
+async function member(rt: TestRuntime, brand: string, name: string, gender: 'male' | 'female', age: number): Promise<Member> {
+  const m = await activeMember(rt, brand, { name, gender, sexuality: 'hetero', date_of_birth: yearsAgo(age), ...(brand === 'velvet' ? VELVET : { country: 'NL', region: 'Noord-Holland' }) });
+  const user = await m.client.user();
+  await grant(rt.db.db, { userId: user.id, credits: 100, reason: 'bonus', ref: `network-${user.id}` });
+  return { ...m, profileId: user.profile.id, userId: user.id, brand };
+}
+
+/** The seven members of the matrix: three on spetter, two on rijpedates, two on velvet. */
+async function cast(rt: TestRuntime) {
+  const [sam, lies, jade, ria, rob, vera, victor] = [
+    await member(rt, 'spetter', 'Sam', 'male', 45),
+    await member(rt, 'spetter', 'Lies', 'female', 40),
+    await member(rt, 'spetter', 'Jade', 'female', 25),
+    await member(rt, 'rijpedates', 'Ria', 'female', 50),
+    await member(rt, 'rijpedates', 'Rob', 'male', 50),
+    await member(rt, 'velvet', 'Vera', 'female', 50),
+    await member(rt, 'velvet', 'Victor', 'male', 50),
+  ];
+  return { sam: sam!, lies: lies!, jade: jade!, ria: ria!, rob: rob!, vera: vera!, victor: victor! };
+}
+
+/** The ids a member's search finds (every page, both genders). */
+async function found(m: { client: Client }): Promise<number[]> {
+  const ids: number[] = [];
+  for (let page = 1; ; page++) {
+    const body = (await m.client.get(`/api/members.php?gender=all&page=${page}`)).json();
+    ids.push(...body.profiles.map((p: { id: number }) => p.id));
+    if (page >= body.pages) return ids;
+  }
+}
+
+describe.each(engines())('the member network on %s', (engine) => {
+  // No demo members: the matrix is the seven below.
+  const rt = useRuntime(engine, () => ({ seed: false }));
+
+  test('the access matrix: who finds, opens, likes and writes to whom, across two brands of one pool and a brand alone', async () => {
+    const all = await cast(rt());
+    const members = Object.values(all);
+    const { sam, lies, jade, ria, rob, vera, victor } = all;
+    // Whom each member sees, on their own brand. spetter shows everyone of the pool where the pair
+    // fits rijpedates' audience too (one of the two a woman of 35 or older: not Jade, 25, and Rob);
+    // velvet sees only velvet.
+    const sees: Record<string, Member[]> = {
+      Sam: [lies, jade, ria],
+      Lies: [sam, jade, ria, rob],
+      Jade: [sam, lies, ria],
+      Ria: [sam, lies, jade, rob],
+      Rob: [lies, ria],
+      Vera: [victor],
+      Victor: [vera],
+    };
+    for (const viewer of members) {
+      const name = viewer.body.name;
+      const expected = sees[name]!.map((m) => m.profileId).sort((a, b) => a - b);
+      expect((await found(viewer)).sort((a, b) => a - b), `${name}'s search`).toEqual(expected);
+      for (const other of members) {
+        if (other === viewer) continue;
+        const visible = sees[name]!.includes(other);
+        const page = await viewer.client.get(`/api/member.php?id=${other.profileId}`);
+        expect(page.status, `${name} opens ${other.body.name}`).toBe(visible ? 200 : 404);
+        if (!visible) {
+          // Nothing can be done with a profile one cannot see: like, swipe, write, block, report.
+          expect((await viewer.client.post('/api/like.php', { profile_id: other.profileId })).status, `${name} likes ${other.body.name}`).toBe(404);
+          expect((await viewer.client.post('/api/swipe.php', { profile_id: other.profileId, action: 'like' })).status).toBe(404);
+          expect((await sendText(viewer as ChatMember, { profile_id: other.profileId })).status).toBe(404);
+          expect((await viewer.client.post('/api/block.php', { profile_id: other.profileId })).status).toBe(404);
+          expect((await viewer.client.post('/api/complaint.php', { profile_id: other.profileId, reason: 'fake_profile', subject: 'Nep', message: 'Dit profiel lijkt nep.' })).status).toBe(404);
+        }
+      }
+    }
+    // The swipe deck and the match finder draw from the same people.
+    const deck = (await rob.client.get('/api/swipe.php')).json().profiles.map((p: { id: number }) => p.id);
+    expect(deck.sort()).toEqual([lies.profileId, ria.profileId].sort());
+    const finder = (await sam.client.get('/api/match-finder.php')).json().profiles.map((p: { id: number }) => p.id);
+    // (It suggests from whom Sam sees, by its own reasons: age and place.)
+    expect(finder).toContain(ria.profileId);
+    expect(finder.every((id: number) => [lies, jade, ria].some((m) => m.profileId === id))).toBe(true);
+    // Nothing was written by the refusals.
+    const likes = await rt().db.db.selectFrom('likes').select('id').execute();
+    expect(likes).toEqual([]);
+  });
+
+  test('a member of one brand likes, matches and writes to a member of the other; each reads and pays on their own brand', async () => {
+    const sam = await chatMember(rt(), 'male', 100, { tenant: 'spetter' });
+    const ria = await chatMember(rt(), 'female', 100, { tenant: 'rijpedates' });
+    await rt().db.db.updateTable('profiles').set({ birth_date: yearsAgo(48) }).where('id', '=', ria.profileId).execute();
+
+    expect((await sam.client.post('/api/like.php', { profile_id: ria.profileId })).json()).toMatchObject({ match: false });
+    const riaLikes = (await ria.client.get('/api/likes.php')).json();
+    expect(riaLikes.liked_by.map((l: { profile: { id: number } }) => l.profile.id)).toEqual([sam.profileId]);
+    expect((await ria.client.post('/api/like.php', { profile_id: sam.profileId })).json()).toMatchObject({ match: true });
+    const row = await rt().db.db.selectFrom('likes').select(['tenant_id', 'from_profile_id']).where('to_profile_id', '=', sam.profileId).executeTakeFirstOrThrow();
+    expect(row).toEqual({ tenant_id: 'rijpedates', from_profile_id: ria.profileId });
+
+    // Sam writes on spetter (5 credits a message), Ria answers on rijpedates (6): one conversation.
+    const first = await sendText(sam, { profile_id: ria.profileId }, { text: 'Hoi Ria!' });
+    expect(first.status).toBe(200);
+    const conversationId = first.json().conversation_id;
+    expect(first.json().credits).toBe(95);
+    const riaChats = (await ria.client.get('/api/chats.php')).json();
+    expect(riaChats.chats.map((c: { conversation: { id: number } }) => c.conversation.id)).toEqual([conversationId]);
+    expect(riaChats.total_unread).toBe(1);
+    const answer = await sendText(ria, { conversation_id: conversationId }, { text: 'Hoi Sam!' });
+    expect(answer.status).toBe(200);
+    expect(answer.json()).toMatchObject({ conversation_id: conversationId, credits: 94 });
+    const samView = (await sam.client.get(`/api/chat.php?id=${conversationId}`)).json();
+    expect(samView.conversation.messages.map((m: { text: string; mine: boolean }) => [m.text, m.mine])).toEqual([
+      ['Hoi Ria!', true],
+      ['Hoi Sam!', false],
+    ]);
+    expect(samView.can_send).toBe(true);
+    // Each ledger holds its own member's spend at their own brand's price.
+    expect((await balanceAndLedger(rt(), sam.userId)).entries.at(-1)).toMatchObject({ delta: -5, reason: 'message' });
+    expect((await balanceAndLedger(rt(), ria.userId)).entries.at(-1)).toMatchObject({ delta: -6, reason: 'message' });
+
+    // Ria's mail about the new conversation comes from her own brand and links to it.
+    await new Promise((r) => setTimeout(r, 300));
+    const mail = mailsTo(rt(), ria.email, 'mail_new_conversation').at(-1);
+    expect(mail?.headers.from).toContain('Rijpe Dates');
+    expect(mail?.link).toContain('rijpedates');
+  });
+
+  test('a cross-brand block hides both everywhere; a complaint about a member of the other brand is stored on the reporter\'s brand', async () => {
+    const lies = await member(rt(), 'spetter', 'Lies', 'female', 41);
+    const rob = await member(rt(), 'rijpedates', 'Rob', 'male', 52);
+    expect((await rob.client.get(`/api/member.php?id=${lies.profileId}`)).status).toBe(200);
+    const complaint = await rob.client.post('/api/complaint.php', { profile_id: lies.profileId, reason: 'fake_profile', subject: 'Nep', message: 'Dit profiel lijkt nep.' });
+    expect(complaint.status).toBe(200);
+    const row = await rt().db.db.selectFrom('complaints').select(['tenant_id', 'reported_profile_id']).where('id', '=', complaint.json().id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ tenant_id: 'rijpedates', reported_profile_id: lies.profileId });
+
+    expect((await lies.client.post('/api/block.php', { profile_id: rob.profileId })).status).toBe(200);
+    expect((await rob.client.get(`/api/member.php?id=${lies.profileId}`)).status).toBe(404);
+    expect(await found(rob)).not.toContain(lies.profileId);
+    expect(await found(lies)).not.toContain(rob.profileId);
+    expect((await lies.client.get('/api/block.php')).json().profiles.map((p: { id: number }) => p.id)).toEqual([rob.profileId]);
+    expect((await lies.client.delete('/api/block.php', { profile_id: rob.profileId })).status).toBe(200);
+    expect(await found(rob)).toContain(lies.profileId);
+  });
+
+  test('"show me on my own brand only" and invisible mode: the pool\'s other brands no longer show the member', async () => {
+    const lies = await member(rt(), 'spetter', 'Lies', 'female', 42);
+    const sam = await member(rt(), 'spetter', 'Sam', 'male', 44);
+    const rob = await member(rt(), 'rijpedates', 'Rob', 'male', 51);
+    expect(await found(rob)).toContain(lies.profileId);
+
+    const saved = await lies.client.put('/api/user.php', { own_brand_only: true });
+    expect(saved.status).toBe(200);
+    expect(saved.json().user.own_brand_only).toBe(true);
+    expect(await found(rob)).not.toContain(lies.profileId);
+    expect((await rob.client.get(`/api/member.php?id=${lies.profileId}`)).status).toBe(404);
+    // Her own brand still shows her; she still sees the pool.
+    expect(await found(sam)).toContain(lies.profileId);
+    expect(await found(lies)).toContain(rob.profileId);
+    expect(apiError(await lies.client.put('/api/user.php', { own_brand_only: 'ja' })).code).toBe('invalid_input');
+
+    await lies.client.put('/api/user.php', { own_brand_only: false });
+    expect(await found(rob)).toContain(lies.profileId);
+    await lies.client.put('/api/user.php', { invisible: true });
+    expect(await found(rob)).not.toContain(lies.profileId);
+    expect(await found(sam)).not.toContain(lies.profileId);
+  });
+});
+
+describe.each(engines())('a brand removed from its pool on %s', (engine) => {
+  const tenants = tenantsWith({});
+  afterAll(() => tenants.remove());
+  const rt = useRuntime(engine, () => ({ seed: false, tenantsDir: tenants.dir }));
+
+  test('takes its members out of the other brand at once; their conversations stay readable but closed', async () => {
+    const sam = await chatMember(rt(), 'male', 100, { tenant: 'spetter' });
+    const ria = await chatMember(rt(), 'female', 100, { tenant: 'rijpedates' });
+    await rt().db.db.updateTable('profiles').set({ birth_date: yearsAgo(48) }).where('id', '=', ria.profileId).execute();
+    const conversationId = (await sendText(sam, { profile_id: ria.profileId })).json().conversation_id;
+    expect(await found(sam)).toContain(ria.profileId);
+
+    const file = join(tenants.dir, 'rijpedates', 'tenant.json');
+    const { network: _, ...alone } = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(file, JSON.stringify(alone, null, 2));
+    // The registry looks at the tenant files again at most once a second.
+    await new Promise((r) => setTimeout(r, 1_100));
+
+    expect(await found(sam)).not.toContain(ria.profileId);
+    expect((await sam.client.get(`/api/member.php?id=${ria.profileId}`)).status).toBe(404);
+    for (const me of [sam, ria]) {
+      const chats = (await me.client.get('/api/chats.php')).json().chats.map((c: { conversation: { id: number } }) => c.conversation.id);
+      expect(chats).toEqual([conversationId]);
+      const view = (await me.client.get(`/api/chat.php?id=${conversationId}`)).json();
+      expect(view.conversation.messages).toHaveLength(1);
+      expect(view).toMatchObject({ can_send: false, reply_block: 'retired' });
+      const refused = await sendText(me, { conversation_id: conversationId });
+      expect(refused.status).toBe(409);
+      expect(apiError(refused).code).toBe('profile_retired');
+      expect((await balanceAndLedger(rt(), me.userId)).credits).toBe(me === sam ? 95 : 100);
+    }
+  });
+});
+
+describe.each(engines())("a brand's fictional profiles in its pool on %s", (engine) => {
+  const tenants = tenantsWith({});
+  afterAll(() => tenants.remove());
+  // The demo seed: each brand has fictional profiles.
+  const rt = useRuntime(engine, () => ({ tenantsDir: tenants.dir }));
+
+  test('stay on their own brand unless it shares them (network.share_fictional), read again when the file changes', async () => {
+    // A woman of 40 on spetter: every pair with her fits rijpedates' audience.
+    const lies = await member(rt(), 'spetter', 'Lies', 'female', 40);
+    const theirs = (await rt().db.db.selectFrom('profiles').select('id').where('tenant_id', '=', 'rijpedates').where('fictional', '=', 1).where('listed', '=', 1).execute()).map((r) => r.id);
+    const members = (await rt().db.db.selectFrom('profiles').select('id').where('tenant_id', '=', 'rijpedates').where('fictional', '=', 0).where('listed', '=', 1).execute()).map((r) => r.id);
+    expect(theirs.length).toBeGreaterThan(0);
+    const before = await found(lies);
+    expect(before.filter((id) => theirs.includes(id))).toEqual([]);
+    expect(before.filter((id) => members.includes(id)).sort((a, b) => a - b)).toEqual(members.sort((a, b) => a - b));
+    expect((await lies.client.get(`/api/member.php?id=${theirs[0]}`)).status).toBe(404);
+
+    const file = join(tenants.dir, 'rijpedates', 'tenant.json');
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), network: { pool: 'benelux', share_fictional: true } }, null, 2));
+    await new Promise((r) => setTimeout(r, 1_100));
+    const after = await found(lies);
+    expect(after.filter((id) => theirs.includes(id)).sort((a, b) => a - b)).toEqual(theirs.sort((a, b) => a - b));
+    const page = (await lies.client.get(`/api/member.php?id=${theirs[0]}`)).json();
+    expect(page.profile.fictional).toBe(true);
+  });
+});
+

@@ -1,0 +1,67 @@
+/**
+ * The member network's pure rules (issue 24): a brand's scope in its pool, and the birth dates of
+ * an audience's age range beside the age rule of accounts (ageOn).
+ */
+import { describe, expect, test } from 'vitest';
+import { parseTenant, type TenantInput } from '../../src/tenant/schema.ts';
+import { poolScope, createPoolScopes, brandInScope } from '../../src/server/services/pool.ts';
+import { birthDatesOf } from '../../src/lib/audience.ts';
+import { ageOn } from '../../src/lib/account-rules.ts';
+
+function brand(id: string, extra: Partial<TenantInput> = {}) {
+  const result = parseTenant(id, {
+    name: id.toUpperCase(),
+    domains: [`${id}.test`],
+    company: { name: 'Flirt B.V.', address: 'Straat 1', kvk: '12345678', city: '1011 AA Amsterdam', country: 'Nederland' },
+    support_email: `support@${id}.test`,
+    ...extra,
+  });
+  if (!('tenant' in result)) throw new Error(result.errors.join('\n'));
+  return result.tenant;
+}
+
+describe("a brand's scope in its pool", () => {
+  const a = brand('alfa', { network: { pool: 'nl' } });
+  const b = brand('bravo', { niche: 6, network: { pool: 'nl', share_fictional: true } });
+  const c = brand('charlie', { niche: 6, network: { pool: 'nl' } });
+  const other = brand('delta', { network: { pool: 'de' } });
+  const alone = brand('echo');
+  const all = [c, other, alone, b, a];
+
+  test("names the pool's other brands, those sharing fictional profiles, and groups them by audience", () => {
+    const scope = poolScope(a, all);
+    expect(scope.others).toEqual(['bravo', 'charlie']);
+    expect(scope.fictionalFrom).toEqual(['bravo']);
+    expect(scope.peerAudiences).toEqual([{ brands: ['bravo', 'charlie'], audience: b.audience }]);
+    expect(brandInScope(scope, 'charlie')).toBe(true);
+    expect(brandInScope(scope, 'delta')).toBe(false);
+  });
+
+  test('a brand alone, or alone in its pool, has only itself, and its key is its id', () => {
+    for (const t of [alone, other]) expect(poolScope(t, all)).toMatchObject({ brand: t.id, others: [], fictionalFrom: [], key: t.id });
+  });
+
+  test('the scopes follow the registry: a new list (a changed tenant file) gives new scopes, the same list the same', () => {
+    let list = all;
+    const scopeOf = createPoolScopes(() => list);
+    const first = scopeOf(a);
+    expect(scopeOf(a)).toBe(first);
+    list = [a, b, other, alone, brand('charlie', { niche: 6 })];
+    expect(scopeOf(a).others).toEqual(['bravo']);
+    expect(scopeOf(a).key).not.toBe(first.key);
+  });
+});
+
+describe("an audience's age range as birth dates", () => {
+  test('born on or before the first date is at least min_age, born after the second at most max_age', () => {
+    for (const today of [new Date('2026-11-26T12:00:00Z'), new Date('2028-02-29T08:00:00Z'), new Date('2027-01-01T00:00:00Z')]) {
+      const { bornOnOrBefore, bornAfter } = birthDatesOf(35, 60, today);
+      expect(ageOn(bornOnOrBefore, today)).toBe(35);
+      const dayAfter = new Date(Date.parse(`${bornOnOrBefore}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+      expect(ageOn(dayAfter, today)).toBe(34);
+      expect(ageOn(bornAfter, today)).toBe(61);
+      const next = new Date(Date.parse(`${bornAfter}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+      expect(ageOn(next, today)).toBe(60);
+    }
+  });
+});
