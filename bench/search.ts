@@ -14,6 +14,7 @@ import { createMemoryBus } from '../src/server/bus.ts';
 import { createSearchService } from '../src/server/services/search.ts';
 import { createSwipeService } from '../src/server/services/swipes.ts';
 import { createListingCache, type ListingCache } from '../src/server/services/listing-cache.ts';
+import { aloneScope } from '../src/server/services/pool.ts';
 import type { Liker } from '../src/server/services/likes.ts';
 import type { Tenant } from '../src/tenant/schema.ts';
 import { percentiles } from './lib.ts';
@@ -105,11 +106,11 @@ const runs = (n: number, f: () => Promise<unknown>) => (async () => {
 export async function timeSearchStatements(handle: Db, tenant: Tenant, liker: Liker, times: number): Promise<StatementTiming[]> {
   const bus = createMemoryBus();
   const shapes: Shape[] = [
-    ['members.php', (db, listings) => createSearchService({ db, listings }).members(tenant, liker.userId, { page: 1 }, null)],
-    ['members.php?min_age=30&max_age=40', (db, listings) => createSearchService({ db, listings }).members(tenant, liker.userId, { page: 1, min_age: 30, max_age: 40 }, null)],
-    ['members.php?country=NL&region=Utrecht', (db, listings) => createSearchService({ db, listings }).members(tenant, liker.userId, { page: 1, country: 'NL', region: 'Utrecht' }, null)],
-    ['members.php?page=40', (db, listings) => createSearchService({ db, listings }).members(tenant, liker.userId, { page: 40 }, null)],
-    ['swipe.php (the deck)', (db, listings) => createSwipeService({ db, bus, listings }).deck(tenant, liker)],
+    ['members.php', (db, listings) => createSearchService({ db, listings, scopeOf: aloneScope }).members(tenant, liker.userId, { page: 1 }, null)],
+    ['members.php?min_age=30&max_age=40', (db, listings) => createSearchService({ db, listings, scopeOf: aloneScope }).members(tenant, liker.userId, { page: 1, min_age: 30, max_age: 40 }, null)],
+    ['members.php?country=NL&region=Utrecht', (db, listings) => createSearchService({ db, listings, scopeOf: aloneScope }).members(tenant, liker.userId, { page: 1, country: 'NL', region: 'Utrecht' }, null)],
+    ['members.php?page=40', (db, listings) => createSearchService({ db, listings, scopeOf: aloneScope }).members(tenant, liker.userId, { page: 40 }, null)],
+    ['swipe.php (the deck)', (db, listings) => createSwipeService({ db, bus, listings, scopeOf: aloneScope }).deck(tenant, liker)],
   ];
   const capture = new Capture();
   const captured = handle.db.withPlugin(capture);
