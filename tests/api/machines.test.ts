@@ -19,6 +19,7 @@ import { processView, serveProcess } from '../support/serve-process.ts';
 import { screeningMember, uploadPhoto } from '../support/moderation.ts';
 import { startS3StandIn, type S3StandIn } from '../support/s3-stand-in.ts';
 import { pushService } from '../support/push-stand-in.ts';
+import { until } from '../support/sse.ts';
 import { createDb, type Db } from '../../src/server/db/index.ts';
 import { createMemoryBus } from '../../src/server/bus.ts';
 import { createModerationService } from '../../src/server/services/moderation.ts';
@@ -32,16 +33,6 @@ function signedBy(jwt: string, publicKey: string): boolean {
   const key = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33, 65).toString('base64url') }, format: 'jwk' });
   const [header, payload, signature] = jwt.split('.');
   return verify('sha256', Buffer.from(`${header}.${payload}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature!, 'base64url'));
-}
-
-async function until<T>(what: string, fn: () => T | undefined | false, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = fn();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 type Serving = Awaited<ReturnType<typeof serveProcess>>;
@@ -141,7 +132,7 @@ describe.skipIf(!url)('two machines: data folders of their own, one PostgreSQL d
     await grant(db.db, { userId: bob.userId, credits: 50, reason: 'bonus', ref: randomUUID() });
     const sent = await bob.client.post('/api/chat.php', { profile_id: anna.profileId, kind: 'text', text: 'Hoi vanaf B', client_id: randomUUID() });
     expect(sent.status).toBe(200);
-    const arrived = await until('the push', () => push.received.find((r) => r.path === `/push/${id}`));
+    const arrived = await until('the push', () => push.received.find((r) => r.path === `/push/${id}`), 15_000);
     const [, jwt, k] = /^vapid t=([^,]+), k=(.+)$/.exec(String(arrived.headers.authorization))!;
     expect(k).toBe(keyOnA);
     expect(signedBy(jwt!, keyOnA)).toBe(true);
