@@ -5,7 +5,7 @@
  * of SPEC §4 (older messages hidden, an unconfirmed address, premium or credits needed), and the
  * send footer: text, photo, gift, GIF and the icebreakers of a new conversation.
  */
-import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { m } from '../../paraglide/messages.js';
 import { Glyph } from '../Glyph.tsx';
@@ -20,7 +20,11 @@ import type { OpenConversation } from '../../stores/chat.ts';
 import type { SiteUser } from '../../contract/user.ts';
 import { chatTime, type ChatContext } from './context.ts';
 import { Avatar } from './Avatar.tsx';
-import { GiftDialog, GifDialog, IcebreakerDialog, giftName, icebreakers } from './dialogs.tsx';
+import { giftName, icebreakers } from './words.ts';
+import type { ChatDialogKind } from './dialogs.tsx';
+
+// The gift, GIF and icebreaker dialogs load when the member opens one (issue 21: lighter chat pages).
+const ChatDialog = lazy(() => import('./dialogs.tsx'));
 
 export function Conversation({ ctx, open, user }: { ctx: ChatContext; open: OpenConversation; user: SiteUser | null }) {
   const offer = useStore($offer);
@@ -32,7 +36,7 @@ export function Conversation({ ctx, open, user }: { ctx: ChatContext; open: Open
   const { profile, conversation } = answer;
   const messages = conversation?.messages ?? [];
   const [text, setText] = useState('');
-  const [dialog, setDialog] = useState<'gift' | 'gif' | 'icebreaker' | null>(null);
+  const [dialog, setDialog] = useState<ChatDialogKind | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLTextAreaElement>(null);
   const file = useRef<HTMLInputElement>(null);
@@ -248,9 +252,19 @@ export function Conversation({ ctx, open, user }: { ctx: ChatContext; open: Open
         </p>
       </footer>
 
-      <GiftDialog ctx={ctx} open={dialog === 'gift'} name={profile.name} onClose={() => setDialog(null)} onPick={(id) => { setDialog(null); void sendMessage({ kind: 'gift', gift: id }); }} />
-      <GifDialog ctx={ctx} open={dialog === 'gif'} onClose={() => setDialog(null)} onPick={(id) => { setDialog(null); void sendMessage({ kind: 'gif', gif: id }); }} />
-      <IcebreakerDialog ctx={ctx} open={dialog === 'icebreaker'} onClose={() => setDialog(null)} onPick={(line) => { setDialog(null); setText(line); input.current?.focus(); }} />
+      {dialog && (
+        <Suspense fallback={null}>
+          <ChatDialog
+            kind={dialog}
+            ctx={ctx}
+            name={profile.name}
+            onClose={() => setDialog(null)}
+            onGift={(id) => { setDialog(null); void sendMessage({ kind: 'gift', gift: id }); }}
+            onGif={(id) => { setDialog(null); void sendMessage({ kind: 'gif', gif: id }); }}
+            onIcebreaker={(line) => { setDialog(null); setText(line); input.current?.focus(); }}
+          />
+        </Suspense>
+      )}
     </section>
   );
 }

@@ -1,43 +1,27 @@
 /**
  * The chat's dialogs (SPEC §2): the gift catalogue with each gift's price in credits, the GIF
- * search (GET /api/gifs.php), and the icebreakers: ready openers in the member's language.
+ * search (GET /api/gifs.php), and the icebreakers: ready openers in the member's language. Few
+ * visits open one: the conversation loads this module when the member opens a dialog (issue 21).
  */
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { m } from '../../paraglide/messages.js';
 import type { Locale } from '../../lib/locales.ts';
-import { GIFTS, isGiftId, type GiftId } from '../../lib/gifts.ts';
+import { GIFTS, isGiftId } from '../../lib/gifts.ts';
 import type { Gif } from '../../contract/chat.ts';
 import { api, ApiError } from '../../stores/api.ts';
 import { Glyph } from '../Glyph.tsx';
 import { useModal } from '../profile/ConfirmDialog.tsx';
 import type { ChatContext } from './context.ts';
-
-const GIFT_NAMES: Record<GiftId, (p: object, o: { locale: Locale }) => string> = {
-  rose: m.gift_rose,
-  heart: m.gift_heart,
-  chocolate: m.gift_chocolate,
-  coffee: m.gift_coffee,
-  balloon: m.gift_balloon,
-  cake: m.gift_cake,
-  champagne: m.gift_champagne,
-  perfume: m.gift_perfume,
-  crown: m.gift_crown,
-  diamond: m.gift_diamond,
-};
-
-export function giftName(id: string, locale: Locale): string {
-  return isGiftId(id) ? GIFT_NAMES[id]({}, { locale }) : id;
-}
-
-/** Ready openers for a new conversation, in the member's language. */
-export function icebreakers(locale: Locale): string[] {
-  const o = { locale };
-  return [m.icebreaker_1({}, o), m.icebreaker_2({}, o), m.icebreaker_3({}, o), m.icebreaker_4({}, o), m.icebreaker_5({}, o), m.icebreaker_6({}, o)];
-}
+import { giftName, icebreakers } from './words.ts';
 
 function Dialog({ locale, open, title, onClose, children }: { locale: Locale; open: boolean; title: string; onClose: () => void; children: ReactNode }) {
   const ref = useModal(open);
   const id = useId();
+  // Closed before it goes: the browser gives the focus back to where it was.
+  const close = () => {
+    ref.current?.close();
+    onClose();
+  };
   return (
     <dialog
       ref={ref}
@@ -45,16 +29,16 @@ function Dialog({ locale, open, title, onClose, children }: { locale: Locale; op
       className="w-[min(92vw,32rem)]"
       onCancel={(e) => {
         e.preventDefault();
-        onClose();
+        close();
       }}
       onClick={(e) => {
-        if (e.target === e.currentTarget) onClose();
+        if (e.target === e.currentTarget) close();
       }}
     >
       <div className="p-5">
         <div className="mb-4 flex items-center gap-2">
           <h2 id={id} className="flex-1 text-xl font-bold">{title}</h2>
-          <button type="button" className="grid h-9 w-9 place-items-center rounded-full text-gray-600 hover:bg-gray-100" onClick={onClose} aria-label={m.action_close({}, { locale })}>
+          <button type="button" className="grid h-9 w-9 place-items-center rounded-full text-gray-600 hover:bg-gray-100" onClick={close} aria-label={m.action_close({}, { locale })}>
             <span aria-hidden="true" className="i-tabler-x text-xl" />
           </button>
         </div>
@@ -145,4 +129,24 @@ export function IcebreakerDialog({ ctx, open, onClose, onPick }: { ctx: ChatCont
       </ul>
     </Dialog>
   );
+}
+
+/** The dialog the member opened, the conversation's lazily loaded part. */
+export type ChatDialogKind = 'gift' | 'gif' | 'icebreaker';
+
+interface ChatDialogProps {
+  kind: ChatDialogKind;
+  ctx: ChatContext;
+  /** The other member's name (the gift dialog's title). */
+  name: string;
+  onClose: () => void;
+  onGift: (id: string) => void;
+  onGif: (id: string) => void;
+  onIcebreaker: (line: string) => void;
+}
+
+export default function ChatDialog({ kind, ctx, name, onClose, onGift, onGif, onIcebreaker }: ChatDialogProps) {
+  if (kind === 'gift') return <GiftDialog ctx={ctx} open name={name} onClose={onClose} onPick={onGift} />;
+  if (kind === 'gif') return <GifDialog ctx={ctx} open onClose={onClose} onPick={onGif} />;
+  return <IcebreakerDialog ctx={ctx} open onClose={onClose} onPick={onIcebreaker} />;
 }
