@@ -125,7 +125,9 @@ async function buildTenant(id: string): Promise<{ id: string; seconds: number }>
   await runAstroBuild(id, next);
   const assets = join(TENANTS_DIR, id, 'assets');
   if (existsSync(assets)) cpSync(assets, join(next, 'client', 'brand'), { recursive: true });
-  await preloadShellModules(join(next, 'client'));
+  // Off unless asked (bench/README.md "Module preloads"): on the runtime's HTTP/1.1 the links took
+  // the browser's six connections before the first card's photo and made the profile's LCP later.
+  if (process.env.SITEGEN_MODULE_PRELOAD === '1') await preloadShellModules(join(next, 'client'));
   await precompress(join(next, 'client'));
   const program = keepProgram(next);
   writeFileSync(join(next, STAMP), JSON.stringify({ id, sources, built: new Date().toISOString(), program } satisfies BuildStamp));
