@@ -95,7 +95,7 @@ export function createListingCache(deps: { db: Kysely<Database> }) {
    * shared list) those anyone may see.
    */
   function matching(source: Source, f: ListFilters, viewer: Viewer | null = null): ProfileQuery {
-    let q = visibleProfiles(db, source.scope, viewer ?? source.viewer);
+    let q = viewer ? visibleProfiles(db, source.scope, viewer) : visibleProfiles(db, source.scope, source.viewer, { scopeOnly: true });
     if (f.genders) q = q.where('profiles.gender', 'in', f.genders);
     if (f.country) q = q.where('profiles.country', '=', f.country);
     if (f.regions) {

@@ -17,8 +17,11 @@ export interface Viewer {
  * listing and every single-profile read starts from this query; a block hides the two members
  * from each other, both ways.
  */
-export function visibleProfiles(db: Kysely<Database>, scope: PoolScope, viewer: Viewer | null, options: { self?: boolean; blockedByMe?: boolean } = {}) {
+export function visibleProfiles(db: Kysely<Database>, scope: PoolScope, viewer: Viewer | null, options: { self?: boolean; blockedByMe?: boolean; scopeOnly?: boolean } = {}) {
   let q = db.selectFrom('profiles').where(inScope(scope, viewer?.profileId ?? null, new Date()));
+  // The viewer shapes only the pool's scope (whether they fit its audiences): a list shared a few
+  // seconds (listing-cache.ts), narrowed by each member's own profile and blocks when read.
+  if (options.scopeOnly) return q.where('profiles.listed', '=', 1);
   if (viewer && options.self) {
     // Invisible mode hides a member from others, never from themselves.
     q = q.where((eb) => eb.or([eb('profiles.listed', '=', 1), eb.and([eb('profiles.user_id', '=', viewer.userId), eb('profiles.status', '=', 'active')])]));
