@@ -11,6 +11,8 @@ import { seriousViolations } from '../support/a11y.ts';
 const BRANDS = [
   { id: 'spetter', locale: 'nl' },
   { id: 'velvet', locale: 'en' },
+  // The niche brand of spetter's pool (issue 24): its own colours and landers.
+  { id: 'rijpedates', locale: 'nl' },
 ] as const;
 const WIDTHS = [375, 1280] as const;
 // Default layout (home, login, a static page, pricing, 404) and the lander layout.

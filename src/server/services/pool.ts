@@ -6,9 +6,11 @@ import { GENDERS, SEXUALITIES, SEARCH_MIN_AGE, SEARCH_MAX_AGE } from '../../cont
 
 /**
  * Whose profiles a brand's viewers draw from (issue 24, DESIGN §12): the brand's own members, and
- * the members of the other brands of its pool within the brand's audience. The same scope gives
- * the same people, so a cache of candidates may key on `key`; per member only blocks, likes, the
- * viewer's own filters and each profile's own choice (`profiles.pooled`) still apply.
+ * the members of the other brands of its pool where the pair fits both brands' audiences. The same
+ * scope gives the same people to viewers on the same side of each audience (whether the viewer is
+ * someone an audience is for: inScope), so a cache of candidates may key on `key` and that side;
+ * per member only blocks, likes, the viewer's own filters and each profile's own choice
+ * (`profiles.pooled`, `profiles.listed`) still apply.
  */
 export interface PoolScope {
   /** The viewer's brand: its own members are always in scope. */
