@@ -8,19 +8,19 @@ import type { AnyRoute, Method } from './routes.ts';
  * Routes that share a method and path (variants) are one operation whose body and answer are
  * `oneOf` the variants', each named in the description.
  */
-type JsonSchema = Record<string, unknown>;
+export type JsonSchema = Record<string, unknown>;
 
 const SESSION = 'session';
 
 /** A schema as the caller sends it (`input`) or as the server answers it (`output`); what JSON Schema cannot say is left open. */
-function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+export function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
   delete out.$schema;
   return out;
 }
 
 /** The properties of an object schema (or of every branch of a union of objects). */
-function propertiesOf(schema: JsonSchema): { name: string; schema: JsonSchema; required: boolean }[] {
+export function propertiesOf(schema: JsonSchema): { name: string; schema: JsonSchema; required: boolean }[] {
   const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (branches) {
     const seen = new Map<string, JsonSchema>();
