@@ -17,6 +17,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { CONSOLE_ROUTES, type AnyConsoleRoute } from '../../src/server/console/routes.ts';
 import { CONSOLE_LOCALE_COOKIE } from '../../src/lib/console-locale.ts';
+import { may } from '../../src/contract/console.ts';
+import { message } from '../../src/server/i18n.ts';
 import { REPO, engines, type HostResponse, type TestRuntime } from '../support/runtime.ts';
 import { snapshot, useRuntime, type Client } from '../support/accounts.ts';
 import { staffLogin } from '../support/console.ts';
@@ -184,5 +186,22 @@ describe.each(engines())('hostile input to the console on %s', (engine) => {
   test('none of these requests changed anything, and the owner is still logged in', async () => {
     expect(await counts(rt())).toEqual(before);
     expect((await owner.get('/api/console/me')).status).toBe(200);
+  });
+
+  test('a staff member without the role: 403 in Dutch on every such route, each attempt one entry in the audit log, nothing else changed', async () => {
+    const { client: marketer, id } = await staffLogin(rt(), 'marketer', ['spetter']);
+    marketer.jar.set(CONSOLE_LOCALE_COOKIE, 'nl');
+    const refused = CONSOLE_ROUTES.filter((r) => r.roles !== 'public' && !may('marketer', r.roles));
+    expect(refused.length).toBeGreaterThan(30);
+    const start = await counts(rt());
+    const entries = () => rt().db.db.selectFrom('audit_log').selectAll().where('staff_id', '=', id).where('action', '=', 'forbidden').orderBy('id').execute();
+    for (const route of refused) {
+      const res = await marketer.request(route.method, pathOf(route), route.method === 'GET' ? undefined : (requiredOf(route.body, 'body') ?? {}), { origin: origin() });
+      expect(res.status, key(route)).toBe(403);
+      expect(res.json().error, key(route)).toEqual({ code: 'forbidden', message: message('error_forbidden', 'nl') });
+      expect((await entries()).at(-1), key(route)).toMatchObject({ role: 'marketer', details: JSON.stringify({ route: `${route.method} /api/console/${route.path}` }) });
+    }
+    expect(await entries()).toHaveLength(refused.length);
+    expect({ ...(await counts(rt())), audit_log: 0 }).toEqual({ ...start, audit_log: 0 });
   });
 });

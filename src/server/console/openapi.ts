@@ -1,6 +1,5 @@
-import { ErrorAnswer } from '../../contract/errors.ts';
 import { PERMISSIONS } from '../../contract/console.ts';
-import { propertiesOf, schemaOf, type JsonSchema } from '../http/openapi.ts';
+import { openApiEnvelope, propertiesOf, schemaOf, type JsonSchema } from '../http/openapi.ts';
 import type { AnyConsoleRoute } from './route.ts';
 
 const STAFF_SESSION = 'staff_session';
@@ -60,16 +59,11 @@ export function consoleOpenApiDocument(routes: readonly AnyConsoleRoute[]): Json
     else if (route.upload) operation.requestBody = { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: { photo: { type: 'string', contentMediaType: 'image/*' } }, required: ['photo'] } } } };
     (paths[path] ??= {})[route.method.toLowerCase()] = operation;
   }
-  return {
-    openapi: '3.1.0',
-    info: { title: 'Operator console API', version: '1', description: 'The console\'s JSON API on CONSOLE_HOST: /api/console/<name>. Roles, scopes and rules: docs/API.md "Console".' },
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+  return openApiEnvelope(
+    { title: 'Operator console API', version: '1', description: 'The console\'s JSON API on CONSOLE_HOST: /api/console/<name>. Roles, scopes and rules: docs/API.md "Console".' },
     paths,
-    components: {
-      schemas: { Error: schemaOf(ErrorAnswer, 'output') },
-      securitySchemes: {
-        [STAFF_SESSION]: { type: 'apiKey', in: 'cookie', name: 'staff', description: 'The staff session cookie (`__Host-staff` in production), set by POST /api/console/login; state-changing calls also need the console\'s own Origin.' },
-      },
+    {
+      [STAFF_SESSION]: { type: 'apiKey', in: 'cookie', name: 'staff', description: 'The staff session cookie (`__Host-staff` in production), set by POST /api/console/login; state-changing calls also need the console\'s own Origin.' },
     },
-  };
+  );
 }

@@ -138,17 +138,19 @@ export function openApiDocument(routes: readonly AnyRoute[], info: OpenApiInfo, 
     if (extras.events && group.some((r) => r.answer === 'stream')) operation['x-events'] = schemaOf(extras.events, 'output');
     (paths[`/api/${path}`] ??= {})[method.toLowerCase()] = operation;
   }
+  return openApiEnvelope(info, paths, {
+    [SESSION]: { type: 'apiKey', in: 'cookie', name: 'session', description: 'The member\'s session cookie (`__Host-session` in production), set by logging in or signing up.' },
+  });
+}
+
+/** An OpenAPI 3.1 document of these paths: the error shape every refusal has, and the cookies that open them. */
+export function openApiEnvelope(info: OpenApiInfo, paths: Record<string, Record<string, unknown>>, securitySchemes: Record<string, unknown>): JsonSchema {
   return {
     openapi: '3.1.0',
     info,
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     paths,
-    components: {
-      schemas: { Error: schemaOf(ErrorAnswer, 'output') },
-      securitySchemes: {
-        [SESSION]: { type: 'apiKey', in: 'cookie', name: 'session', description: 'The member\'s session cookie (`__Host-session` in production), set by logging in or signing up.' },
-      },
-    },
+    components: { schemas: { Error: schemaOf(ErrorAnswer, 'output') }, securitySchemes },
   };
 }
 

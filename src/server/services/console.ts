@@ -15,6 +15,7 @@ import { announceSessionEnded } from './console-events.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
 import { hashSecret, newToken, parseToken, secretMatches } from './secrets.ts';
 import { readCookie, serializeCookie } from '../../lib/cookies.ts';
+import { MAX_ID } from '../../contract/ids.ts';
 import {
   CONSOLE_PAGE_SIZE,
   RECOVERY_CODES,
@@ -503,7 +504,8 @@ export function createConsoleService(deps: {
       q = q.where(brandCondition('users.tenant_id', brandsToQuery(staff, input.brand)));
       const term = input.q?.trim();
       if (term) {
-        if (/^\d+$/.test(term)) q = q.where((eb) => eb.or([eb('users.id', '=', Number(term)), eb('profiles.id', '=', Number(term))]));
+        // An id: a number no id column can hold names nobody (PostgreSQL would refuse to compare it).
+        if (/^\d+$/.test(term)) q = Number(term) <= MAX_ID ? q.where((eb) => eb.or([eb('users.id', '=', Number(term)), eb('profiles.id', '=', Number(term))])) : q.where(sql<boolean>`1 = 0`);
         // A prefix of the address or the name, read from its index (migration 0029).
         else if (term.includes('@')) q = q.where(startsWith(db, sql`users.email`, term.toLowerCase()));
         // A name: the members whose profile's name starts so, from the name's index first (the
