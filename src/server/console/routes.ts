@@ -32,7 +32,8 @@ import {
   type ConsoleBrand,
   type StaffView,
 } from '../../contract/console.ts';
-import { amongBrands, auditPhotoDecision, brandsToQuery } from '../services/console.ts';
+import { auditPhotoDecision } from '../services/console.ts';
+import { amongBrands, brandsToQuery } from '../services/brand-scope.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { BrandScope } from '../services/moderation.ts';
