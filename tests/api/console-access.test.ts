@@ -97,6 +97,7 @@ const SAMPLES: Record<string, Sample> = {
   'POST enrol/password': { body: { token: 'aaaaaaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbbbbbb', password: 'een-lang-wachtwoord' }, ok: 400 },
   'POST logout': { ok: 204 },
   'GET me': { ok: 200 },
+  'GET openapi.json': { ok: 200 },
   'GET members': { brandQuery: true, ok: 200 },
   'GET members/:id': { member: {}, ok: 200 },
   'POST members/:id/suspend': { member: {}, body: { reason: 'Oplichting' }, ok: 200 },

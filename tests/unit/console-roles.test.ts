@@ -4,7 +4,8 @@
  */
 import { expect, test } from 'vitest';
 import { PERMISSIONS, STAFF_ROLES, may, type Permission } from '../../src/contract/console.ts';
-import { inScope, staffCookieName } from '../../src/server/services/console.ts';
+import { staffCookieName } from '../../src/server/services/console.ts';
+import { inScope } from '../../src/server/services/brand-scope.ts';
 import { sessionCookieName } from '../../src/server/services/sessions.ts';
 import { CONSOLE_ROUTES } from '../../src/server/console/routes.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { Kysely, SqliteDialect, PostgresDialect, type Compilable } from 'kysely';
-import { amongBrands, brandCondition, brandsToQuery } from '../../src/server/services/console.ts';
+import { amongBrands, brandCondition, brandsToQuery } from '../../src/server/services/brand-scope.ts';
 
 /** The brand scope of a staff member (null: every brand) read with an optional `?brand=`. */
 describe('brandsToQuery: a staff member\'s brand scope and a brand filter', () => {

@@ -15,7 +15,7 @@ import {
 import { may } from '../../contract/console.ts';
 import { json, stream } from '../http/routes.ts';
 import { readPhoto } from '../api/photos.ts';
-import { amongBrands, brandsToQuery } from '../services/console.ts';
+import { amongBrands, brandsToQuery } from '../services/brand-scope.ts';
 import { CONSOLE_TOPIC, staffTopic, type ConsoleEvent, type StaffSessionEnded } from '../services/console-events.ts';
 import { consoleRoute, type AnyConsoleRoute } from './route.ts';
 

@@ -32,7 +32,8 @@ import {
   type ConsoleBrand,
   type StaffView,
 } from '../../contract/console.ts';
-import { amongBrands, auditPhotoDecision, brandsToQuery } from '../services/console.ts';
+import { auditPhotoDecision } from '../services/console.ts';
+import { amongBrands, brandsToQuery } from '../services/brand-scope.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { BrandScope } from '../services/moderation.ts';
@@ -42,6 +43,7 @@ import { postbacksCsv, revenueCsv } from './revenue-csv.ts';
 import { experimentsCsv, sourcesCsv } from './traffic-csv.ts';
 import { consoleRoute, type AnyConsoleRoute } from './route.ts';
 import { INBOX_ROUTES } from './inbox-routes.ts';
+import { consoleOpenApiDocument } from './openapi.ts';
 
 export { consoleRoute, type AnyConsoleRoute, type ConsoleContext, type ConsoleResult, type ConsoleRouteSpec } from './route.ts';
 
@@ -80,6 +82,9 @@ function photoDecisionRoute(path: string, decide: 'decidePhoto' | 'decideChatPho
     },
   });
 }
+
+/** The console's OpenAPI document, made from the table on first ask. */
+let consoleDocument: ReturnType<typeof consoleOpenApiDocument> | undefined;
 
 /** The console's JSON API: every route, its permission and scope (the access-matrix test reads this table). */
 export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
@@ -125,6 +130,14 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
       setCookie(await console.logout(session, ip));
       return noContent();
     },
+  }),
+  consoleRoute({
+    // The OpenAPI 3.1 document of this table (console/openapi.ts), for integrators with a staff account.
+    method: 'GET',
+    path: 'openapi.json',
+    roles: 'self',
+    scoped: false,
+    handler: () => json((consoleDocument ??= consoleOpenApiDocument(CONSOLE_ROUTES))),
   }),
   consoleRoute({
     method: 'GET',

@@ -9,7 +9,7 @@ import { asAppError } from './failures.ts';
 import { may } from '../../contract/console.ts';
 import { forbiddenTextPath } from '../../contract/text.ts';
 import type { Services } from '../services/index.ts';
-import { brandsToQuery } from '../services/console.ts';
+import { brandsToQuery } from '../services/brand-scope.ts';
 import { CONSOLE_ROUTES, type AnyConsoleRoute, type ConsoleResult } from '../console/routes.ts';
 import { consoleLocale, consolePagesPlugin } from './console-pages.ts';
 import type { Result } from './routes.ts';

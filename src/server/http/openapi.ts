@@ -8,19 +8,19 @@ import type { AnyRoute, Method } from './routes.ts';
  * Routes that share a method and path (variants) are one operation whose body and answer are
  * `oneOf` the variants', each named in the description.
  */
-type JsonSchema = Record<string, unknown>;
+export type JsonSchema = Record<string, unknown>;
 
 const SESSION = 'session';
 
 /** A schema as the caller sends it (`input`) or as the server answers it (`output`); what JSON Schema cannot say is left open. */
-function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+export function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
   delete out.$schema;
   return out;
 }
 
 /** The properties of an object schema (or of every branch of a union of objects). */
-function propertiesOf(schema: JsonSchema): { name: string; schema: JsonSchema; required: boolean }[] {
+export function propertiesOf(schema: JsonSchema): { name: string; schema: JsonSchema; required: boolean }[] {
   const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (branches) {
     const seen = new Map<string, JsonSchema>();
@@ -138,17 +138,19 @@ export function openApiDocument(routes: readonly AnyRoute[], info: OpenApiInfo, 
     if (extras.events && group.some((r) => r.answer === 'stream')) operation['x-events'] = schemaOf(extras.events, 'output');
     (paths[`/api/${path}`] ??= {})[method.toLowerCase()] = operation;
   }
+  return openApiEnvelope(info, paths, {
+    [SESSION]: { type: 'apiKey', in: 'cookie', name: 'session', description: 'The member\'s session cookie (`__Host-session` in production), set by logging in or signing up.' },
+  });
+}
+
+/** An OpenAPI 3.1 document of these paths: the error shape every refusal has, and the cookies that open them. */
+export function openApiEnvelope(info: OpenApiInfo, paths: Record<string, Record<string, unknown>>, securitySchemes: Record<string, unknown>): JsonSchema {
   return {
     openapi: '3.1.0',
     info,
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     paths,
-    components: {
-      schemas: { Error: schemaOf(ErrorAnswer, 'output') },
-      securitySchemes: {
-        [SESSION]: { type: 'apiKey', in: 'cookie', name: 'session', description: 'The member\'s session cookie (`__Host-session` in production), set by logging in or signing up.' },
-      },
-    },
+    components: { schemas: { Error: schemaOf(ErrorAnswer, 'output') }, securitySchemes },
   };
 }
 

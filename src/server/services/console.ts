@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
@@ -12,9 +12,11 @@ import { announceSuspension, liftSuspension, suspendMember } from './suspension.
 import type { AuditCallback } from './moderation.ts';
 import type { EventBus } from '../bus.ts';
 import { announceSessionEnded } from './console-events.ts';
+import { brandCondition, brandsToQuery, inScope } from './brand-scope.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
 import { hashSecret, newToken, parseToken, secretMatches } from './secrets.ts';
 import { readCookie, serializeCookie } from '../../lib/cookies.ts';
+import { MAX_ID } from '../../contract/ids.ts';
 import {
   CONSOLE_PAGE_SIZE,
   RECOVERY_CODES,
@@ -94,41 +96,6 @@ export function staffCookieName(production: boolean): string {
 
 const brandsOf = (value: string | null): string[] | null => (value === null ? null : (JSON.parse(value) as string[]));
 const viewOf = (row: { id: number; email: string; role: StaffRole; brands: string | null }): StaffView => ({ id: row.id, email: row.email, role: row.role, brands: brandsOf(row.brands) });
-
-/** Whether a staff member may see a brand's objects. */
-export function inScope(staff: Pick<StaffView, 'brands'>, brand: string): boolean {
-  return staff.brands === null || staff.brands.includes(brand);
-}
-
-/** The brand ids a console query reads: null for every brand, else these (none: no rows). */
-export type BrandIds = readonly string[] | null;
-
-/**
- * The one reading of a staff member's brand scope and a `brand` filter (`?brand=`): the brand
- * asked for when it is in scope, else every brand of the scope. A brand outside the scope does
- * not exist for them: 404, on every console route alike (its counts are not even hinted at).
- */
-export function brandsToQuery(staff: Pick<StaffView, 'brands'>, brand?: string | null): BrandIds {
-  if (brand) {
-    if (!inScope(staff, brand)) throw notFound();
-    return [brand];
-  }
-  return staff.brands;
-}
-
-/** Whether a brand is among the ids `brandsToQuery` answered (for lists of tenants, figures, events). */
-export const amongBrands = (brands: BrandIds, brand: string): boolean => brands === null || brands.includes(brand);
-
-/**
- * The condition `column` is one of `brands` (brandsToQuery), for `.where()`: every brand, one
- * (an equality, so an index on the column is read in its order), several, or none (no rows).
- */
-export function brandCondition(column: string, brands: BrandIds): RawBuilder<SqlBool> {
-  if (brands === null) return sql<SqlBool>`1 = 1`;
-  if (brands.length === 0) return sql<SqlBool>`1 = 0`;
-  if (brands.length === 1) return sql<SqlBool>`${sql.ref(column)} = ${brands[0]}`;
-  return sql<SqlBool>`${sql.ref(column)} in (${sql.join([...brands])})`;
-}
 
 function totpOf(email: string, secret: string): TOTP {
   return new TOTP({ issuer: TOTP_ISSUER, label: email, algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
@@ -503,7 +470,8 @@ export function createConsoleService(deps: {
       q = q.where(brandCondition('users.tenant_id', brandsToQuery(staff, input.brand)));
       const term = input.q?.trim();
       if (term) {
-        if (/^\d+$/.test(term)) q = q.where((eb) => eb.or([eb('users.id', '=', Number(term)), eb('profiles.id', '=', Number(term))]));
+        // An id: a number no id column can hold names nobody (PostgreSQL would refuse to compare it).
+        if (/^\d+$/.test(term)) q = Number(term) <= MAX_ID ? q.where((eb) => eb.or([eb('users.id', '=', Number(term)), eb('profiles.id', '=', Number(term))])) : q.where(sql<boolean>`1 = 0`);
         // A prefix of the address or the name, read from its index (migration 0029).
         else if (term.includes('@')) q = q.where(startsWith(db, sql`users.email`, term.toLowerCase()));
         // A name: the members whose profile's name starts so, from the name's index first (the

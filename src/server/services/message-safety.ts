@@ -14,7 +14,8 @@ import { nowIso } from '../db/engine.ts';
 import { grant } from '../ledger.ts';
 import { publishToMember } from './events.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
-import { amongBrands, audit, brandCondition, brandsToQuery, inScope } from './console.ts';
+import { audit } from './console.ts';
+import { amongBrands, brandCondition, brandsToQuery, inScope } from './brand-scope.ts';
 import { reachRecipient, shownTo, type ChatService, type MessageScreen } from './chat.ts';
 import type { Liker } from './likes.ts';
 

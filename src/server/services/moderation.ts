@@ -4,7 +4,7 @@ import type { EventBus } from '../bus.ts';
 import { nowIso } from '../db/engine.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
 import { publishToMember } from './events.ts';
-import { brandCondition } from './console.ts';
+import { brandCondition } from './brand-scope.ts';
 import { passMainOn } from './main-image.ts';
 import { grant } from '../ledger.ts';
 import { PHOTO_REJECT_REASONS, type PhotoQueue, type PhotoRejectReason, type PhotoStatus } from '../../lib/photo-screening.ts';

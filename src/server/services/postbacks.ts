@@ -6,7 +6,8 @@ import { CONSOLE_PAGE_SIZE, type PostbacksInput, type StaffView } from '../../co
 import { fillPostbackUrl, payoutOf, redactPostbackUrl, type PostbackEvent } from '../../lib/postbacks.ts';
 import { notFound } from '../errors.ts';
 import type { PostbacksView } from '../../contract/revenue.ts';
-import { amongBrands, audit, brandCondition, brandsToQuery, inScope } from './console.ts';
+import { audit } from './console.ts';
+import { amongBrands, brandCondition, brandsToQuery, inScope } from './brand-scope.ts';
 
 /** How long a network's answer is waited for (an operator-configured tracker may hang; never longer). */
 export const POSTBACK_TIMEOUT_MS = 10_000;

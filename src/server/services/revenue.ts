@@ -4,7 +4,7 @@ import type { Tenant } from '../../tenant/schema.ts';
 import { periodOf } from '../db/engine.ts';
 import { DISPUTE_RATE_FLAG, REVENUE_MAX_DAYS, type RevenueGroup, type RevenueInput, type StaffView } from '../../contract/console.ts';
 import type { RevenueDisputeRow, RevenueMembersRow, RevenueMoneyRow, RevenueView } from '../../contract/revenue.ts';
-import { amongBrands, brandCondition, brandsToQuery } from './console.ts';
+import { amongBrands, brandCondition, brandsToQuery } from './brand-scope.ts';
 
 /** Ledger reasons that spend credits (messages, photos, gifts); `refund` is credits taken back with a payment. */
 const SPEND_REASONS = ['message', 'photo', 'gift'];

@@ -11,7 +11,8 @@ import { ATTRIBUTION_COOKIE, ATTRIBUTION_DAYS, CONTROL_VARIANT, afterVisit, pick
 import { SIGNIFICANCE, twoProportionTest, wilsonInterval } from '../../lib/stats.ts';
 import type { Tracking } from '../../contract/enums.ts';
 import type { ExperimentsInput, SourcesInput, StaffView } from '../../contract/console.ts';
-import { amongBrands, audit, brandsToQuery } from './console.ts';
+import { audit } from './console.ts';
+import { amongBrands, brandsToQuery } from './brand-scope.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
