@@ -138,8 +138,9 @@ export async function timeSearchStatements(handle: Db, tenant: Tenant, liker: Li
 
 /** A statement in a few words: the table it reads first and its limit. */
 function summary(text: string): string {
-  const from = /from "?(\w+)"?/i.exec(text)?.[1] ?? '?';
-  const ids = /"profiles"\."id" in \(/.test(text) ? ' by id' : '';
+  const byId = /"profiles"\."id" in \(/.test(text);
+  const from = byId ? 'profiles' : (/from "?(\w+)"?/i.exec(text)?.[1] ?? '?');
+  const ids = byId ? ' by id' : '';
   const limit = /limit \S+/i.exec(text)?.[0] ?? '';
   return `${from}${ids}${limit ? ` ${limit}` : ''}`;
 }
