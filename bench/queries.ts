@@ -14,7 +14,7 @@ import { aloneScope } from '../src/server/services/pool.ts';
 import type { Tenant } from '../src/tenant/schema.ts';
 
 /** Records the root node of every query run through it. */
-class Capture implements KyselyPlugin {
+export class Capture implements KyselyPlugin {
   nodes: RootOperationNode[] = [];
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     this.nodes.push(args.node);

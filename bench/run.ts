@@ -7,7 +7,7 @@
  * memory, build, lighthouse, revenue, media.
  * Environment: BENCH_SECONDS (per load run, default 10), DATABASE_URL (adds PostgreSQL).
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { buildTenants } from '../cli/build.ts';
 import { listTenantIds } from '../src/tenant/load.ts';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,7 +34,8 @@ for (const a of asked) if (!ALL.includes(a as Section)) throw new Error(`bench: 
 const sections = new Set<Section>(asked.length ? (asked as Section[]) : ALL);
 
 const started = performance.now();
-const engines: Engine[] = process.env.DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+// BENCH_ENGINES=postgres (or sqlite) runs one engine of the two.
+const engines: Engine[] = (process.env.DATABASE_URL ? (['sqlite', 'postgres'] as Engine[]) : (['sqlite'] as Engine[])).filter((e) => !process.env.BENCH_ENGINES || process.env.BENCH_ENGINES.split(',').includes(e));
 const ids = listTenantIds();
 console.log(`bench: ${new Date().toISOString()}, ${availableParallelism()} cores, node ${process.version}, engines ${engines.join(' and ')}, brands ${ids.join(', ')}`);
 
@@ -178,47 +179,64 @@ if (sections.has('throughput')) {
 if (sections.has('search')) {
   const POOL = Number(process.env.BENCH_POOL_MEMBERS ?? 1_000_000);
   const TIMES = Number(process.env.BENCH_REQUESTS ?? 100);
+  // BENCH_SEARCH_SIZES=demo or =pool runs one of the two sizes.
+  const sizes = (process.env.BENCH_SEARCH_SIZES ?? 'demo,pool').split(',').map((s) => (s === 'demo' ? ('demo' as const) : POOL));
   const tenant = loadAllTenants(TENANTS_DIR).find((t) => t.id === 'spetter')!;
   const bare: Bare = await startBare();
-  const loadRows: (string | number)[][] = [];
-  const statementRows: (string | number)[][] = [];
-  const shapeRows: (string | number)[][] = [];
   try {
     for (const engine of engines) {
-      for (const size of ['demo', POOL] as const) {
+      for (const size of sizes) {
+        const loadRows: (string | number)[][] = [];
+        const statementRows: (string | number)[][] = [];
+        const shapeRows: (string | number)[][] = [];
         const label = size === 'demo' ? 'demo (300 a brand)' : `${size.toLocaleString('en')} in 20 brands`;
         const started = performance.now();
+        // No photo files (seeding them is minutes on a loaded machine): cards still read the photos table.
         const rt = await startRuntime(engine, {
-          prepare: size === 'demo' ? undefined : async (database) => {
-            const handle = openBenchDb(engine, database);
-            try {
-              await seedPool(handle.db, size);
-            } finally {
-              await handle.close();
-            }
-          },
+          photos: false,
+          prepare:
+            size === 'demo'
+              ? undefined
+              : async (database) => {
+                  const handle = openBenchDb(engine, database);
+                  try {
+                    await seedPool(handle.db, size);
+                  } finally {
+                    await handle.close();
+                  }
+                },
         });
-        console.log(`  ${engine} ${label}: ready in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+        console.log(`  ${engine} ${label}: ready in ${((performance.now() - started) / 1000).toFixed(0)} s, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
         const handle = openBenchDb(engine, rt.database);
         try {
           const member = await signUp(rt, 'spetter');
           const me = (await rt.get('spetter', '/api/user.php', { cookie: member.cookie })).json<{ user: { id: number; profile: { id: number } } }>().user;
           for (const path of ['/api/members.php', '/api/members.php?min_age=30&max_age=40', '/api/swipe.php']) {
-            const size0 = (await rt.get('spetter', path, { cookie: member.cookie })).body.length;
-            const before = await load(bare.url(size0));
+            const bytes = (await rt.get('spetter', path, { cookie: member.cookie })).body.length;
+            const before = await load(bare.url(bytes));
             await rt.loopDelay();
             const got = await load(`http://127.0.0.1:${rt.port}${path}`, { host: rt.host('spetter'), cookie: member.cookie });
             const loop = await rt.loopDelay();
-            const after = await load(bare.url(size0));
+            const after = await load(bare.url(bytes));
             const base = (before.rps + after.rps) / 2;
             const failed = got.non2xx + got.errors;
             loadRows.push([engine, label, path.replace('/api/', ''), got.rps.toFixed(0), got.p50.toFixed(0), got.p99.toFixed(0), base.toFixed(0), ratio(got.rps, base), loop.p99.toFixed(1), failed ? `${failed} failed` : '']);
-            console.log(`  ${engine} ${label} ${path}: ${got.rps.toFixed(0)} req/s, p99 ${got.p99} ms (bare ${base.toFixed(0)})`);
           }
+          table(
+            `The search under load: a logged-in spetter member, ${CONNECTIONS} connections for ${SECONDS} s, beside bare node:http answering the same body size just before and after (target: ratio >= 0.1x, p99 < 50 ms); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+            ['engine', 'members', 'request', 'req/s', 'p50 ms', 'p99 ms', 'bare req/s', 'ratio', 'loop p99 ms', ''],
+            loadRows,
+          );
           for (const t of await timeSearchStatements(handle, tenant, { userId: me.id, profileId: me.profile.id }, TIMES)) {
             shapeRows.push([engine, label, t.shape, t.statementsCold, t.statementsWarm, t.cold.p50.toFixed(1), t.cold.p95.toFixed(1), t.warm.p50.toFixed(1), t.warm.p95.toFixed(1)]);
-            t.statements.forEach((s, i) => statementRows.push([engine, label, t.shape, i + 1, s.what, s.p95.toFixed(2), s.plan]));
+            t.statements.forEach((st, i) => statementRows.push([engine, label, t.shape, i + 1, st.what, st.p95.toFixed(2), st.plan]));
           }
+          table(
+            `The search's and the deck's service calls, ${TIMES} one after the other: the shared list read each time (cold) and kept (warm), ms (target p95 < 20)`,
+            ['engine', 'members', 'shape', 'statements cold', 'warm', 'cold p50', 'cold p95', 'warm p50', 'warm p95'],
+            shapeRows,
+          );
+          table(`Each statement of a cold call, run alone ${TIMES} times (p95, ms), and its plan`, ['engine', 'members', 'shape', '#', 'reads', 'p95', 'plan'], statementRows);
         } finally {
           await handle.close();
           await rt.close();
@@ -228,17 +246,6 @@ if (sections.has('search')) {
   } finally {
     await bare.close();
   }
-  table(
-    `The search under load: a logged-in spetter member, ${CONNECTIONS} connections for ${SECONDS} s, beside bare node:http answering the same body size just before and after (target: ratio >= 0.1x, p99 < 50 ms)`,
-    ['engine', 'members', 'request', 'req/s', 'p50 ms', 'p99 ms', 'bare req/s', 'ratio', 'loop p99 ms', ''],
-    loadRows,
-  );
-  table(
-    `The search's and the deck's service calls, ${TIMES} one after the other: the shared list read each time (cold) and kept (warm), ms (target p95 < 20)`,
-    ['engine', 'members', 'shape', 'statements cold', 'warm', 'cold p50', 'cold p95', 'warm p50', 'warm p95'],
-    shapeRows,
-  );
-  table(`Each statement of a cold call, run alone ${TIMES} times (p95, ms), and its plan`, ['engine', 'members', 'shape', '#', 'reads', 'p95', 'plan'], statementRows);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,7 +6,6 @@
  * statements that read it) and a warm one (what a member's search runs while the list is kept).
  * Used by bench/run.ts (`npm run bench -- search`); it never asserts.
  */
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import type { Database, Db } from '../src/server/db/index.ts';
 import type { Kysely } from 'kysely';
 import { analyze } from '../src/server/db/migrate.ts';
@@ -18,6 +17,7 @@ import { aloneScope } from '../src/server/services/pool.ts';
 import type { Liker } from '../src/server/services/likes.ts';
 import type { Tenant } from '../src/tenant/schema.ts';
 import { percentiles } from './lib.ts';
+import { Capture } from './queries.ts';
 
 const BATCH = 1000;
 const DAY = 86_400_000;
@@ -63,18 +63,6 @@ export async function seedPool(db: Kysely<Database>, members: number): Promise<v
     await db.insertInto('profiles').values(rows).execute();
   }
   await analyze(db);
-}
-
-/** Records the root node of every query run through it. */
-class Capture implements KyselyPlugin {
-  nodes: RootOperationNode[] = [];
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    this.nodes.push(args.node);
-    return args.node;
-  }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return args.result;
-  }
 }
 
 /** A request shape of the search or the deck, run on a database handle with a listing cache. */
@@ -139,8 +127,9 @@ export async function timeSearchStatements(handle: Db, tenant: Tenant, liker: Li
 
 /** A statement in a few words: the table it reads first and its limit. */
 function summary(text: string): string {
-  const from = /from "?(\w+)"?/i.exec(text)?.[1] ?? '?';
-  const ids = /"profiles"\."id" in \(/.test(text) ? ' by id' : '';
+  const byId = /"profiles"\."id" in \(/.test(text);
+  const from = byId ? 'profiles' : (/from "?(\w+)"?/i.exec(text)?.[1] ?? '?');
+  const ids = byId ? ' by id' : '';
   const limit = /limit \S+/i.exec(text)?.[0] ?? '';
   return `${from}${ids}${limit ? ` ${limit}` : ''}`;
 }

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/index.ts';
-import type { Gender } from '../db/schema.ts';
+import type { Gender, Profile } from '../db/schema.ts';
 import type { PoolScope } from './pool.ts';
 import { listingGeneration } from './listing-changes.ts';
 import { bandedPage, homeBands, visibleProfiles, type Band, type ProfileQuery, type Viewer } from './visibility.ts';
@@ -78,7 +78,7 @@ export async function hiddenFrom(db: Kysely<Database>, profileId: number): Promi
     .selectFrom('blocks')
     .select('blocks.blocker_profile_id as id')
     .where('blocks.blocked_profile_id', '=', profileId)
-    .unionAll(db.selectFrom('blocks').select('blocks.blocked_profile_id as id').where('blocks.blocker_profile_id', '=', profileId))
+    .unionAll((eb) => eb.selectFrom('blocks').select('blocks.blocked_profile_id as id').where('blocks.blocker_profile_id', '=', profileId))
     .execute();
   return new Set([profileId, ...rows.map((r) => r.id)]);
 }
@@ -91,11 +91,16 @@ export function createListingCache(deps: { db: Kysely<Database> }) {
   const lists = new LRUCache<string, IdList>({ max: LISTS_KEPT, ttl: LIST_TTL_MS, ttlAutopurge: false });
 
   /**
-   * The source's profiles matching the filters that `viewer` may see now; for no viewer (the
-   * shared list) those anyone may see.
+   * The source's profiles `viewer` may see now (the one visibility rule); for no viewer (the
+   * shared list) those the source's scope holds for anyone (a pool's: for its viewer, see Source).
    */
+  function visible(source: Source, viewer: Viewer | null = null): ProfileQuery {
+    return viewer ? visibleProfiles(db, source.scope, viewer) : visibleProfiles(db, source.scope, source.viewer, { scopeOnly: true });
+  }
+
+  /** The source's profiles matching the filters that `viewer` may see now. */
   function matching(source: Source, f: ListFilters, viewer: Viewer | null = null): ProfileQuery {
-    let q = viewer ? visibleProfiles(db, source.scope, viewer) : visibleProfiles(db, source.scope, source.viewer, { scopeOnly: true });
+    let q = visible(source, viewer);
     if (f.genders) q = q.where('profiles.gender', 'in', f.genders);
     if (f.country) q = q.where('profiles.country', '=', f.country);
     if (f.regions) {
@@ -108,6 +113,7 @@ export function createListingCache(deps: { db: Kysely<Database> }) {
   }
 
   return {
+    visible,
     matching,
 
     /**
@@ -136,6 +142,20 @@ export function createListingCache(deps: { db: Kysely<Database> }) {
 }
 
 export type ListingCache = ReturnType<typeof createListingCache>;
+
+/**
+ * Whether a profile read again by id still matches the filters of the list it came from (its
+ * gender, place or birth date may have changed since). Checked here rather than in the statement,
+ * whose planner would otherwise read a filter's index range instead of the few ids.
+ */
+export function stillMatches(row: Pick<Profile, 'gender' | 'country' | 'region' | 'birth_date'>, f: ListFilters): boolean {
+  if (f.genders && !f.genders.includes(row.gender)) return false;
+  if (f.country && row.country !== f.country) return false;
+  if (f.regions && !f.regions.some((r) => r.country === row.country && r.name === row.region)) return false;
+  if (f.bornOnOrBefore && row.birth_date > f.bornOnOrBefore) return false;
+  if (f.bornAfter && row.birth_date <= f.bornAfter) return false;
+  return true;
+}
 
 /** The ids of a list a member may be shown: without their own profile and the profiles of their blocks either way. */
 export function narrowed(list: IdList, without: ReadonlySet<number>): number[] {

@@ -10,7 +10,7 @@ import { findRegion } from '../data/regions.ts';
 import type { MainImage } from './main-image.ts';
 import { profileCards } from './cards.ts';
 import { bandedPage, countBands, homeBands, type ProfileQuery, type Viewer } from './visibility.ts';
-import { bandsOf, hiddenFrom, narrowed, newestProfile, sourceOf, type ListFilters, type ListingCache, type Source } from './listing-cache.ts';
+import { bandsOf, hiddenFrom, narrowed, newestProfile, sourceOf, stillMatches, type ListFilters, type ListingCache, type Source } from './listing-cache.ts';
 import type { ScopeOf } from './pool.ts';
 
 import { GENDERS, SEARCH_GENDER_ALL, PER_PAGE, SIMILAR_PROFILES, SEARCH_COUNT_LIMIT, SEARCH_MIN_AGE, SEARCH_MAX_AGE, MAX_PAGE } from '../../contract/enums.ts';
@@ -143,7 +143,7 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
     const asked = mine.slice(offset, offset + shown + STALE_SPARE);
     let rows: Row[] = [];
     if (shown > 0) {
-      const fresh = await read(listings.matching(source, filters, viewer).where('profiles.id', 'in', asked), asked.length, 0);
+      const fresh = (await read(listings.visible(source, viewer).where('profiles.id', 'in', asked), asked.length, 0)).filter((row) => stillMatches(row, filters));
       const at = new Map(asked.map((id, i) => [id, i]));
       rows = fresh.sort((a, b) => at.get(a.id)! - at.get(b.id)!).slice(0, shown);
       if (fresh.length < asked.length) listings.forget(list);

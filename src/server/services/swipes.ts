@@ -13,7 +13,7 @@ import { wantedGenders, yearsBefore } from './search.ts';
 import { bandedPage, homeBands, visibleProfiles, type ProfileQuery } from './visibility.ts';
 import type { ScopeOf } from './pool.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
-import { newestProfile, sourceOf, type ListFilters, type ListingCache } from './listing-cache.ts';
+import { newestProfile, sourceOf, stillMatches, type ListFilters, type ListingCache } from './listing-cache.ts';
 import { recordLike, visibleTarget, type Liker, type OnLike } from './likes.ts';
 
 /** Years either side of the member's own age the match finder looks in (chosen). */
@@ -93,7 +93,7 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
             .where('swipes.from_profile_id', '=', liker.profileId)
             .unionAll(eb.selectFrom('likes').select('likes.to_profile_id as id').where('likes.from_profile_id', '=', liker.profileId)),
         );
-      const read = (q: ProfileQuery, limit: number, offset: number) => q.select([...CARD_COLUMNS, 'profiles.about', 'profiles.interests']).limit(limit).offset(offset).execute();
+      const read = (q: ProfileQuery, limit: number, offset: number) => q.select([...CARD_COLUMNS, 'profiles.gender', 'profiles.about', 'profiles.interests']).limit(limit).offset(offset).execute();
       // The search's shared list of the genders looked for, nearest first, its first profiles read
       // fresh through the visibility rule without those answered; the member's own list when the
       // first DECK_LOOKS of it were all answered.
@@ -105,7 +105,7 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
       for (let from = 0; from < looked.length && rows.length < SWIPE_DECK_SIZE; from += DECK_CHUNK) {
         const chunk = looked.slice(from, from + DECK_CHUNK);
         const at = new Map(chunk.map((id, i) => [id, i]));
-        const fresh = await read(unanswered(deps.listings.matching(source, filters, liker)).where('profiles.id', 'in', chunk), chunk.length, 0);
+        const fresh = (await read(unanswered(deps.listings.visible(source, liker)).where('profiles.id', 'in', chunk), chunk.length, 0)).filter((row) => stillMatches(row, filters));
         rows.push(...fresh.sort((a, b) => at.get(a.id)! - at.get(b.id)!));
       }
       rows = rows.slice(0, SWIPE_DECK_SIZE);

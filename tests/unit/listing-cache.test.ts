@@ -1,0 +1,37 @@
+/**
+ * The pure parts of the search's shared lists (src/server/services/listing-cache.ts): which home
+ * bands a country filter leaves, a member's narrowing of a list, and the re-check of a row read
+ * again against the list's filters.
+ */
+import { describe, expect, test } from 'vitest';
+import { bandsOf, narrowed, stillMatches, type ListFilters } from '../../src/server/services/listing-cache.ts';
+
+const home = { country: 'NL', region: 'Utrecht' };
+const row = { gender: 'female' as const, country: 'NL', region: 'Utrecht', birth_date: '1985-06-01' };
+
+describe('shared search lists', () => {
+  test('a country filter keeps the home bands that can hold it', () => {
+    expect(bandsOf({ home })).toHaveLength(3);
+    expect(bandsOf({ home, country: 'NL' })).toHaveLength(2);
+    expect(bandsOf({ home, country: 'BE' })).toEqual([null]);
+    expect(bandsOf({ home: { country: null, region: null } })).toEqual([null]);
+  });
+
+  test('a member narrows a list by their own profile and blocks, keeping its order', () => {
+    const list = { key: 'k', ids: Int32Array.from([9, 4, 7, 1, 3]), complete: true };
+    expect(narrowed(list, new Set([7, 3]))).toEqual([9, 4, 1]);
+    expect(narrowed(list, new Set())).toEqual([9, 4, 7, 1, 3]);
+  });
+
+  test('a row read again matches the filters only while its gender, place and birth date still do', () => {
+    const f: ListFilters = { genders: ['female'], country: 'NL', regions: [{ country: 'NL', name: 'Utrecht' }], bornOnOrBefore: '1990-01-01', bornAfter: '1980-01-01', home };
+    expect(stillMatches(row, f)).toBe(true);
+    expect(stillMatches({ ...row, gender: 'male' }, f)).toBe(false);
+    expect(stillMatches({ ...row, country: 'BE' }, f)).toBe(false);
+    expect(stillMatches({ ...row, region: 'Zeeland' }, f)).toBe(false);
+    expect(stillMatches({ ...row, birth_date: '1990-01-02' }, f)).toBe(false);
+    expect(stillMatches({ ...row, birth_date: '1990-01-01' }, f)).toBe(true);
+    expect(stillMatches({ ...row, birth_date: '1980-01-01' }, f)).toBe(false);
+    expect(stillMatches({ ...row, region: null }, { home })).toBe(true);
+  });
+});
