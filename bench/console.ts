@@ -129,7 +129,10 @@ function shapes(who: { email: string; name: string }): Shape[] {
     ['members, name', (db) => members(db, who.name)],
     ['members, all of the brand', (db) => members(db)],
     ['photos, first page', (db) => moderation(db).photoQueue({ brands: [BRAND], status: 'pending', limit: 50 })],
+    // The photo queue's answer carries every brand's waiting counts (GET /api/console/photos), the inbox's figures theirs.
+    ['photos, counts', (db) => moderation(db).queueCounts({ brands: 'all', status: 'pending' })],
     ['inbox, first page', (db) => createInboxService({ db, bus, chat: undefined as never, tenants: () => tenants }).list(owner, { brand: BRAND })],
+    ['inbox, figures', (db) => createInboxService({ db, bus, chat: undefined as never, tenants: () => tenants }).stats(owner, BRAND)],
   ];
 }
 
