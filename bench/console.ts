@@ -9,6 +9,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import type { StaffView } from '../src/contract/console.ts';
 import { createMemoryBus } from '../src/server/bus.ts';
 import { createLimits } from '../src/server/limits.ts';
@@ -22,6 +23,7 @@ import { consoleLogin, inboxArrival, seedWaiting, timeInboxPages } from './inbox
 import { explain, openBenchDb, type Shape } from './queries.ts';
 import { REPO, roundTrips, startRuntime, table, type Engine, type Runtime } from './lib.ts';
 import { WEIGHT_HEAD, pageWeights, weightCells } from './weight.ts';
+import { bulkPeople } from './bulk.ts';
 
 const BRAND = 'spetter';
 /** Per brand: `sitegen db seed --members` seeds this many in each of the two brands. */
@@ -34,6 +36,13 @@ const SEARCH_P95 = 20;
 const QUEUE_P95 = 50;
 const ARRIVAL_P99 = 50;
 const JS_KB = 200;
+
+/** Times the bench's own setup, printed as it goes (its seconds belong beside the figures: the load of the machine). */
+async function seeded(engine: Engine, work: () => Promise<unknown>): Promise<void> {
+  const t0 = performance.now();
+  await work();
+  console.log(`  console ${engine}: ${(MEMBERS * 2).toLocaleString('en')} members in ${((performance.now() - t0) / 1000).toFixed(0)} s (bench/bulk.ts), load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+}
 
 /** `waiting` photos of the brand's members waiting for screening, oldest first: straight to the database in batches. */
 async function seedPhotoQueue(rt: Runtime, waiting: number): Promise<void> {
@@ -120,7 +129,10 @@ function shapes(who: { email: string; name: string }): Shape[] {
     ['members, name', (db) => members(db, who.name)],
     ['members, all of the brand', (db) => members(db)],
     ['photos, first page', (db) => moderation(db).photoQueue({ brands: [BRAND], status: 'pending', limit: 50 })],
+    // The photo queue's answer carries every brand's waiting counts (GET /api/console/photos), the inbox's figures theirs.
+    ['photos, counts', (db) => moderation(db).queueCounts({ brands: 'all', status: 'pending' })],
     ['inbox, first page', (db) => createInboxService({ db, bus, chat: undefined as never, tenants: () => tenants }).list(owner, { brand: BRAND })],
+    ['inbox, figures', (db) => createInboxService({ db, bus, chat: undefined as never, tenants: () => tenants }).stats(owner, BRAND)],
   ];
 }
 
@@ -151,7 +163,7 @@ export async function consoleSection(engines: Engine[]): Promise<void> {
   const ms = (n: number) => n.toFixed(1);
   const meets = (n: number, budget: number) => (n < budget ? 'yes' : 'NO');
   for (const engine of engines) {
-    const a = await startRuntime(engine, { members: MEMBERS, photos: false });
+    const a = await startRuntime(engine, { photos: false, populate: (db) => seeded(engine, () => bulkPeople(db, MEMBERS)) });
     try {
       await seedPhotoQueue(a, WAITING);
       await seedWaiting(a, WAITING);

@@ -12,6 +12,8 @@ import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import pg from 'pg';
+import type { Kysely } from 'kysely';
+import { createDb, type Database } from '../src/server/db/index.ts';
 
 export const REPO = join(import.meta.dirname, '..');
 const NODE = process.execPath;
@@ -162,6 +164,8 @@ export async function startRuntime(
     sharing?: Runtime;
     /** More data after the seed, before the runtime starts (bulk inserts of the bench's own). */
     prepare?: (database: { file: string; schema?: string }) => Promise<void>;
+    /** After `sitegen db seed`, before the runtime starts: the bench's own rows, straight to the database (bench/bulk.ts). */
+    populate?: (db: Kysely<Database>) => Promise<void>;
   } = {},
 ): Promise<Runtime> {
   const dir = mkdtempSync(join(tmpdir(), 'sitegen-bench-'));
@@ -186,6 +190,14 @@ export async function startRuntime(
   };
   if (!opts.sharing) await run(['cli/main.ts', 'db', 'seed', ...(opts.members ? ['--members', String(opts.members)] : []), ...(opts.photos === false ? ['--no-photos'] : [])], env);
   await opts.prepare?.({ file: join(dir, 'app.db'), schema });
+  if (opts.populate) {
+    const handle = engine === 'postgres' ? createDb({ url: process.env.DATABASE_URL, schema }) : createDb({ file: env.DATABASE_FILE! });
+    try {
+      await opts.populate(handle.db);
+    } finally {
+      await handle.close();
+    }
+  }
   const port = await freePort();
   const profile = opts.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfileDir] : [];
   const child = spawn(NODE, [...profile, '--import', join(REPO, 'bench', 'loop-monitor.ts'), 'cli/main.ts', 'serve', '--port', String(port), '--host', '127.0.0.1'], { cwd: REPO, env, stdio: ['ignore', 'ignore', 'inherit'] });

@@ -241,17 +241,13 @@ export function createPostgresBus(opts: PostgresBusOptions): EventBus {
   }
 
   void listen();
+  const outbox = createOutbox(opts.pool, opts.channel, log);
 
   return {
     async publish(topic, event) {
-      topics.deliver(topic, event);
       const payload = envelopeOf(topic, event, processId);
-      try {
-        await opts.pool.query('select pg_notify($1, $2)', [opts.channel, payload]);
-      } catch (error) {
-        // The change is committed; other processes' clients catch up by id when they next ask.
-        log(`event bus: could not publish ${topic} (${(error as Error).message})`);
-      }
+      topics.deliver(topic, event);
+      return outbox.send(topic, payload);
     },
     subscribe: (topic, handler) => topics.add(topic, handler),
     ready: () => firstListen,
@@ -263,6 +259,50 @@ export function createPostgresBus(opts: PostgresBusOptions): EventBus {
       const last = client;
       client = null;
       await last?.end().catch(() => {});
+    },
+  };
+}
+
+/** Payloads per NOTIFY statement at most: far below PostgreSQL's bound-parameter limit. */
+const NOTIFY_BATCH = 100;
+
+/**
+ * The NOTIFYs of one process, one statement at a time and in the order published: the events
+ * published while a statement is on its way (the several events of one chat message, published
+ * together) go in the next one, `select pg_notify($1, $2), pg_notify($1, $3), …`, one round trip
+ * to the database for all of them. Each publish resolves once its statement has run.
+ */
+function createOutbox(pool: pg.Pool, channel: string, log: (line: string) => void) {
+  let waiting: { topic: string; payload: string; sent: () => void }[] = [];
+  let sending = false;
+
+  async function drain(): Promise<void> {
+    sending = true;
+    while (waiting.length > 0) {
+      const batch = waiting.slice(0, NOTIFY_BATCH);
+      waiting = waiting.slice(batch.length);
+      const calls = batch.map((_, i) => `pg_notify($1, $${i + 2})`).join(', ');
+      try {
+        await pool.query(`select ${calls}`, [channel, ...batch.map((b) => b.payload)]);
+      } catch (error) {
+        // The change is committed; other processes' clients catch up by id when they next ask.
+        log(`event bus: could not publish ${[...new Set(batch.map((b) => b.topic))].join(', ')} (${(error as Error).message})`);
+      }
+      for (const b of batch) b.sent();
+    }
+    sending = false;
+  }
+
+  return {
+    send(topic: string, payload: string): Promise<void> {
+      return new Promise((sent) => {
+        waiting.push({ topic, payload, sent });
+        // After the publisher's other events of this moment (a microtask later), unless a statement is already on its way.
+        if (!sending) {
+          sending = true;
+          queueMicrotask(() => void drain());
+        }
+      });
     },
   };
 }

@@ -22,7 +22,7 @@ import { lockProfiles, nowIso } from '../db/engine.ts';
 import { spend } from '../ledger.ts';
 import { publishToMember } from './events.ts';
 import { publishToConsole } from './console-events.ts';
-import { markWaiting } from './inbox-waiting.ts';
+import { waitingSince } from './inbox-waiting.ts';
 import { visibleTarget, type Liker } from './likes.ts';
 import { brandInScope, type ScopeOf } from './pool.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
@@ -40,7 +40,8 @@ import type { GifProvider } from '../data/gifs.ts';
 export type MessageScreen = (
   trx: Transaction<Database>,
   tenant: Tenant,
-  sender: Liker,
+  /** The member writing, with their signup date as the send's transaction read it. */
+  sender: Liker & { signupDate: string },
   recipient: { profileId: number; userId: number | null },
   what: { kind: MessageKind; body: string | null },
 ) => Promise<{ body: string | null; hold: string | null }>;
@@ -210,7 +211,7 @@ export function createChatService(deps: ChatServiceDeps) {
         .where((eb) => eb.or([eb.and([eb('blocker_profile_id', '=', me.profileId), eb('blocked_profile_id', '=', otherId)]), eb.and([eb('blocker_profile_id', '=', otherId), eb('blocked_profile_id', '=', me.profileId)])]))
         .executeTakeFirst();
       if (blocked) throw notFound();
-      const user = me.userId === null ? null : await trx.selectFrom('users').select(['status', 'paid_user']).where('id', '=', me.userId).executeTakeFirstOrThrow();
+      const user = me.userId === null ? null : await trx.selectFrom('users').select(['status', 'paid_user', 'signup_date']).where('id', '=', me.userId).executeTakeFirstOrThrow();
       if (user?.status === 'not_confirmed') throw chatError.unconfirmed();
       const other = await otherOf(trx, tenant, otherId);
       if (!other || other.status !== 'active') throw notFound();
@@ -221,7 +222,7 @@ export function createChatService(deps: ChatServiceDeps) {
       if (repeated) return { row: repeated, credits: await balance(), other, first: false, repeated: true };
 
       // Staff replies as a fictional profile are checked by the inbox (staffReplyRefusal), not screened as a member's.
-      const screened = deps.screen && me.userId !== null ? await deps.screen(trx, tenant, { userId: me.userId, profileId: me.profileId }, { profileId: otherId, userId: other.user_id }, what) : null;
+      const screened = deps.screen && me.userId !== null ? await deps.screen(trx, tenant, { userId: me.userId, profileId: me.profileId, signupDate: user!.signup_date }, { profileId: otherId, userId: other.user_id }, what) : null;
       const held = screened?.hold !== undefined && screened.hold !== null;
       let conversationId = mine?.conversation_id;
       const now = nowIso();
@@ -400,12 +401,16 @@ export function createChatService(deps: ChatServiceDeps) {
     async deliver(tenant: Tenant, me: Sender, target: { conversationId?: number; profileId?: number }, clientId: string, what: { kind: MessageKind; body: string | null; media: string | null; credits: number; photoStatus?: PhotoStatus }, alongside?: Alongside): Promise<SendAnswer> {
       const { row, credits, other, first, repeated } = await store(tenant, me, target, clientId, what, alongside);
       if (!repeated) {
-        if (me.userId !== null) await publishToMember(bus, me.userId, { type: 'message', conversation_id: row.conversation_id, message_id: row.id });
-        if (me.userId !== null && row.credits > 0) await publishToMember(bus, me.userId, { type: 'credits', balance: credits });
-        // A held message reaches its recipient only when a moderator releases it (this.announce then).
-        if (other.user_id !== null && row.hold_status !== 'held') await this.announce({ id: row.id, conversationId: row.conversation_id, recipientUserId: other.user_id, first });
-        // A message to a fictional profile: the console's open inbox pages hear of it (issue 22).
-        if (other.user_id === null && row.hold_status !== 'held') await publishToConsole(bus, { type: 'inbox_message', brand: tenant.id, conversation_id: row.conversation_id });
+        const reached = row.hold_status !== 'held';
+        // Published together, the recipient's first: on PostgreSQL one NOTIFY statement carries them all (bus.ts).
+        await Promise.all([
+          // A held message reaches its recipient only when a moderator releases it (this.announce then).
+          other.user_id !== null && reached ? this.announce({ id: row.id, conversationId: row.conversation_id, recipientUserId: other.user_id, first }) : undefined,
+          // A message to a fictional profile: the console's open inbox pages hear of it (issue 22).
+          other.user_id === null && reached ? publishToConsole(bus, { type: 'inbox_message', brand: tenant.id, conversation_id: row.conversation_id }) : undefined,
+          me.userId !== null ? publishToMember(bus, me.userId, { type: 'message', conversation_id: row.conversation_id, message_id: row.id }) : undefined,
+          me.userId !== null && row.credits > 0 ? publishToMember(bus, me.userId, { type: 'credits', balance: credits }) : undefined,
+        ]);
       }
       const [message] = await toMessages([row], me.profileId);
       return { conversation_id: row.conversation_id, message: message!, credits };
@@ -527,7 +532,11 @@ export function shownTo(profileId: number, table: string) {
 export async function reachRecipient(trx: Transaction<Database>, message: { conversationId: number; recipientProfileId: number; messageId: number; at: string }): Promise<void> {
   await trx
     .updateTable('conversations')
-    .set((eb) => ({ last_message_id: eb.case().when('last_message_id', 'is', null).then(message.messageId).when('last_message_id', '<', message.messageId).then(message.messageId).else(eb.ref('last_message_id')).end() }))
+    .set((eb) => ({
+      last_message_id: eb.case().when('last_message_id', 'is', null).then(message.messageId).when('last_message_id', '<', message.messageId).then(message.messageId).else(eb.ref('last_message_id')).end(),
+      // A message that reaches a fictional profile makes the conversation wait in the console's inbox (issue 22).
+      waiting_since: waitingSince(eb, message),
+    }))
     .where('id', '=', message.conversationId)
     .execute();
   await trx
@@ -536,6 +545,4 @@ export async function reachRecipient(trx: Transaction<Database>, message: { conv
     .where('conversation_id', '=', message.conversationId)
     .where('profile_id', '=', message.recipientProfileId)
     .execute();
-  // A message that reaches a fictional profile waits in the console's inbox (issue 22).
-  await markWaiting(trx, message);
 }

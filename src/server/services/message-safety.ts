@@ -91,21 +91,14 @@ export function createMessageSafety(deps: { db: Kysely<Database>; bus: EventBus;
    * held: a fictional profile's messages are read by staff anyway; its text is still masked.
    */
   const screen: MessageScreen = async (trx, tenant, sender, recipient, what) => {
-    const account = await trx
-      .selectFrom('profiles')
-      .leftJoin('users', 'users.id', 'profiles.user_id')
-      .select(['profiles.user_id', 'users.signup_date'])
-      .where('profiles.id', '=', sender.profileId)
-      .executeTakeFirst();
-    // A fictional profile's reply (staff, through the chat) is no member's message: staff replies have rules of their own (contact-details.ts staffReplyRefusal).
-    if (!account || account.user_id === null || !account.signup_date) return { body: what.body, hold: null };
+    // Only a member's message is screened (the chat asks for no other): a fictional profile's reply (staff) has rules of its own (contact-details.ts staffReplyRefusal).
     const rules = safetyRules(tenant);
     const text = what.kind === 'text' && what.body !== null ? screenText(what.body, rules, tenant.countries[0] as CountryCode) : null;
     const why: HoldWhy = { reasons: [...(text?.hold ?? [])] };
     if (text?.contacts.length) why.contacts = text.contacts;
     if (text?.word) why.word = text.word;
     if (recipient.userId !== null && rules.burst.new_account_hours > 0) {
-      const ageHours = (Date.now() - Date.parse(account.signup_date)) / 3_600_000;
+      const ageHours = (Date.now() - Date.parse(sender.signupDate)) / 3_600_000;
       if (ageHours < rules.burst.new_account_hours) {
         const recipients = (await membersWrittenTo(trx, sender.profileId, recipient.profileId)) + 1;
         if (burstHolds(rules.burst, { ageHours, recipients })) {
