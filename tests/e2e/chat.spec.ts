@@ -1,5 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
+import { hydrated } from '../support/console-e2e.ts';
 import { test, expect, brandUrl, callApi, confirmEntryWarning, approveChatPhotosOf, grantCredits, activeChatMember as member, type ChatMember as Member } from '../support/e2e.ts';
 
 /**
@@ -28,6 +29,7 @@ test('a message, a gift and a photo arrive live with the typing indicator; credi
   // Bob writes to Anna from her profile.
   await bob.page.goto(brandUrl('spetter', `/members/${anna.profileId}`));
   await confirmEntryWarning(bob.page);
+  await hydrated(bob.page);
   await bob.page.getByRole('link', { name: 'Bericht sturen' }).click();
   await expect(bob.page).toHaveURL(brandUrl('spetter', `/members/${anna.profileId}/chat`));
   await expect(bob.page.getByText(`Zeg hallo tegen ${anna.name}!`)).toBeVisible();
@@ -172,6 +174,8 @@ test('on a phone the list and the conversation take turns; switching conversatio
   }
   await bob.page.goto(brandUrl('spetter', '/chats'));
   await confirmEntryWarning(bob.page);
+  // The chat takes its own links once its island is interactive; a click before loads the page.
+  await hydrated(bob.page);
   await bob.page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
   await bob.page.locator('[data-chat-list]').getByRole('link', { name: new RegExp(anna.name) }).click();
   await expect(bob.page.locator('[data-chat-list]')).toBeHidden();

@@ -4,7 +4,7 @@
  * equal widths and buttons in line.
  */
 import type { Browser, Page } from '@playwright/test';
-import { test, expect, brandUrl, callApi, confirmEntryWarning, MEMBER_PASSWORD } from '../support/e2e.ts';
+import { test, expect, brandUrl, callApi, confirmEntryWarning, activeChatMember, MEMBER_PASSWORD } from '../support/e2e.ts';
 import { linkIn, mailTo } from '../support/mail.ts';
 
 const PHONE = { width: 375, height: 667 };
@@ -142,10 +142,16 @@ test('a blocked profile says once that it is blocked', async ({ browser }) => {
 
 for (const viewport of [DESKTOP, PHONE]) {
   test(`at ${viewport.width} px the match finder's like buttons stand at one height in a row`, async ({ browser }) => {
-    const { page } = await newMember(browser, viewport);
+    const { page, profileId } = await newMember(browser, viewport, { activate: true });
     // Interests shared with some suggestions and not others give cards reasons of different lengths.
-    const saved = await callApi(page, 'spetter', 'PUT', '/api/profile.php', { interests: ['beach', 'wine', 'cooking', 'dancing', 'beer', 'barbecue', 'music'] });
+    const interests = ['beach', 'wine', 'cooking', 'dancing', 'beer', 'barbecue', 'music'];
+    const saved = await callApi(page, 'spetter', 'PUT', '/api/profile.php', { interests });
     expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+    // One suggestion is sure to stand first with the most reasons (she liked him, and shares his
+    // interests), whatever members the other tests made: the first row always mixes lengths.
+    const fan = await activeChatMember(browser, `Fan${Date.now().toString(36).slice(-4)}`, 'female', 0, viewport, { dateOfBirth: '1985-06-01' });
+    expect((await callApi(fan.page, 'spetter', 'PUT', '/api/profile.php', { interests })).status).toBe(200);
+    expect((await callApi(fan.page, 'spetter', 'POST', '/api/like.php', { profile_id: profileId })).status).toBe(200);
     await page.goto(brandUrl('spetter', '/match-finder'));
     await confirmEntryWarning(page);
     const cards = await page.locator('[data-suggestion]').all();
