@@ -182,8 +182,15 @@ export function createInboxService(deps: InboxDeps) {
       return {
         brands: await Promise.all(
           brands.map(async (id) => {
-            const counted = await waiting([id])
-              .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.min('c.waiting_since').as('oldest')])
+            // Read from conversations_waiting_idx alone, without a join per waiting conversation:
+            // only a fictional profile that is not retired makes a conversation wait (inbox-waiting.ts),
+            // and retiring one clears its conversations' waiting_since (fictional.ts), so these are
+            // exactly the conversations of waiting().
+            const counted = await db
+              .selectFrom('conversations')
+              .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.min('waiting_since').as('oldest')])
+              .where('tenant_id', '=', id)
+              .where('waiting_since', 'is not', null)
               .executeTakeFirstOrThrow();
             const answered = await db
               .selectFrom('conversations')
