@@ -144,9 +144,9 @@ export function createInboxService(deps: InboxDeps) {
     /** GET /api/console/inbox: waiting longest first, INBOX_PAGE_SIZE a page; `next` asks for the page after. */
     async list(staff: StaffView, input: InboxInput) {
       const brands = brandsToQuery(staff, input.brand);
-      // The page's conversations from the waiting index alone, then their rows: PostgreSQL would
-      // otherwise join every waiting conversation before the limit. Only a fictional profile that
-      // is not retired makes a conversation wait (inbox-waiting.ts), so waiting() keeps them all.
+      // The page's conversations from the waiting index alone, then their rows by id: PostgreSQL
+      // would otherwise join every waiting conversation before the limit. Only a fictional profile
+      // that is not retired makes a conversation wait (inbox-waiting.ts), so waiting() keeps them all.
       let ids = db.selectFrom('conversations').select('id').where('waiting_since', 'is not', null).where(brandCondition('tenant_id', brands));
       if (input.after) {
         const cut = input.after.lastIndexOf('.');
@@ -154,8 +154,9 @@ export function createInboxService(deps: InboxDeps) {
         const id = Number(input.after.slice(cut + 1));
         ids = ids.where((eb) => eb.or([eb('waiting_since', '>', since), eb.and([eb('waiting_since', '=', since), eb('id', '>', id)])]));
       }
-      const rows = await waiting(brands)
-        .where('c.id', 'in', ids.orderBy('waiting_since').orderBy('id').limit(INBOX_PAGE_SIZE + 1))
+      const pageIds = (await ids.orderBy('waiting_since').orderBy('id').limit(INBOX_PAGE_SIZE + 1).execute()).map((r) => r.id);
+      const rows = pageIds.length === 0 ? [] : await waiting(brands)
+        .where('c.id', 'in', pageIds)
         .leftJoin('messages as lm', 'lm.id', 'c.last_message_id')
         .select(['c.id', 'c.tenant_id', 'c.waiting_since', 'c.claimed_by', 'c.claimed_until', 'cm.profile_id as fictional_id', 'cm.other_profile_id as member_profile_id', 'cm.unread', 'lm.kind', 'lm.body', 'lm.created_at as last_at'])
         .orderBy('c.waiting_since')
