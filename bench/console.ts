@@ -20,10 +20,11 @@ import { loadAllTenants } from '../src/tenant/load.ts';
 import { TENANTS_DIR } from '../cli/paths.ts';
 import { notifyLatency } from './delivery.ts';
 import { consoleLogin, inboxArrival, seedWaiting, timeInboxPages } from './inbox.ts';
-import { explain, openBenchDb, type Shape } from './queries.ts';
+import { explain, openBenchDb, timeShapes, type Shape } from './queries.ts';
 import { REPO, roundTrips, startRuntime, table, type Engine, type Runtime } from './lib.ts';
 import { WEIGHT_HEAD, pageWeights, weightCells } from './weight.ts';
 import { bulkPeople } from './bulk.ts';
+import { analyze } from '../src/server/db/migrate.ts';
 
 const BRAND = 'spetter';
 /** Per brand: `sitegen db seed --members` seeds this many in each of the two brands. */
@@ -31,6 +32,8 @@ const MEMBERS = Number(process.env.BENCH_CONSOLE_MEMBERS ?? 50_000);
 const WAITING = Number(process.env.BENCH_CONSOLE_WAITING ?? 10_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 300);
+/** BENCH_CONSOLE_STATEMENTS=1: only the statements, explained and timed in process (no HTTP, pages or arrival). */
+const STATEMENTS_ONLY = process.env.BENCH_CONSOLE_STATEMENTS === '1';
 /** Budgets of issue 22, ms at p95 (searches, queues) and p99 (arrival); KB of JS brotli per page. */
 const SEARCH_P95 = 20;
 const QUEUE_P95 = 50;
@@ -158,6 +161,7 @@ async function consoleWeight(rt: Runtime, cookie: string): Promise<(string | num
 export async function consoleSection(engines: Engine[]): Promise<void> {
   const timed: (string | number)[][] = [];
   const plans: (string | number)[][] = [];
+  const inProcess: (string | number)[][] = [];
   const arrivals: (string | number)[][] = [];
   let weights: (string | number)[][] = [];
   const ms = (n: number) => n.toFixed(1);
@@ -167,19 +171,25 @@ export async function consoleSection(engines: Engine[]): Promise<void> {
     try {
       await seedPhotoQueue(a, WAITING);
       await seedWaiting(a, WAITING);
+      // The planner's statistics with the queues in them, as autovacuum would have them on a
+      // running database (without, PostgreSQL believes 28 photos and 735 messages and plans so).
+      const fresh = openBenchDb(engine, a.database);
+      await analyze(fresh.db).finally(() => fresh.close());
       const cookie = await consoleLogin(a);
       const who = await someone(a);
-      for (const ask of await consoleRequests(a, cookie, who)) {
+      for (const ask of STATEMENTS_ONLY ? [] : await consoleRequests(a, cookie, who)) {
         const q = await roundTrips(ask.what, () => a.get('console', ask.path, { cookie }), REQUESTS);
         timed.push([engine, ask.what, ms(q.p50), ms(q.p95), ms(q.p99), `${ask.budget}`, meets(q.p95, ask.budget)]);
       }
-      for (const row of await timeInboxPages(a, cookie, REQUESTS)) timed.push([engine, row.path, ms(row.p50), ms(row.p95), ms(row.p99), `${QUEUE_P95}`, meets(row.p95, QUEUE_P95)]);
+      for (const row of STATEMENTS_ONLY ? [] : await timeInboxPages(a, cookie, REQUESTS)) timed.push([engine, row.path, ms(row.p50), ms(row.p95), ms(row.p99), `${QUEUE_P95}`, meets(row.p95, QUEUE_P95)]);
       const handle = openBenchDb(engine, a.database);
       try {
         for (const plan of await explain(handle, shapes(who))) plans.push([engine, plan.shape, plan.statements, plan.scans.length ? `full scan of ${plan.scans.join(', ')}` : 'indexes only']);
+        for (const t of await timeShapes(handle, shapes(who), REQUESTS)) inProcess.push([engine, t.shape, ms(t.p50), ms(t.p95), loadavg()[0]!.toFixed(1)]);
       } finally {
         await handle.close();
       }
+      if (STATEMENTS_ONLY) continue;
       if (engine === 'sqlite') weights = await consoleWeight(a, cookie);
       const one = await inboxArrival(a, a, cookie, MESSAGES);
       arrivals.push([engine, 'one runtime', ms(one.p50), ms(one.p95), ms(one.p99), ms(one.max), meets(one.p99, ARRIVAL_P99)]);
@@ -204,6 +214,7 @@ export async function consoleSection(engines: Engine[]): Promise<void> {
     timed,
   );
   table("Every statement of the console's requests explained on its engine", ['engine', 'request', 'statements', 'plan'], plans);
+  table(`The same requests' statements run by their services in process, ${REQUESTS} one after the other each, ms (load average after each)`, ['engine', 'request', 'p50', 'p95', 'load'], inProcess);
   table(`The console's pages (KB; br = brotli q11; JS is every module the page loads through static imports; budget ${JS_KB} KB of JS br)`, ['page', ...WEIGHT_HEAD, 'met'], weights);
   table(
     `A member's message to a fictional profile (POST /api/chat.php) until its inbox_message event on an open console stream, ${MESSAGES} one after the other, ms (budget p99 ${ARRIVAL_P99})`,

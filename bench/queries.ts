@@ -12,6 +12,7 @@ import { createSearchService } from '../src/server/services/search.ts';
 import { createListingCache } from '../src/server/services/listing-cache.ts';
 import { aloneScope } from '../src/server/services/pool.ts';
 import type { Tenant } from '../src/tenant/schema.ts';
+import { percentiles } from './lib.ts';
 
 /** Records the root node of every query run through it. */
 export class Capture implements KyselyPlugin {
@@ -92,6 +93,7 @@ export async function explain(handle: Db, shapes: Shape[]): Promise<Plan[]> {
         }
       } else {
         const rows = (await handle.pool!.query(`explain ${compiled.sql}`, compiled.parameters as unknown[])).rows as { 'QUERY PLAN': string }[];
+        if (process.env.BENCH_EXPLAIN === 'all') console.log(`${shape}: ${compiled.sql}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
         for (const r of rows) {
           const m = /Seq Scan on (\w+)/.exec(r['QUERY PLAN']);
           if (m && TABLES.has(m[1]!)) scans.add(m[1]!);
@@ -109,4 +111,19 @@ export async function explain(handle: Db, shapes: Shape[]): Promise<Plan[]> {
     plans.push({ shape, statements: capture.nodes.length, scans: sized });
   }
   return plans;
+}
+
+/** Each shape run `times` after another on the handle, in process (no HTTP, no session): its statements' own time, ms. */
+export async function timeShapes(handle: Db, shapes: Shape[], times: number): Promise<{ shape: string; p50: number; p95: number }[]> {
+  const timed: { shape: string; p50: number; p95: number }[] = [];
+  for (const [shape, run] of shapes) {
+    const spent: number[] = [];
+    for (let i = 0; i < times; i++) {
+      const t0 = performance.now();
+      await run(handle.db);
+      spent.push(performance.now() - t0);
+    }
+    timed.push({ shape, ...percentiles(spent) });
+  }
+  return timed;
 }

@@ -89,6 +89,8 @@ export function createInboxService(deps: InboxDeps) {
       .innerJoin('profiles as f', 'f.id', 'cm.other_profile_id')
       .select(['m.sender_profile_id', (eb) => eb.fn.sum<number | string>('m.credits').as('spent')])
       .where('m.sender_profile_id', 'in', profileIds)
+      // Said of cm too: PostgreSQL carries no `in` across a join, and would read every message.
+      .where('cm.profile_id', 'in', profileIds)
       .where('f.fictional', '=', 1)
       .groupBy('m.sender_profile_id')
       .execute();
@@ -141,16 +143,25 @@ export function createInboxService(deps: InboxDeps) {
   return {
     /** GET /api/console/inbox: waiting longest first, INBOX_PAGE_SIZE a page; `next` asks for the page after. */
     async list(staff: StaffView, input: InboxInput) {
-      let q = waiting(brandsToQuery(staff, input.brand))
-        .leftJoin('messages as lm', 'lm.id', 'c.last_message_id')
-        .select(['c.id', 'c.tenant_id', 'c.waiting_since', 'c.claimed_by', 'c.claimed_until', 'cm.profile_id as fictional_id', 'cm.other_profile_id as member_profile_id', 'cm.unread', 'lm.kind', 'lm.body', 'lm.created_at as last_at']);
+      const brands = brandsToQuery(staff, input.brand);
+      // The page's conversations from the waiting index alone, then their rows by id: PostgreSQL
+      // would otherwise join every waiting conversation before the limit. Only a fictional profile
+      // that is not retired makes a conversation wait (inbox-waiting.ts), so waiting() keeps them all.
+      let ids = db.selectFrom('conversations').select('id').where('waiting_since', 'is not', null).where(brandCondition('tenant_id', brands));
       if (input.after) {
         const cut = input.after.lastIndexOf('.');
         const since = input.after.slice(0, cut);
         const id = Number(input.after.slice(cut + 1));
-        q = q.where((eb) => eb.or([eb('c.waiting_since', '>', since), eb.and([eb('c.waiting_since', '=', since), eb('c.id', '>', id)])]));
+        ids = ids.where((eb) => eb.or([eb('waiting_since', '>', since), eb.and([eb('waiting_since', '=', since), eb('id', '>', id)])]));
       }
-      const rows = await q.orderBy('c.waiting_since').orderBy('c.id').limit(INBOX_PAGE_SIZE + 1).execute();
+      const pageIds = (await ids.orderBy('waiting_since').orderBy('id').limit(INBOX_PAGE_SIZE + 1).execute()).map((r) => r.id);
+      const rows = pageIds.length === 0 ? [] : await waiting(brands)
+        .where('c.id', 'in', pageIds)
+        .leftJoin('messages as lm', 'lm.id', 'c.last_message_id')
+        .select(['c.id', 'c.tenant_id', 'c.waiting_since', 'c.claimed_by', 'c.claimed_until', 'cm.profile_id as fictional_id', 'cm.other_profile_id as member_profile_id', 'cm.unread', 'lm.kind', 'lm.body', 'lm.created_at as last_at'])
+        .orderBy('c.waiting_since')
+        .orderBy('c.id')
+        .execute();
       const page = rows.slice(0, INBOX_PAGE_SIZE);
       const [members, fictional] = await Promise.all([memberCards([...new Set(page.map((r) => r.member_profile_id))]), fictionalCards([...new Set(page.map((r) => r.fictional_id))])]);
       const staffIds = [...new Set(page.filter((r) => r.claimed_by !== null && r.claimed_until && r.claimed_until > nowIso()).map((r) => r.claimed_by!))];
@@ -182,8 +193,15 @@ export function createInboxService(deps: InboxDeps) {
       return {
         brands: await Promise.all(
           brands.map(async (id) => {
-            const counted = await waiting([id])
-              .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.min('c.waiting_since').as('oldest')])
+            // Read from conversations_waiting_idx alone, without a join per waiting conversation:
+            // only a fictional profile that is not retired makes a conversation wait (inbox-waiting.ts),
+            // and retiring one clears its conversations' waiting_since (fictional.ts), so these are
+            // exactly the conversations of waiting().
+            const counted = await db
+              .selectFrom('conversations')
+              .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.min('waiting_since').as('oldest')])
+              .where('tenant_id', '=', id)
+              .where('waiting_since', 'is not', null)
               .executeTakeFirstOrThrow();
             const answered = await db
               .selectFrom('conversations')
