@@ -39,6 +39,14 @@ export function nameProblem(name: string, email: string | null | undefined): Nam
 
 export type BirthDateProblem = 'birth_date_required' | 'birth_date_invalid';
 
+/** `YYYY-MM-DD` of `today` minus `years` years, spelled out (02-29 stays 02-29) so it compares like ageOn(). */
+export function yearsBefore(today: Date, years: number): string {
+  const y = String(today.getUTCFullYear() - years).padStart(4, '0');
+  const m = String(today.getUTCMonth() + 1).padStart(2, '0');
+  const d = String(today.getUTCDate()).padStart(2, '0');
+  return `${y}-${m}-${d}`;
+}
+
 /** The age in whole years on a day. */
 export function ageOn(birthDate: string, today: Date): number {
   const [y, m, d] = birthDate.split('-').map(Number) as [number, number, number];

@@ -1,6 +1,7 @@
 import { GENDERS, SEXUALITIES, SEARCH_MIN_AGE, SEARCH_MAX_AGE, type Gender, type Sexuality } from '../contract/enums.ts';
 import { PROFILE_FIELD_KEYS } from './profile-fields.ts';
 import type { Niche } from './slugs.ts';
+import { yearsBefore } from './account-rules.ts';
 
 /**
  * A brand's audience (issue 24, DESIGN §12): whom its members are shown from the other brands of
@@ -68,6 +69,5 @@ export function wideningOf(niche: Niche, own: AudienceInput): [keyof Audience, s
  * `bornOnOrBefore` is at least `minAge`; born after `bornAfter` is at most `maxAge`.
  */
 export function birthDatesOf(minAge: number, maxAge: number, today: Date): { bornOnOrBefore: string; bornAfter: string } {
-  const shifted = (years: number) => `${String(today.getUTCFullYear() - years).padStart(4, '0')}${today.toISOString().slice(4, 10)}`;
-  return { bornOnOrBefore: shifted(minAge), bornAfter: shifted(maxAge + 1) };
+  return { bornOnOrBefore: yearsBefore(today, minAge), bornAfter: yearsBefore(today, maxAge + 1) };
 }

@@ -12,6 +12,7 @@ import { profileCards } from './cards.ts';
 import { bandedPage, countBands, homeBands, type ProfileQuery, type Viewer } from './visibility.ts';
 import { bandsOf, hiddenFrom, narrowed, newestProfile, sourceOf, stillMatches, type ListFilters, type ListingCache, type Source } from './listing-cache.ts';
 import type { ScopeOf } from './pool.ts';
+import { yearsBefore } from '../../lib/account-rules.ts';
 
 import { GENDERS, SEARCH_GENDER_ALL, PER_PAGE, SIMILAR_PROFILES, SEARCH_COUNT_LIMIT, SEARCH_MIN_AGE, SEARCH_MAX_AGE, MAX_PAGE } from '../../contract/enums.ts';
 
@@ -25,13 +26,6 @@ export type { SearchCard, SearchResult };
 
 const invalid = (field: string) => new AppError('invalid_input', 400, { key: 'error_bad_request', field });
 
-/** `YYYY-MM-DD` of `today` minus `years` years, spelled out (02-29 stays 02-29) so it compares like ageOn(). */
-export function yearsBefore(today: Date, years: number): string {
-  const y = String(today.getUTCFullYear() - years).padStart(4, '0');
-  const m = String(today.getUTCMonth() + 1).padStart(2, '0');
-  const d = String(today.getUTCDate()).padStart(2, '0');
-  return `${y}-${m}-${d}`;
-}
 
 /** The genders a member looks for, from the own gender and sexuality. */
 export function wantedGenders(me: Pick<Profile, 'gender' | 'sexuality'>): Gender[] {

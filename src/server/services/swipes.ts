@@ -7,9 +7,9 @@ import { MATCH_FINDER_SIZE, SWIPE_DECK_SIZE, SWIPE_LIKES_PER_DAY, type MatchReas
 import { GENDERS, SEARCH_COUNT_LIMIT } from '../../contract/enums.ts';
 import { AppError, notFound } from '../errors.ts';
 import { lockProfiles, nowIso } from '../db/engine.ts';
-import { ageOn } from '../../lib/account-rules.ts';
+import { ageOn, yearsBefore } from '../../lib/account-rules.ts';
 import { brandDay } from '../../lib/brand-day.ts';
-import { wantedGenders, yearsBefore } from './search.ts';
+import { wantedGenders } from './search.ts';
 import { bandedPage, homeBands, visibleProfiles, type ProfileQuery } from './visibility.ts';
 import type { ScopeOf } from './pool.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
