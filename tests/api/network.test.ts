@@ -10,6 +10,7 @@ import { engines, type TestRuntime } from '../support/runtime.ts';
 import { Client, activeMember, apiError, mailsTo, useRuntime, yearsAgo } from '../support/accounts.ts';
 import { balanceAndLedger, chatMember, sendText, type ChatMember } from '../support/chat.ts';
 import { tenantsWith } from '../support/tenants.ts';
+import { consoleClient, staffLogin } from '../support/console.ts';
 import { grant } from '../../src/server/ledger.ts';
 
 type Member = Awaited<ReturnType<typeof activeMember>> & { profileId: number; userId: number; brand: string };
@@ -177,6 +178,42 @@ describe.each(engines())('the member network on %s', (engine) => {
     await lies.client.put('/api/user.php', { invisible: true });
     expect(await found(rob)).not.toContain(lies.profileId);
     expect(await found(sam)).not.toContain(lies.profileId);
+  });
+
+  test('40 changes of "own brand only" at once and 40 readings of the console\'s API description: no error, the last value stands everywhere', async () => {
+    const lies = await member(rt(), 'spetter', 'Lies', 'female', 42);
+    const rob = await member(rt(), 'rijpedates', 'Rob', 'male', 51);
+    const { client: staff } = await staffLogin(rt(), 'marketer', ['spetter']);
+    const sent = Array.from({ length: 40 }, (_, i) => i % 3 === 0);
+    const [saves, docs] = await Promise.all([
+      Promise.all(sent.map((value) => lies.client.put('/api/user.php', { own_brand_only: value }))),
+      Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? staff : consoleClient(rt())).get('/api/console/openapi.json'))),
+    ]);
+    // Every change is saved and answered with a stored value (its own or one saved after it).
+    for (const res of saves) {
+      expect(res.status, res.text).toBe(200);
+      expect(typeof res.json().user.own_brand_only).toBe('boolean');
+    }
+    // Staff read one document, every time; without a staff session it is a 401 with the catalogue's message.
+    const withStaff = docs.filter((_, i) => i % 2);
+    const without = docs.filter((_, i) => !(i % 2));
+    for (const res of withStaff) expect(res.status, res.text).toBe(200);
+    expect(new Set(withStaff.map((res) => res.text)).size).toBe(1);
+    for (const res of without) expect(res.status).toBe(401);
+    expect(new Set(without.map((res) => JSON.stringify(apiError(res)))).size).toBe(1);
+
+    // The last save stands in the account, in the profile's listing flag and in the pool's search.
+    const stored = (await lies.client.user()).own_brand_only as boolean;
+    expect(sent).toContain(stored);
+    const row = await rt().db.db
+      .selectFrom('users')
+      .innerJoin('profiles', 'profiles.user_id', 'users.id')
+      .select(['users.own_brand_only', 'profiles.pooled'])
+      .where('users.id', '=', lies.userId)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ own_brand_only: stored ? 1 : 0, pooled: stored ? 0 : 1 });
+    if (stored) expect(await found(rob)).not.toContain(lies.profileId);
+    else expect(await found(rob)).toContain(lies.profileId);
   });
 });
 
