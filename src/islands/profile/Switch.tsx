@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useHydrated } from '../useHydrated.ts';
 
 interface SwitchProps {
   id: string;
@@ -9,8 +10,12 @@ interface SwitchProps {
   onChange: (checked: boolean) => void;
 }
 
-/** An on/off setting: a checkbox with the switch role, its label and hint beside it. */
+/**
+ * An on/off setting: a checkbox with the switch role, its label and hint beside it. Disabled until
+ * its island has hydrated: a click before would flip the box in the page and save nothing.
+ */
 export function Switch({ id, label, hint, checked, disabled = false, onChange }: SwitchProps) {
+  const hydrated = useHydrated();
   return (
     <div className="flex items-start justify-between gap-4 py-3">
       <div className="min-w-0">
@@ -24,7 +29,7 @@ export function Switch({ id, label, hint, checked, disabled = false, onChange }:
           role="switch"
           className="peer absolute inset-0 m-0 h-full w-full cursor-pointer opacity-0 disabled:cursor-not-allowed"
           checked={checked}
-          disabled={disabled}
+          disabled={disabled || !hydrated}
           aria-describedby={hint ? `${id}-hint` : undefined}
           onChange={(e) => onChange(e.currentTarget.checked)}
         />
