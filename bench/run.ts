@@ -512,13 +512,21 @@ async function memory(rt: Runtime): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 
 /** HTML, CSS and JS bytes of the pages a visitor and a member load (bench/weight.ts). */
-async function weight(rt: Runtime, member: Member): Promise<void> {
+async function weight(rt: Runtime, members: Member[]): Promise<void> {
   const measure = pageWeights(rt);
   const rows: (string | number)[][] = [];
-  const pages: [string, string, boolean][] = [];
-  for (const id of ids) pages.push([id, '/landers/tinderswipe', false], [id, '/', false], [id, '/login', false], [id, '/signup', false], [id, '/pricing', false]);
-  for (const path of ['/members', `/members/${member.profileId}`, '/profile', '/likes', '/chats', '/credits', '/credits/repeat-order', '/directdebit', '/transactions']) pages.push([member.tenant, path, true]);
-  for (const [id, path, loggedIn] of pages) rows.push([id, loggedIn ? `${path} (member)` : path, ...weightCells(await measure(id, path, loggedIn ? { cookie: member.cookie } : {}))]);
+  const pages: [string, string, Member | null][] = [];
+  // BENCH_WEIGHT_MODULES=/chats lists that member page's modules, each with its brotli bytes.
+  const listed = process.env.BENCH_WEIGHT_MODULES;
+  for (const id of ids) pages.push([id, '/landers/tinderswipe', null], [id, '/', null], [id, '/login', null], [id, '/signup', null], [id, '/pricing', null]);
+  for (const member of members) {
+    for (const path of ['/members', `/members/${member.profileId}`, '/profile', '/likes', '/chats', '/credits', '/credits/repeat-order', '/directdebit', '/transactions']) pages.push([member.tenant, path, member]);
+  }
+  for (const [id, path, member] of pages) {
+    const w = await measure(id, path, member ? { cookie: member.cookie } : {});
+    rows.push([id, member ? `${path} (member)` : path, ...weightCells(w)]);
+    if (member && path === listed) table(`Modules of ${id} ${path} (brotli KB)`, ['module', 'js br'], w.modules.map((m) => [m.url, kb(m.br)]));
+  }
   table('Page weight (KB; br = brotli q11; JS is every module the page loads through static imports)', ['brand', 'page', ...WEIGHT_HEAD], rows);
 }
 
@@ -528,7 +536,9 @@ if (sections.has('weight') || sections.has('memory')) {
   const rt = await startRuntime('sqlite');
   try {
     if (sections.has('memory')) await memory(rt);
-    if (sections.has('weight')) await weight(rt, await signUp(rt, 'velvet'));
+    // BENCH_WEIGHT_BRANDS=velvet,spetter: the brands whose member pages are weighed (a member signed up on each).
+    const brands = (process.env.BENCH_WEIGHT_BRANDS ?? 'velvet').split(',');
+    if (sections.has('weight')) await weight(rt, await Promise.all(brands.map((id) => signUp(rt, id))));
   } finally {
     await rt.close();
   }

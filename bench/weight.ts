@@ -20,6 +20,8 @@ export interface Weight {
   js: number;
   jsBr: number;
   inline: number;
+  /** Each JS module of the page with its brotli bytes, largest first. */
+  modules: { url: string; br: number }[];
 }
 
 export const br = (b: Buffer) => brotliCompressSync(b, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: b.length } }).length;
@@ -88,6 +90,7 @@ export function pageWeights(rt: Runtime): (host: string, path: string, headers?:
     const cssAssets = await closure(id, [...css]);
     const jsAssets = await closure(id, [...js]);
     const sum = (as: Asset[], f: (b: Buffer) => number) => as.reduce((s, a) => s + f(a.bytes), 0);
-    return { html: html.length, htmlBr: br(html), cssBr: sum(cssAssets, br), jsFiles: jsAssets.length, js: sum(jsAssets, (b) => b.length), jsBr: sum(jsAssets, br), inline };
+    const modules = jsAssets.map((a) => ({ url: a.url, br: br(a.bytes) })).sort((a, b) => b.br - a.br);
+    return { html: html.length, htmlBr: br(html), cssBr: sum(cssAssets, br), jsFiles: jsAssets.length, js: sum(jsAssets, (b) => b.length), jsBr: modules.reduce((s, m) => s + m.br, 0), inline, modules };
   };
 }
