@@ -22,6 +22,7 @@ import { useHydrated } from '../useHydrated.ts';
 import { useStoreOnceHydrated } from '../useStoreOnceHydrated.ts';
 import { Conversation } from './Conversation.tsx';
 import type { ChatContext } from './context.ts';
+import type { ChatWords } from './words.ts';
 
 interface Props {
   locale: Locale;
@@ -34,6 +35,7 @@ interface Props {
   fictional: Fictional;
   messageLength: number;
   premiumFrom: string | null;
+  words: ChatWords;
 }
 
 /** The key of a route's conversation: `chat:<id>`, `member:<profile id>`, or null for the list. */
@@ -43,7 +45,7 @@ function keyOf(page: ReturnType<typeof $chatRouter.get>): string | null {
   return null;
 }
 
-export default function ChatApp({ locale, chats, conversation, user, newLikes, gifts, fictional, messageLength, premiumFrom }: Props) {
+export default function ChatApp({ locale, chats, conversation, user, newLikes, gifts, fictional, messageLength, premiumFrom, words }: Props) {
   // The server's answer is the stores' first state (no second request on load), in the browser:
   // on the server a store is shared by every request, and one member's chats would be rendered
   // for the next. Until hydrated, the island shows its props.
@@ -79,7 +81,7 @@ export default function ChatApp({ locale, chats, conversation, user, newLikes, g
     // Focus follows the view for keyboard and screen-reader users.
   }, [key]);
 
-  const ctx: ChatContext = { locale, gifts, fictional, messageLength, premiumFrom };
+  const ctx: ChatContext = { locale, gifts, fictional, messageLength, premiumFrom, words };
   const showing = key !== null;
   return (
     <div className="flex min-h-0 flex-1 bg-gray-50">

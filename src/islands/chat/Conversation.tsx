@@ -18,9 +18,8 @@ import type { ChatMessage } from '../../contract/chat.ts';
 import { $offer, dropPending, retry, sendMessage, sendPhoto, typing } from '../../stores/chat.ts';
 import type { OpenConversation } from '../../stores/chat.ts';
 import type { SiteUser } from '../../contract/user.ts';
-import { chatTime, type ChatContext } from './context.ts';
+import { chatTime, giftName, type ChatContext } from './context.ts';
 import { Avatar } from './Avatar.tsx';
-import { giftName, icebreakers } from './words.ts';
 import type { ChatDialogKind } from './dialogs.tsx';
 
 // The gift, GIF and icebreaker dialogs load when the member opens one (issue 21: lighter chat pages).
@@ -125,7 +124,7 @@ export function Conversation({ ctx, open, user }: { ctx: ChatContext; open: Open
             <p className="text-gray-600">{m.chat_start_text({}, o)}</p>
             {answer.can_send && (
               <ul className="flex flex-wrap justify-center gap-2" aria-label={m.chat_icebreakers({}, o)}>
-                {icebreakers(ctx.locale).slice(0, 3).map((line) => (
+                {ctx.words.icebreakers.slice(0, 3).map((line) => (
                   <li key={line}>
                     <button type="button" className="rounded-full border border-primary/40 bg-primary/5 px-3 py-1.5 text-sm text-primary hover:bg-primary/10" disabled={!hydrated} onClick={() => { setText(line); input.current?.focus(); }}>
                       {line}
@@ -322,7 +321,7 @@ function Bubble({ msg, ctx, hydrated }: { msg: ChatMessage; ctx: ChatContext; hy
             <Glyph icon={gift.icon} className="text-5xl" />
           </span>
         )}
-        <span className="text-sm font-semibold text-gray-800">{giftName(msg.gift.id, ctx.locale)}</span>
+        <span className="text-sm font-semibold text-gray-800">{giftName(ctx, msg.gift.id)}</span>
       </div>
     );
   }

@@ -11,8 +11,7 @@ import type { Gif } from '../../contract/chat.ts';
 import { api, ApiError } from '../../stores/api.ts';
 import { Glyph } from '../Glyph.tsx';
 import { useModal } from '../profile/ConfirmDialog.tsx';
-import type { ChatContext } from './context.ts';
-import { giftName, icebreakers } from './words.ts';
+import { giftName, type ChatContext } from './context.ts';
 
 function Dialog({ locale, open, title, onClose, children }: { locale: Locale; open: boolean; title: string; onClose: () => void; children: ReactNode }) {
   const ref = useModal(open);
@@ -63,7 +62,7 @@ export function GiftDialog({ ctx, open, name, onClose, onPick }: { ctx: ChatCont
                     <Glyph icon={look.icon} className="text-4xl" />
                   </span>
                 )}
-                <span className="text-sm font-semibold">{giftName(gift.id, ctx.locale)}</span>
+                <span className="text-sm font-semibold">{giftName(ctx, gift.id)}</span>
                 <span className="text-xs text-gray-600">{m.chat_gift_price({ credits: gift.credits }, o)}</span>
               </button>
             </li>
@@ -119,7 +118,7 @@ export function IcebreakerDialog({ ctx, open, onClose, onPick }: { ctx: ChatCont
     <Dialog locale={ctx.locale} open={open} title={m.chat_icebreakers_title({}, o)} onClose={onClose}>
       <p className="mb-3 text-gray-600">{m.chat_icebreakers_text({}, o)}</p>
       <ul className="flex flex-col gap-2" data-icebreakers>
-        {icebreakers(ctx.locale).map((line) => (
+        {ctx.words.icebreakers.map((line) => (
           <li key={line}>
             <button type="button" className="w-full rounded-xl border border-gray-200 px-4 py-3 text-left hover:border-primary hover:bg-primary/5" onClick={() => onPick(line)}>
               {line}

@@ -1,10 +1,19 @@
 /**
  * The chat's words that the conversation shows itself (SPEC §2): a gift's name in the member's
- * language, and the icebreakers, ready openers for a new conversation. The dialogs use them too.
+ * language, and the icebreakers, ready openers for a new conversation. Read on the server
+ * (ChatPage.astro) and handed to the island with its props: the island ships no catalogue module
+ * for them (bench/README.md "/chats"). Islands import its type only (context.ts giftName reads it).
  */
 import { m } from '../../paraglide/messages.js';
 import type { Locale } from '../../lib/locales.ts';
-import { isGiftId, type GiftId } from '../../lib/gifts.ts';
+import { GIFT_IDS, type GiftId } from '../../lib/gifts.ts';
+
+export interface ChatWords {
+  /** Every gift's name, by id: also a gift the brand no longer offers shows its name in a conversation. */
+  gifts: Record<GiftId, string>;
+  /** Ready openers for a new conversation. */
+  icebreakers: string[];
+}
 
 const GIFT_NAMES: Record<GiftId, (p: object, o: { locale: Locale }) => string> = {
   rose: m.gift_rose,
@@ -19,12 +28,10 @@ const GIFT_NAMES: Record<GiftId, (p: object, o: { locale: Locale }) => string> =
   diamond: m.gift_diamond,
 };
 
-export function giftName(id: string, locale: Locale): string {
-  return isGiftId(id) ? GIFT_NAMES[id]({}, { locale }) : id;
-}
-
-/** Ready openers for a new conversation, in the member's language. */
-export function icebreakers(locale: Locale): string[] {
+export function chatWords(locale: Locale): ChatWords {
   const o = { locale };
-  return [m.icebreaker_1({}, o), m.icebreaker_2({}, o), m.icebreaker_3({}, o), m.icebreaker_4({}, o), m.icebreaker_5({}, o), m.icebreaker_6({}, o)];
+  return {
+    gifts: Object.fromEntries(GIFT_IDS.map((id) => [id, GIFT_NAMES[id]({}, o)])) as Record<GiftId, string>,
+    icebreakers: [m.icebreaker_1({}, o), m.icebreaker_2({}, o), m.icebreaker_3({}, o), m.icebreaker_4({}, o), m.icebreaker_5({}, o), m.icebreaker_6({}, o)],
+  };
 }
