@@ -46,6 +46,8 @@ export function Conversation({ ctx, open, user }: { ctx: ChatContext; open: Open
     if (el) el.scrollTop = el.scrollHeight;
   }, [messages.length, pending.length, open.typing]);
   useEffect(() => {
+    // Once the island is alive (the input is disabled before: text typed then would be lost).
+    if (!hydrated) return;
     // The profile's gift button opens the chat with the gifts (?gift=1), once.
     const url = new URL(location.href);
     if (url.searchParams.has('gift')) {
@@ -53,7 +55,7 @@ export function Conversation({ ctx, open, user }: { ctx: ChatContext; open: Open
       history.replaceState(history.state, '', url.pathname + url.search + url.hash);
       if (answer.can_send) setDialog('gift');
     } else if (matchMedia('(pointer: fine)').matches) input.current?.focus();
-  }, [profile.id]);
+  }, [profile.id, hydrated]);
 
   const credits = user ? creditsBadge(user.credits, true) : null;
   const canSend = answer.can_send && hydrated;
@@ -227,7 +229,8 @@ export function Conversation({ ctx, open, user }: { ctx: ChatContext; open: Open
               }}
               onKeyDown={onKey}
               placeholder={m.chat_placeholder({}, o)}
-              disabled={!answer.can_send}
+              // Until hydrated too: text typed into the server's HTML would be dropped by hydration.
+              disabled={!canSend}
               className="block max-h-36 min-h-11 w-full resize-none rounded-3xl border border-gray-300 bg-gray-50 px-4 py-2.5 [field-sizing:content] focus:border-primary focus:bg-white focus:outline-none"
               aria-invalid={tooLong || undefined}
               aria-describedby="chat-costs"
