@@ -3,7 +3,7 @@
  * node:http answering the same bytes in the same run; page weights; memory per loaded brand;
  * build time per brand. Prints tables only; it never asserts on timings (bench/README.md).
  *
- * Sections (all by default): throughput, search, stall, queries, traffic, delivery, console, profile, weight,
+ * Sections (all by default): throughput, landing, search, stall, queries, traffic, delivery, console, profile, weight,
  * memory, build, lighthouse, revenue, media.
  * Environment: BENCH_SECONDS (per load run, default 10), DATABASE_URL (adds PostgreSQL),
  * BENCH_THROUGHPUT (a word: only the throughput rows that name it, such as lander).
@@ -18,6 +18,7 @@ import { summarize } from './profile.ts';
 import { explainShapes, openBenchDb } from './queries.ts';
 import { measureDelivery, notifyLatency } from './delivery.ts';
 import { measureTraffic } from './traffic.ts';
+import { measureLanding } from './landing.ts';
 import { lighthouseSection } from './lighthouse.ts';
 import { revenueSection } from './revenue.ts';
 import { WEIGHT_HEAD, pageWeights, weightCells } from './weight.ts';
@@ -28,7 +29,7 @@ import { loadAllTenants } from '../src/tenant/load.ts';
 import { TENANTS_DIR } from '../cli/paths.ts';
 import { CONNECTIONS, REPO, SECONDS, kb, load, ratio, roundTrips, startBare, startRuntime, table, type Bare, type Engine, type Runtime } from './lib.ts';
 
-const ALL = ['throughput', 'search', 'stall', 'queries', 'traffic', 'delivery', 'console', 'profile', 'weight', 'memory', 'build', 'lighthouse', 'revenue', 'media'] as const;
+const ALL = ['throughput', 'landing', 'search', 'stall', 'queries', 'traffic', 'delivery', 'console', 'profile', 'weight', 'memory', 'build', 'lighthouse', 'revenue', 'media'] as const;
 type Section = (typeof ALL)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 for (const a of asked) if (!ALL.includes(a as Section)) throw new Error(`bench: unknown section ${a} (${ALL.join(', ')})`);
@@ -183,6 +184,19 @@ if (sections.has('throughput')) {
     `Throughput: ${CONNECTIONS} connections for ${SECONDS} s each (autocannon in its own process), beside bare node:http answering the same body size just before and after (their mean); load average ${loadAtStart} → ${loadavg()[0]!.toFixed(1)}`,
     ['engine', 'request', 'body KB', 'req/s', 'p50 ms', 'p99 ms', 'bare req/s', 'ratio', 'loop p99 ms', ''],
     rows,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// A lander visit's own cost (issue 23): traffic.land per kind of visitor, in this process
+
+if (sections.has('landing')) {
+  const loadAtStart = loadavg()[0]!.toFixed(1);
+  const rows = await measureLanding();
+  table(
+    `A lander visit before its file is sent (src/server/http/landers.ts: cookies read, query parsed, traffic.land), µs per call: the kinds take turns, 20 rounds of 1,000 calls each, median and best round; load average ${loadAtStart} → ${loadavg()[0]!.toFixed(1)}`,
+    ['visitor', 'median µs', 'best µs'],
+    rows.map((r) => [r.kind, r.us.toFixed(1), r.min.toFixed(1)]),
   );
 }
 
