@@ -3,9 +3,10 @@
  * node:http answering the same bytes in the same run; page weights; memory per loaded brand;
  * build time per brand. Prints tables only; it never asserts on timings (bench/README.md).
  *
- * Sections (all by default): throughput, search, stall, queries, traffic, delivery, console, profile, weight,
+ * Sections (all by default): throughput, landing, search, stall, queries, traffic, delivery, console, profile, weight,
  * memory, build, lighthouse, revenue, media.
- * Environment: BENCH_SECONDS (per load run, default 10), DATABASE_URL (adds PostgreSQL).
+ * Environment: BENCH_SECONDS (per load run, default 10), DATABASE_URL (adds PostgreSQL),
+ * BENCH_THROUGHPUT (a word: only the throughput rows that name it, such as lander).
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { buildTenants } from '../cli/build.ts';
@@ -17,6 +18,7 @@ import { summarize } from './profile.ts';
 import { explainShapes, openBenchDb } from './queries.ts';
 import { measureDelivery, notifyLatency } from './delivery.ts';
 import { measureTraffic } from './traffic.ts';
+import { measureLanding } from './landing.ts';
 import { lighthouseSection } from './lighthouse.ts';
 import { revenueSection } from './revenue.ts';
 import { WEIGHT_HEAD, pageWeights, weightCells } from './weight.ts';
@@ -27,7 +29,7 @@ import { loadAllTenants } from '../src/tenant/load.ts';
 import { TENANTS_DIR } from '../cli/paths.ts';
 import { CONNECTIONS, REPO, SECONDS, kb, load, ratio, roundTrips, startBare, startRuntime, table, type Bare, type Engine, type Runtime } from './lib.ts';
 
-const ALL = ['throughput', 'search', 'stall', 'queries', 'traffic', 'delivery', 'console', 'profile', 'weight', 'memory', 'build', 'lighthouse', 'revenue', 'media'] as const;
+const ALL = ['throughput', 'landing', 'search', 'stall', 'queries', 'traffic', 'delivery', 'console', 'profile', 'weight', 'memory', 'build', 'lighthouse', 'revenue', 'media'] as const;
 type Section = (typeof ALL)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 for (const a of asked) if (!ALL.includes(a as Section)) throw new Error(`bench: unknown section ${a} (${ALL.join(', ')})`);
@@ -103,10 +105,13 @@ const CRAWLER = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/
 function targets(spetter: Member, returning: string): Target[] {
   const cookie = { cookie: spetter.cookie };
   const t = 'spetter';
+  const browser = { 'user-agent': BROWSER };
   // spetter's alonetonight lander runs an experiment (tenants/spetter/landers/): the same page
   // without the new work (a crawler: the control, nothing counted), a new visitor every request
   // (a variant chosen, the visit counted, the cookie written) and a returning one (its cookie read).
   const experiment = '/landers/alonetonight';
+  // A network's link; the visitor's choice on the consent bar (issue 23) decides what the cookie keeps.
+  const network = '?network=bench&ref=r1&clickid=c-123';
   return [
     { what: 'settings.php, visitor', tenant: t, path: '/api/settings.php', headers: {} },
     { what: 'settings.php, session cookie', tenant: t, path: '/api/settings.php', headers: cookie },
@@ -114,8 +119,14 @@ function targets(spetter: Member, returning: string): Target[] {
     { what: 'members.php, logged in', tenant: t, path: '/api/members.php', headers: cookie },
     { what: 'lander, visitor', tenant: t, path: '/landers/tinderswipe', headers: {} },
     { what: 'lander, session cookie', tenant: t, path: '/landers/tinderswipe', headers: cookie },
+    { what: 'lander, browser: new visitor (counted, seed cookie)', tenant: t, path: '/landers/tinderswipe', headers: browser },
+    { what: 'lander, browser: new visitor from a network, not asked yet (counted, seed cookie)', tenant: t, path: `/landers/tinderswipe${network}`, headers: browser },
+    { what: 'lander, browser: new visitor from a network, accepted (counted, network in the cookie)', tenant: t, path: `/landers/tinderswipe${network}`, headers: { ...browser, cookie: 'src_consent=accept' } },
+    { what: 'lander, browser: new visitor from a network, refused (counted, seed cookie)', tenant: t, path: `/landers/tinderswipe${network}`, headers: { ...browser, cookie: 'src_consent=refuse' } },
     { what: 'lander experiment, crawler (as before: control, not counted)', tenant: t, path: experiment, headers: { 'user-agent': CRAWLER } },
-    { what: 'lander experiment, new visitor (variant, counted, cookie set)', tenant: t, path: `${experiment}?network=bench&ref=r1`, headers: { 'user-agent': BROWSER } },
+    { what: 'lander experiment, new visitor (variant, counted, seed cookie)', tenant: t, path: experiment, headers: browser },
+    { what: 'lander experiment, new visitor from a network, not asked yet (variant, counted, seed cookie)', tenant: t, path: `${experiment}${network}`, headers: browser },
+    { what: 'lander experiment, new visitor from a network, accepted (variant, counted, network in the cookie)', tenant: t, path: `${experiment}${network}`, headers: { ...browser, cookie: 'src_consent=accept' } },
     { what: 'lander experiment, returning visitor (cookie read, counted)', tenant: t, path: experiment, headers: { 'user-agent': BROWSER, cookie: returning } },
     { what: '/members, logged in', tenant: t, path: '/members', headers: cookie },
     { what: '/members/{id}, logged in', tenant: t, path: `/members/${spetter.profileId}`, headers: cookie },
@@ -123,6 +134,7 @@ function targets(spetter: Member, returning: string): Target[] {
 }
 
 if (sections.has('throughput')) {
+  const loadAtStart = loadavg()[0]!.toFixed(1);
   const bare: Bare = await startBare();
   const rows: (string | number)[][] = [];
   try {
@@ -130,9 +142,11 @@ if (sections.has('throughput')) {
       const rt = await startRuntime(engine);
       try {
         const member = await signUp(rt, 'spetter');
-        const first = await rt.get('spetter', '/landers/alonetonight?network=bench&ref=r1', { 'user-agent': BROWSER });
-        const returning = (first.headers['set-cookie'] ?? []).find((c) => c.startsWith('src='))?.split(';')[0] ?? '';
-        for (const target of targets(member, returning)) {
+        const first = await rt.get('spetter', '/landers/alonetonight?network=bench&ref=r1', { 'user-agent': BROWSER, cookie: 'src_consent=accept' });
+        const returning = `${(first.headers['set-cookie'] ?? []).find((c) => c.startsWith('src='))?.split(';')[0] ?? ''}; src_consent=accept`;
+        // BENCH_THROUGHPUT=lander runs the rows whose name has that word only.
+        const only = process.env.BENCH_THROUGHPUT;
+        for (const target of targets(member, returning).filter((t) => !only || t.what.includes(only))) {
           const res = await rt.get(target.tenant, target.path, target.headers);
           const size = res.body.length;
           if (res.status !== 200) throw new Error(`${target.what}: ${target.path} answered ${res.status}`);
@@ -157,7 +171,7 @@ if (sections.has('throughput')) {
             loop.p99.toFixed(1),
             failed ? `${failed} failed` : '',
           ]);
-          console.log(`  ${engine} ${target.what}: ${got.rps.toFixed(0)} req/s (bare ${base.rps.toFixed(0)})`);
+          console.log(`  ${engine} ${target.what}: ${got.rps.toFixed(0)} req/s (bare ${base.rps.toFixed(0)}), load ${loadavg()[0]!.toFixed(1)}`);
         }
       } finally {
         await rt.close();
@@ -167,9 +181,22 @@ if (sections.has('throughput')) {
     await bare.close();
   }
   table(
-    `Throughput: ${CONNECTIONS} connections for ${SECONDS} s each (autocannon in its own process), beside bare node:http answering the same body size just before and after (their mean)`,
+    `Throughput: ${CONNECTIONS} connections for ${SECONDS} s each (autocannon in its own process), beside bare node:http answering the same body size just before and after (their mean); load average ${loadAtStart} → ${loadavg()[0]!.toFixed(1)}`,
     ['engine', 'request', 'body KB', 'req/s', 'p50 ms', 'p99 ms', 'bare req/s', 'ratio', 'loop p99 ms', ''],
     rows,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// A lander visit's own cost (issue 23): traffic.land per kind of visitor, in this process
+
+if (sections.has('landing')) {
+  const loadAtStart = loadavg()[0]!.toFixed(1);
+  const rows = await measureLanding();
+  table(
+    `A lander visit before its file is sent (src/server/http/landers.ts: cookies read, query parsed, traffic.land), µs per call: the kinds take turns, 20 rounds of 1,000 calls each, median and best round; load average ${loadAtStart} → ${loadavg()[0]!.toFixed(1)}`,
+    ['visitor', 'median µs', 'best µs'],
+    rows.map((r) => [r.kind, r.us.toFixed(1), r.min.toFixed(1)]),
   );
 }
 

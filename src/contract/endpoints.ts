@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { CompanyInfoAnswer, GeocodeAnswer, GeocodeQuery, InterestsAnswer, OkAnswer, RegionsAnswer, SettingsAnswer } from './public.ts';
+import { CompanyInfoAnswer, ConsentAnswer, ConsentBody, GeocodeAnswer, GeocodeQuery, InterestsAnswer, OkAnswer, RegionsAnswer, SettingsAnswer } from './public.ts';
 import { LoggedInAnswer, LoginBody, PushBody, UserAnswer, UserSettingsBody } from './user.ts';
 import {
   DeleteBody,
@@ -67,6 +67,7 @@ export interface Endpoint {
  */
 export const ENDPOINTS = {
   'GET settings.php': { answer: SettingsAnswer },
+  'POST consent.php': { body: ConsentBody, answer: ConsentAnswer },
   'GET companyinfo.php': { answer: CompanyInfoAnswer },
   'GET interests.php': { answer: InterestsAnswer },
   'GET regions.php': { answer: RegionsAnswer },

@@ -22,6 +22,12 @@ export type TrackingKey = (typeof TRACKING_KEYS)[number];
 export type Tracking = Partial<Record<TrackingKey, string>>;
 /** Tracking values are kept up to this length; a longer click id from an ad is cut, never refused. */
 export const TRACKING_MAX = 200;
+/**
+ * A tracking value as a network sends it: letters, digits and - _ . ~ (what URL-safe ids and
+ * sub-ids are made of), at most TRACKING_MAX characters (src/lib/attribution.ts). The source of a
+ * RegExp, so the inline script of a lander (src/lib/consent.ts) can carry the same pattern.
+ */
+export const TRACKING_VALUE_SOURCE = `^[A-Za-z0-9._~-]{1,${TRACKING_MAX}}$`;
 
 /** The e-mail notification types of SPEC §3, in SPEC order. */
 export const EMAIL_NOTIFICATION_TYPES = [

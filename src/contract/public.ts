@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { TRACKING_KEYS } from './enums.ts';
+import { CONSENT_CHOICES } from '../lib/consent.ts';
 
 /** A decimal number as the page writes it (`toFixed`): no hex, exponent, spaces or empty value read as 0. */
 const decimal = (min: number, max: number) =>
@@ -13,6 +15,17 @@ export const GeocodeQuery = z.object({
   lat: decimal(-90, 90),
   lon: decimal(-180, 180),
 });
+
+/**
+ * POST /api/consent.php: the visitor's choice on a lander's consent bar (issue 23), and the
+ * network parameters of the lander's address that accepting keeps (only valid values are kept:
+ * src/lib/attribution.ts trackingOf).
+ */
+export const ConsentBody = z.object({
+  choice: z.enum(CONSENT_CHOICES),
+  tracking: z.object(Object.fromEntries(TRACKING_KEYS.map((k) => [k, z.string().max(1000).optional()])) as Record<(typeof TRACKING_KEYS)[number], z.ZodOptional<z.ZodString>>).strip().default({}),
+});
+export const ConsentAnswer = z.object({ consent: z.enum(CONSENT_CHOICES) });
 
 // ---- Answers (the 2xx JSON of each route; docs/API.md points to /api/openapi.json for them).
 

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { m } from '../paraglide/messages.js';
 import type { Locale } from '../lib/locales.ts';
+import { readConsent } from '../lib/consent.ts';
 import {
   $signupForm,
   $signupStep,
@@ -242,7 +243,13 @@ function Progress({ locale, step }: { locale: Locale; step: number }) {
   );
 }
 
+/**
+ * Where the visit's network parameters may be kept for this tab: only with the visitor's consent
+ * (issue 23, src/lib/consent.ts), storage on the device being what ePrivacy art. 5(3) asks it for.
+ * Without it they come from the address alone (a lander's links to /signup carry them).
+ */
 function sessionStorageOrNull(): Storage | null {
+  if (readConsent(document.cookie) !== 'accept') return null;
   try {
     return window.sessionStorage;
   } catch {

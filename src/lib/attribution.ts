@@ -1,5 +1,5 @@
 import { isbot } from 'isbot';
-import { TRACKING_KEYS, TRACKING_MAX, type Tracking } from '../contract/enums.ts';
+import { TRACKING_KEYS, TRACKING_VALUE_SOURCE, type Tracking } from '../contract/enums.ts';
 
 /**
  * Attribution of a visit (issue 23): the first visit's tracking parameters and the first lander
@@ -9,10 +9,11 @@ import { TRACKING_KEYS, TRACKING_MAX, type Tracking } from '../contract/enums.ts
  * reads it (the signup, the landers), no script of the page. The brand's cookie page
  * (content/pages/cookies.*.md) names it, what it holds, how long and why.
  *
- * Consent (decided 2026-11-26, docs/API.md "Traffic sources"): not strictly necessary, so
- * ePrivacy art. 5(3) applies. The seed and landing serve a first-party A/B test (exempt under the
- * CNIL's conditions); the network parameters serve to bill the affiliate network, which needs the
- * visitor's prior consent (Conseil d'État, 8 April 2022, no. 451423). Not asked yet: open in issue 23.
+ * Consent (decided 2026-11-26, docs/API.md "Consent"): not strictly necessary, so ePrivacy
+ * art. 5(3) applies. The seed and landing serve a first-party A/B test (exempt under the CNIL's
+ * conditions); the network parameters serve to bill the affiliate network, which needs the
+ * visitor's prior consent (Conseil d'État, 8 April 2022, no. 451423): they are kept only after
+ * the visitor accepts on the lander's consent bar (src/lib/consent.ts, afterVisit's `consented`).
  */
 export const ATTRIBUTION_COOKIE = 'src';
 /** How long the cookie lasts: the affiliate networks' usual cookie window (chosen). */
@@ -23,7 +24,7 @@ export const ATTRIBUTION_DAYS = 30;
  * sub-ids are made of), at most TRACKING_MAX characters. Anything else is dropped, never cut or
  * cleaned: a value changed by us would no longer match the network's.
  */
-const TRACKING_VALUE = new RegExp(`^[A-Za-z0-9._~-]{1,${TRACKING_MAX}}$`);
+const TRACKING_VALUE = new RegExp(TRACKING_VALUE_SOURCE);
 const SEED = /^[a-z0-9]{8,32}$/;
 /** What a lander variant may be named: it goes into this cookie, a path of the build and the console's tables. */
 export const VARIANT_NAME = /^[a-z0-9][a-z0-9-]{0,29}$/;
@@ -86,13 +87,20 @@ export function writeAttribution(a: Attribution): string {
  * The attribution after a visit: the first visit wins. Tracking parameters are kept from the
  * first visit that brought any (all of them together, never mixed with a later visit's), the
  * landing from the first lander seen. `changed`: the cookie must be written.
+ *
+ * Without the visitor's consent (`consented` false, src/lib/consent.ts) no network parameter is
+ * kept: those of the visit are not taken, and those a cookie holds (written before consent was
+ * asked, or before a refusal) go. The seed and the landing stay: they serve the first-party A/B
+ * test alone (docs/API.md "Consent").
  */
-export function afterVisit(known: Attribution | null, visit: { tracking: Tracking; landing: Landing | null }, newSeed: () => string): { attribution: Attribution; changed: boolean } {
-  if (!known) return { attribution: { seed: newSeed(), tracking: visit.tracking, landing: visit.landing }, changed: true };
-  const takeTracking = !hasTracking(known.tracking) && hasTracking(visit.tracking);
+export function afterVisit(known: Attribution | null, visit: { tracking: Tracking; landing: Landing | null }, newSeed: () => string, consented = true): { attribution: Attribution; changed: boolean } {
+  const offered = consented ? visit.tracking : {};
+  if (!known) return { attribution: { seed: newSeed(), tracking: offered, landing: visit.landing }, changed: true };
+  const dropTracking = !consented && hasTracking(known.tracking);
+  const takeTracking = !hasTracking(known.tracking) && hasTracking(offered);
   const takeLanding = !known.landing && visit.landing !== null;
-  if (!takeTracking && !takeLanding) return { attribution: known, changed: false };
-  return { attribution: { seed: known.seed, tracking: takeTracking ? visit.tracking : known.tracking, landing: takeLanding ? visit.landing : known.landing }, changed: true };
+  if (!takeTracking && !takeLanding && !dropTracking) return { attribution: known, changed: false };
+  return { attribution: { seed: known.seed, tracking: takeTracking || dropTracking ? offered : known.tracking, landing: takeLanding ? visit.landing : known.landing }, changed: true };
 }
 
 /** A number in (0, 1) from a string: FNV-1a, then murmur3's finaliser so near strings spread. */

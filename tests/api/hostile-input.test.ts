@@ -131,6 +131,7 @@ const SAMPLES: Record<string, Sample[]> = {
   'PUT photos.php': [{ body: { id: 1, main: true } }],
   'DELETE photos.php': [{ body: { id: 1 } }],
   'GET geocode.php': [{ query: { lat: '52.3676', lon: '4.9041' } }],
+  'POST consent.php': [{ body: { choice: 'accept', tracking: Object.fromEntries(TRACKING_KEYS.map((k) => [k, 'ad'])) } }],
   'GET members.php': [{ query: { gender: 'female', country: 'DE', region: 'BY', min_age: '30', max_age: '60', page: '1' } }],
 };
 

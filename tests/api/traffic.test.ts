@@ -51,11 +51,16 @@ describe.each(engines())('traffic sources and lander experiments on %s', (engine
   };
   let organicVisits = 0;
 
-  test('the first visit\'s parameters go into a bounded HttpOnly cookie, never into the page; a later visit changes nothing; a bot gets the control and no cookie', async () => {
+  test('the first visit\'s parameters go into a bounded HttpOnly cookie once the visitor accepts, never into the page; a later visit changes nothing; a bot gets the control and no cookie', async () => {
     const v1 = new Client(rt(), BRAND);
     const first = await land(v1, `?network=adnet&ref=r1&clickid=ck-123&sub1=${'a'.repeat(5000)}&sub2=%01ctrl&sub3=${encodeURIComponent('"><script>x</script>')}`);
     tally(first.variant, { visits: 1 });
-    const cookie = setCookies(first.res).find((c) => c.name === 'src')!;
+    // Before the visitor's choice only the variant's seed and landing are kept (docs/API.md "Consent").
+    expect(readAttribution(setCookies(first.res).find((c) => c.name === 'src')!.value)).toMatchObject({ tracking: {}, landing: { lander: 'alonetonight', variant: first.variant } });
+    // Accepting on the consent bar: the page sends the address's parameters; only valid ones are kept.
+    const accepted = await v1.post('/api/consent.php', { choice: 'accept', tracking: { network: 'adnet', ref: 'r1', clickid: 'ck-123', sub3: '"><script>x</script>' } });
+    expect(accepted.status).toBe(200);
+    const cookie = setCookies(accepted).find((c) => c.name === 'src')!;
     expect(cookie.attributes).toMatchObject({ httponly: true, samesite: 'Lax', path: '/', 'max-age': String(30 * 86_400) });
     expect(readAttribution(cookie.value)).toMatchObject({ tracking: { network: 'adnet', ref: 'r1', clickid: 'ck-123' }, landing: { lander: 'alonetonight', niche: 1, locale: 'nl', variant: first.variant } });
     expect(cookie.value).not.toMatch(/sub1|sub2|sub3/);
@@ -88,7 +93,10 @@ describe.each(engines())('traffic sources and lander experiments on %s', (engine
     const v2 = new Client(rt(), BRAND);
     const second = await land(v2, '?network=net2&ref=r2');
     tally(second.variant, { visits: 1, signups: 1, activations: 1, first_purchases: 1, revenue: 1499 });
-    await activeMember(rt(), BRAND, {}, v2);
+    // It refuses the cookie: the lander's link to the signup carries the parameters, the signup sends them.
+    expect((await v2.post('/api/consent.php', { choice: 'refuse' })).status).toBe(200);
+    expect(readAttribution(v2.jar.get('src'))!.tracking).toEqual({});
+    await activeMember(rt(), BRAND, { tracking: { network: 'net2', ref: 'r2' } }, v2);
     const disputed = await buy(rt(), v2);
     mollie().giveBack(disputed, { chargedBack: 1499 });
     await webhook(rt(), disputed);

@@ -226,7 +226,12 @@ test('when signups need a traffic source, a visitor without one sees the invite-
   await expect(modal.getByText('Aanmelden is op dit moment alleen mogelijk op uitnodiging.')).toBeVisible();
   await expect(modal.getByRole('radio', { name: 'Man' })).toHaveCount(0);
 
-  // With a traffic source in the URL the form is there, and the source is kept for the session.
+  // With a traffic source in the URL the form is there; the source is kept in the tab only once
+  // the visitor allowed it on a lander's consent bar (issue 23, docs/API.md "Consent").
+  await open(page, '/signup?network=partner&sub1=banner');
+  await expect(modal.getByRole('radio', { name: 'Man' })).toBeVisible();
+  expect(await page.evaluate(() => sessionStorage.getItem('tracking'))).toBeNull();
+  await page.context().addCookies([{ name: 'src_consent', value: 'accept', url: brandUrl('spetter', '/') }]);
   await open(page, '/signup?network=partner&sub1=banner');
   await expect(modal.getByRole('radio', { name: 'Man' })).toBeVisible();
   expect(await page.evaluate(() => sessionStorage.getItem('tracking'))).toContain('partner');

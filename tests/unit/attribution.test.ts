@@ -11,6 +11,7 @@ import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { afterVisit, pickVariant, readAttribution, trackingOf, writeAttribution, isPageVisit, type Attribution } from '../../src/lib/attribution.ts';
 import { twoProportionTest, wilsonInterval } from '../../src/lib/stats.ts';
+import { ASK_CONSENT_CLASS, CONSENT_COOKIE, CONSENT_HINT_SCRIPT, addressTracking, withTracking } from '../../src/lib/consent.ts';
 import { readLanderFolder } from '../../src/tenant/landers.ts';
 
 const visit = (query: string) => ({ tracking: trackingOf(new URLSearchParams(query)), landing: null });
@@ -44,6 +45,42 @@ describe('the attribution cookie', () => {
     const organic = afterVisit(null, { tracking: {}, landing: { lander: 'video', variant: 'control', niche: 1, locale: 'nl' } }, seed).attribution;
     const tagged = afterVisit(organic, { tracking: { network: 'b' }, landing: { lander: 'gallery', variant: 'control', niche: 2, locale: 'nl' } }, seed);
     expect(tagged).toEqual({ changed: true, attribution: { seed: 'abcdef0123456789', tracking: { network: 'b' }, landing: organic.landing } });
+  });
+
+  test('without the visitor\'s consent no network parameter is kept: none taken, those held dropped; the seed and landing stay', () => {
+    const seed = () => 'abcdef0123456789';
+    const landing = { lander: 'video', variant: 'control', niche: 1, locale: 'nl' };
+    expect(afterVisit(null, { tracking: { network: 'a', clickid: 'c' }, landing }, seed, false)).toEqual({ changed: true, attribution: { seed: 'abcdef0123456789', tracking: {}, landing } });
+    const asked = afterVisit(null, { tracking: {}, landing }, seed, false).attribution;
+    expect(afterVisit(asked, visit('network=a'), seed, false)).toEqual({ changed: false, attribution: asked });
+    const held = { seed: 'abcdef0123456789', tracking: { network: 'a' }, landing };
+    expect(afterVisit(held, visit('network=b'), seed, false)).toEqual({ changed: true, attribution: { ...held, tracking: {} } });
+    // Accepted later: the parameters of the address the visitor accepted on are taken.
+    expect(afterVisit(asked, visit('network=a&clickid=c'), seed, true)).toEqual({ changed: true, attribution: { ...asked, tracking: { network: 'a', clickid: 'c' } } });
+  });
+});
+
+describe('the consent bar\'s page side (src/lib/consent.ts)', () => {
+  test('the address\'s parameters as the runtime keeps them, added to a link to the signup', () => {
+    const search = `?network=adnet&clickid=ck.1~x&ref=${encodeURIComponent('"><b>')}&sub1=${'a'.repeat(201)}&other=1`;
+    expect(addressTracking(search)).toEqual(trackingOf(new URLSearchParams(search)));
+    expect(addressTracking(search)).toEqual({ network: 'adnet', clickid: 'ck.1~x' });
+    expect(withTracking('/signup', addressTracking(search))).toBe('/signup?network=adnet&clickid=ck.1%7Ex');
+    expect(withTracking('/signup?x=1', { network: 'n' })).toBe('/signup?x=1&network=n');
+  });
+
+  test('the head\'s hint asks only with a parameter the runtime would keep, and only before a choice', () => {
+    const run = (search: string, cookie: string) => {
+      const classes = new Set<string>();
+      new Function('location', 'document', CONSENT_HINT_SCRIPT)({ search }, { cookie, documentElement: { classList: { add: (c: string) => classes.add(c) } } });
+      return classes.has(ASK_CONSENT_CLASS);
+    };
+    expect(run('?network=adnet', '')).toBe(true);
+    expect(run('?clickid=abc', 'signed_in=x')).toBe(true);
+    expect(run('', '')).toBe(false);
+    expect(run(`?network=${encodeURIComponent('<b>')}`, '')).toBe(false);
+    expect(run('?network=adnet', `${CONSENT_COOKIE}=refuse`)).toBe(false);
+    expect(run('?network=adnet', `a=1; ${CONSENT_COOKIE}=accept`)).toBe(false);
   });
 });
 

@@ -6,13 +6,14 @@ import { reverseGeocode } from '../data/geocode.ts';
 import { hostName } from '../../tenant/resolve.ts';
 import { visibleLocales } from '../../lib/locales.ts';
 import { countryName } from '../../lib/names.ts';
-import { GeocodeQuery } from '../../contract/public.ts';
+import { ConsentAnswer, ConsentBody, GeocodeQuery } from '../../contract/public.ts';
+import { ATTRIBUTION_COOKIE } from '../../lib/attribution.ts';
 import { json, noContent, route } from '../http/routes.ts';
 
 /** How long browsers may keep the answers that only change with a deploy (SPEC §7: "loaded once and cached"). */
 const STATIC_DATA_CACHE = { 'Cache-Control': 'public, max-age=3600' };
 
-/** The endpoints every visitor may call (SPEC §7): settings, company info, interests, regions, geocode. */
+/** The endpoints every visitor may call (SPEC §7): settings, company info, interests, regions, geocode; the consent bar's choice (issue 23). */
 export const publicRoutes = [
   route({
     method: 'GET',
@@ -84,6 +85,18 @@ export const publicRoutes = [
     handler: async (ctx) => {
       if (ctx.session) await ctx.services.sessions.touch(ctx.session);
       return noContent();
+    },
+  }),
+  route({
+    // The lander's consent bar (issue 23, docs/API.md "Consent"): the choice, and the attribution cookie it changes.
+    method: 'POST',
+    path: 'consent.php',
+    answer: ConsentAnswer,
+    who: 'visitor',
+    body: ConsentBody,
+    handler: (ctx) => {
+      ctx.services.traffic.consent({ choice: ctx.body.choice, tracking: ctx.body.tracking, cookie: ctx.cookie(ATTRIBUTION_COOKIE) }).forEach(ctx.setCookie);
+      return json({ consent: ctx.body.choice });
     },
   }),
 ];

@@ -8,6 +8,7 @@ import { nowIso } from '../db/engine.ts';
 import { brandDate } from '../../lib/brand-day.ts';
 import { serializeCookie } from '../../lib/cookies.ts';
 import { ATTRIBUTION_COOKIE, ATTRIBUTION_DAYS, CONTROL_VARIANT, afterVisit, pickVariant, readAttribution, trackingOf, writeAttribution, type Attribution, type LanderManifest } from '../../lib/attribution.ts';
+import { CONSENT_COOKIE, CONSENT_DAYS, type ConsentChoice } from '../../lib/consent.ts';
 import { SIGNIFICANCE, twoProportionTest, wilsonInterval } from '../../lib/stats.ts';
 import type { Tracking } from '../../contract/enums.ts';
 import type { ExperimentsInput, SourcesInput, StaffView } from '../../contract/console.ts';
@@ -159,6 +160,8 @@ export function createTrafficService(deps: { db: Kysely<Database>; bus: EventBus
     timer ??= setTimeout(() => void flush(), VISIT_FLUSH_MS).unref();
   }
 
+  const attributionCookie = (a: Attribution) => serializeCookie(ATTRIBUTION_COOKIE, writeAttribution(a), { maxAgeSeconds: ATTRIBUTION_DAYS * 86_400, httpOnly: true, secure: deps.production, sameSite: 'Lax' });
+
   // ---- Ended variants: cached, dropped when another process ends one ----------------------
   const ended = new Map<string, { at: number; names: Promise<Set<string>> }>();
   bus.subscribe(ENDED_TOPIC, (event) => void ended.delete((event as { tenant?: string }).tenant ?? ''));
@@ -251,9 +254,11 @@ export function createTrafficService(deps: { db: Kysely<Database>; bus: EventBus
      * A lander served to a visitor (DESIGN §8, before the static file is chosen): the variant of
      * its experiment the visitor sees (kept by the cookie's seed; ended variants are not given),
      * the visit counted unless it is no person's (`counted` false: a bot, a prefetch), and the
-     * cookie (a Set-Cookie value) when it changed: the first visit's parameters win.
+     * cookie (a Set-Cookie value) when it changed: the first visit's parameters win. The network
+     * parameters go into the cookie only when the visitor accepted (`consent`, src/lib/consent.ts);
+     * the visit is counted for the address's network all the same (a count is no cookie).
      */
-    async land(tenant: Tenant, page: LanderManifest[string], input: { cookie: string | null; query: URLSearchParams; counted: boolean }): Promise<{ variant: string; cookie: string | null }> {
+    async land(tenant: Tenant, page: LanderManifest[string], input: { cookie: string | null; consent: ConsentChoice | null; query: URLSearchParams; counted: boolean }): Promise<{ variant: string; cookie: string | null }> {
       const known = readAttribution(input.cookie);
       const stopped = page.variants.length > 1 ? await endedVariants(tenant.id) : null;
       const offered = stopped?.size ? page.variants.filter((v) => v.name === CONTROL_VARIANT || !stopped.has(v.name)) : page.variants;
@@ -263,7 +268,10 @@ export function createTrafficService(deps: { db: Kysely<Database>; bus: EventBus
       const seed = known?.seed ?? randomUUID().replaceAll('-', '');
       const variant = offered.length > 1 ? pickVariant(seed, page.experiment, offered)! : CONTROL_VARIANT;
       if (!input.counted) return { variant, cookie: null };
-      const { attribution, changed } = afterVisit(known, { tracking: trackingOf(input.query), landing: { lander: page.lander, variant, niche: page.niche, locale: page.locale } }, () => seed);
+      const consented = input.consent === 'accept';
+      const visit = trackingOf(input.query);
+      const { attribution, changed } = afterVisit(known, { tracking: visit, landing: { lander: page.lander, variant, niche: page.niche, locale: page.locale } }, () => seed, consented);
+      const source = consented ? attribution.tracking : visit;
       countVisit({
         tenant_id: tenant.id,
         day: today(tenant),
@@ -271,12 +279,27 @@ export function createTrafficService(deps: { db: Kysely<Database>; bus: EventBus
         variant,
         niche: page.niche,
         locale: page.locale,
-        network: attribution.tracking.network ?? '',
-        ref: attribution.tracking.ref ?? '',
+        network: source.network ?? '',
+        ref: source.ref ?? '',
         currency: '',
       });
-      const cookie = changed ? serializeCookie(ATTRIBUTION_COOKIE, writeAttribution(attribution), { maxAgeSeconds: ATTRIBUTION_DAYS * 86_400, httpOnly: true, secure: deps.production, sameSite: 'Lax' }) : null;
-      return { variant, cookie };
+      return { variant, cookie: changed ? attributionCookie(attribution) : null };
+    },
+
+    /**
+     * POST /api/consent.php: the visitor's choice on a lander's consent bar. Both choices are
+     * remembered (CONSENT_COOKIE); accepting keeps the network parameters of the lander's address
+     * (those the page sends, as the runtime would keep them) in the attribution cookie, first
+     * visit winning; refusing drops any it holds. Answers the Set-Cookie values.
+     */
+    consent(input: { choice: ConsentChoice; tracking: Tracking; cookie: string | null }): string[] {
+      const consented = input.choice === 'accept';
+      const tracking = trackingOf(new URLSearchParams(Object.entries(input.tracking).filter((e): e is [string, string] => typeof e[1] === 'string')));
+      const known = readAttribution(input.cookie);
+      const { attribution, changed } = afterVisit(known, { tracking, landing: null }, () => randomUUID().replaceAll('-', ''), consented);
+      const choice = serializeCookie(CONSENT_COOKIE, input.choice, { maxAgeSeconds: CONSENT_DAYS * 86_400, secure: deps.production, sameSite: 'Lax' });
+      // Refused before any lander wrote a cookie: nothing to keep but the choice.
+      return changed && (known || consented) ? [choice, attributionCookie(attribution)] : [choice];
     },
 
     /** The visits counted in memory, written now (before figures are read, and at shutdown). */
