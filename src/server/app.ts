@@ -13,6 +13,7 @@ import { ensureVapidKeys, storedVapidKeys } from './services/push-keys.ts';
 import { existsSync } from 'node:fs';
 import type { Services } from './services/index.ts';
 import { createHttp } from './http/server.ts';
+import { addressPhotosUnder } from './media-address.ts';
 import { API_ROUTES } from './api/index.ts';
 import { POSTBACK_ATTEMPTS, POSTBACK_QUEUE, POSTBACK_RETRY_SECONDS } from './services/postbacks.ts';
 
@@ -70,6 +71,8 @@ export async function buildApp(config: AppConfig): Promise<App> {
   if (config.s3) log.info(`photos in bucket ${config.s3.bucket}${config.s3.endpoint ? ` at ${config.s3.endpoint}` : ''}`);
 
   const registry = new TenantRegistry({ tenantsDir: config.tenantsDir, distDir: config.distDir, onError: line });
+  // Approved photos in the bucket are addressed under their brand's cdn_prefix (media-address.ts).
+  if (config.s3) addressPhotosUnder(() => registry.tenants());
   // Connections are named after the schema, so an operator (or a test) can tell them apart.
   const name = `sitegen${config.databaseSchema ? `:${config.databaseSchema}` : ''}`;
   const bus: EventBus =
@@ -162,6 +165,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       return http.listen(port, host);
     },
     async close() {
+      if (config.s3) addressPhotosUnder(null);
       await http.close();
       // The visits counted in memory since the last second.
       await services.traffic.close();
