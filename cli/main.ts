@@ -222,6 +222,29 @@ program
     await program.parseAsync(['db', 'seed'], { from: 'user' });
   });
 
+program
+  .command('publish-photos')
+  .description("Give every approved profile photo its public copy in the bucket (media/<file>), for photos approved before cdn_prefix addresses: run once before setting a brand's cdn_prefix. Nothing to do with photos on disk.")
+  .action(async () => {
+    const media = await mediaStoreOf(configFromEnv());
+    if (media.kind === 'disk') fail('photos are on disk (no S3_BUCKET): they have no public copies');
+    const { db: kysely, close } = await openDatabase();
+    try {
+      await migrateToLatest(kysely);
+      let done = 0;
+      for (let after = 0; ; ) {
+        const page = await kysely.selectFrom('photos').select(['id', 'filename', 'thumb_filename']).where('status', '=', 'active').where('id', '>', after).orderBy('id').limit(500).execute();
+        if (!page.length) break;
+        await media.publish(page.flatMap((p) => [p.filename, p.thumb_filename]));
+        done += page.length;
+        after = page.at(-1)!.id;
+      }
+      console.log(`sitegen: ${done} approved photos have their public copy`);
+    } finally {
+      await close();
+    }
+  });
+
 const mail = program.command('mail').description('Mail tasks.');
 mail
   .command('bounce <address>')

@@ -92,7 +92,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
           log: (text) => log.info(text),
           onChange: (changed) => {
             registry.rescan(true);
-            for (const id of changed) void makeServable?.(id);
+            for (const id of changed) void makeServable?.make(id);
           },
         })
       : null;
@@ -185,6 +185,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
     async close() {
       if (config.s3) addressPhotosUnder(null);
       brandSync?.stop();
+      makeServable?.stop();
       await http.close();
       // The visits counted in memory since the last second.
       await services.traffic.close();

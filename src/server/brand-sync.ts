@@ -69,9 +69,10 @@ function safePath(path: string): boolean {
 function writeBrandFolder(tenantsDir: string, id: string, files: Record<string, string>): void {
   const next = join(tenantsDir, `.${id}.next`);
   const old = join(tenantsDir, `.${id}.old`);
+  const refused = Object.keys(files).find((path) => !safePath(path));
+  if (refused !== undefined) throw new Error(`brand ${id}: refused the published path ${JSON.stringify(refused)}`);
   rmSync(next, { recursive: true, force: true });
   for (const [path, base64] of Object.entries(files)) {
-    if (!safePath(path)) throw new Error(`brand ${id}: refused the published path ${JSON.stringify(path)}`);
     mkdirSync(dirname(join(next, path)), { recursive: true });
     writeFileSync(join(next, path), Buffer.from(base64, 'base64'));
   }
@@ -178,7 +179,13 @@ export function startBrandSync(opts: BrandSyncOptions): { ready: Promise<void>; 
       // Read with its hash: a version replaced meanwhile is the next event's.
       const full = await db.selectFrom('brands').select('files').where('id', '=', row.id).where('hash', '=', row.hash).executeTakeFirst();
       if (!full) continue;
-      writeBrandFolder(tenantsDir, row.id, JSON.parse(full.files) as Record<string, string>);
+      try {
+        writeBrandFolder(tenantsDir, row.id, JSON.parse(full.files) as Record<string, string>);
+      } catch (error) {
+        // One brand that cannot be written never keeps the others out.
+        opts.log(`brands from the database: ${(error as Error).message}`);
+        continue;
+      }
       ledger[row.id] = row.hash;
       changed.push(row.id);
     }
@@ -231,20 +238,41 @@ export function startBrandSync(opts: BrandSyncOptions): { ready: Promise<void>; 
  * renamed into place whole; the registry picks it up). A brand's static output rendered from the
  * one program (docs/ONE-BUILD.md step 2 and 4) makes this fast; it is the one function to change.
  */
-export function buildInChild(opts: { tenantsDir: string; distDir: string; log: (line: string) => void }): (id: string) => Promise<void> {
+export function buildInChild(opts: { tenantsDir: string; distDir: string; log: (line: string) => void }): { make(id: string): Promise<void>; stop(): void } {
   let queue = Promise.resolve();
+  let current: ReturnType<typeof spawn> | null = null;
+  let stopped = false;
   const build = (id: string) =>
     new Promise<void>((resolve) => {
+      if (stopped) return resolve();
       const child = spawn(process.execPath, [join(import.meta.dirname, '..', '..', 'cli', 'main.ts'), 'build', id, '--missing'], {
         env: { ...process.env, TENANTS_DIR: opts.tenantsDir, DIST_DIR: opts.distDir },
         stdio: ['ignore', 'ignore', 'pipe'],
+        // A process group of its own: stopping it stops the Astro build it starts too.
+        detached: true,
       });
+      current = child;
       let errors = '';
       child.stderr!.on('data', (c: Buffer) => (errors = (errors + c.toString()).slice(-2000)));
       child.on('close', (code) => {
+        current = null;
+        if (stopped) return resolve();
         opts.log(code === 0 ? `brand ${id}: built` : `brand ${id}: build failed (${code}): ${errors.trim()}`);
         resolve();
       });
     });
-  return (id) => (queue = queue.then(() => build(id)));
+  return {
+    make: (id) => (queue = queue.then(() => build(id))),
+    /** The runtime stops: a build under way stops with it (its half is never renamed into place). */
+    stop() {
+      stopped = true;
+      if (current?.pid) {
+        try {
+          process.kill(-current.pid, 'SIGTERM');
+        } catch {
+          // gone already
+        }
+      }
+    },
+  };
 }

@@ -10,14 +10,14 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createECDH, createPublicKey, randomBytes, randomUUID, verify } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import webpush from 'web-push';
 // @ts-expect-error http_ece ships no types
 import ece from 'http_ece';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { REPO, adminQuery, hostFetch, type TestRuntime } from '../support/runtime.ts';
+import { DIST_DIR, REPO, adminQuery, hostFetch, type TestRuntime } from '../support/runtime.ts';
 import { tenantsWith } from '../support/tenants.ts';
 import { processView, serveProcess } from '../support/serve-process.ts';
 import { screeningMember, uploadPhoto } from '../support/moderation.ts';
@@ -50,6 +50,7 @@ describe.skipIf(!url)('two machines: data folders of their own, one PostgreSQL d
   /** Each machine's tenants folder: a copy of the release's. */
   const tenantsA = tenantsWith({});
   const tenantsB = tenantsWith({});
+  const distB = mkdtempSync(join(tmpdir(), 'sitegen-machine-b-dist-'));
   let s3: S3StandIn;
   const push = pushService();
   let pushBase = '';
@@ -72,11 +73,11 @@ describe.skipIf(!url)('two machines: data folders of their own, one PostgreSQL d
     const ca = join(dirA, '..', `${schema}-push-ca.pem`);
     writeFileSync(ca, push.cert);
     writeFileSync(join(dirA, 'vapid.json'), JSON.stringify(oldKeys));
-    // Brands from the database are written, not built: B serves the release's dist/ (a build of
-    // its own takes minutes here; BRAND_SYNC=build, the default, runs it).
-    const env = { ...s3.env, NODE_EXTRA_CA_CERTS: ca, VAPID_SUBJECT: 'mailto:ops@example.nl', BRAND_SYNC: 'files' };
+    // B has builds of its own (a copy of the release's dist/), and builds a brand that reaches it.
+    cpSync(DIST_DIR, distB, { recursive: true });
+    const env = { ...s3.env, NODE_EXTRA_CA_CERTS: ca, VAPID_SUBJECT: 'mailto:ops@example.nl' };
     a = await serveProcess(schema, dirA, { ...env, TENANTS_DIR: tenantsA.dir });
-    b = await serveProcess(schema, dirB, { ...env, TENANTS_DIR: tenantsB.dir });
+    b = await serveProcess(schema, dirB, { ...env, TENANTS_DIR: tenantsB.dir, DIST_DIR: distB });
     db = createDb({ url: url!, schema });
   }, 120_000);
   afterAll(async () => {
@@ -89,6 +90,7 @@ describe.skipIf(!url)('two machines: data folders of their own, one PostgreSQL d
     for (const dir of [dirA, dirB]) rmSync(dir, { recursive: true, force: true });
     tenantsA.remove();
     tenantsB.remove();
+    rmSync(distB, { recursive: true, force: true });
     rmSync(join(dirA, '..', `${schema}-push-ca.pem`), { force: true });
   });
 
@@ -176,6 +178,15 @@ describe.skipIf(!url)('two machines: data folders of their own, one PostgreSQL d
     // B wrote the folder into its own tenants folder, byte for byte.
     expect(readFileSync(join(tenantsB.dir, 'flirtx', 'tenant.json'), 'utf8')).toBe(readFileSync(join(tenantsA.dir, 'flirtx', 'tenant.json'), 'utf8'));
 
+    // B builds it (a child `sitegen build flirtx`: minutes at this machine's load; the one program
+    // of issue 25 makes it seconds) and serves its pages.
+    const home = await until('B serves flirtx\'s home page', async () => {
+      const res = await hostFetch(onB(), 'spetter', '/', { headers: { host: `flirtx.nl:${b.port}` } });
+      return res.status === 200 && res.text.includes('Flirtx') && res;
+    }, 900_000);
+    expect(String(home.headers['content-type'])).toContain('text/html');
+    expect(existsSync(join(distB, 'flirtx', 'server', 'entry.mjs')) || existsSync(join(distB, 'flirtx', '.sitegen-build.json'))).toBe(true);
+
     // Edited on A and published again: B serves the edit.
     const file = join(tenantsA.dir, 'flirtx', 'tenant.json');
     writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), name: 'Flirt X' }, null, 2));
@@ -188,5 +199,5 @@ describe.skipIf(!url)('two machines: data folders of their own, one PostgreSQL d
     await until('B no longer serves flirtx', async () => (await settingsOnB('flirtx.nl'))?.domain !== 'flirtx.nl', 60_000);
     expect(existsSync(join(tenantsB.dir, 'flirtx'))).toBe(false);
     expect((await hostFetch(onB(), 'spetter', '/api/settings.php')).json().settings.name).toBe('Spetter');
-  }, 180_000);
+  }, 1_200_000);
 });
