@@ -98,6 +98,26 @@ describe.each(engines())('photos under cdn_prefix on %s', (engine) => {
     expect((await hostFetch(rt, 'rijpedates', `/media/${name}`)).status).toBe(404);
   });
 
+  test('an approved photo removed on a complaint loses its public copy at once', async () => {
+    const anna = await screeningMember(rt, 'female');
+    const bob = await screeningMember(rt, 'male');
+    const [photo] = (await uploadPhoto(anna.client)).json().photos;
+    const mod = await staffLogin(rt, 'moderator');
+    expect((await mod.client.post(`/api/console/photos/${photo.id}`, { status: 'active' })).status).toBe(200);
+    expect((await publicFetch(nameOf(photo.url))).status).toBe(200);
+
+    const complaint = await rt.db.db
+      .insertInto('complaints')
+      .values({ tenant_id: 'spetter', reporter_user_id: bob.userId, reported_profile_id: anna.profileId, reason: 'scam', subject: 'Foto', message: 'Niet van haar.', created_at: new Date().toISOString() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const support = await staffLogin(rt, 'support', ['spetter']);
+    expect((await support.client.post(`/api/console/complaints/${complaint.id}`, { action: 'remove_photo', reason: 'offensive', photo_id: photo.id })).json()).toMatchObject({ decision: 'photo_removed' });
+    for (const url of [photo.url, photo.thumb_url]) expect((await publicFetch(nameOf(url))).status).toBe(404);
+    expect((await bob.client.get(`/api/member.php?id=${anna.profileId}`)).json().profile.main_image).toBeNull();
+    expect((await anna.client.get('/api/photos.php')).json().photos[0]).toMatchObject({ id: photo.id, status: 'rejected', url: photo.url });
+  });
+
   test('a photo sent in a chat stays behind the runtime, approved or not: never an object at the public address', async () => {
     const anna = await screeningMember(rt, 'female');
     const bob = await screeningMember(rt, 'male');
