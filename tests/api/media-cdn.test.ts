@@ -13,6 +13,7 @@ import { screeningMember, sendChatPhoto, uploadPhoto } from '../support/moderati
 import { staffLogin } from '../support/console.ts';
 import { startS3StandIn, type S3StandIn } from '../support/s3-stand-in.ts';
 import { tenantsWith } from '../support/tenants.ts';
+import { sitegen } from '../support/cli.ts';
 import { s3Media } from '../../src/server/media-s3.ts';
 import { grant } from '../../src/server/ledger.ts';
 
@@ -129,6 +130,18 @@ describe.each(engines())('photos under cdn_prefix on %s', (engine) => {
     expect((await publicFetch(nameOf(message.photo.url))).status).toBe(404);
     expect((await hostFetch(rt, 'spetter', message.photo.url, { headers: { cookie: anna.client.cookieHeader() } })).status).toBe(200);
   });
+
+  test('`sitegen publish-photos` gives a photo approved without a public copy (before this release) its copy', async () => {
+    const anna = await screeningMember(rt, 'female');
+    const [photo] = (await uploadPhoto(anna.client)).json().photos;
+    await rt.services.moderation.decidePhoto({ id: 1, role: 'moderator' }, photo.id, { status: 'active' }, 'all');
+    const names = [nameOf(photo.url), nameOf(photo.thumb_url)];
+    await bucket.unpublish(names);
+    expect((await publicFetch(names[0]!)).status).toBe(404);
+    const run = await sitegen(['publish-photos'], { ...rt.cliEnv, ...s3.env });
+    expect(run.stdout).toMatch(/\d+ approved photos have their public copy/);
+    for (const n of names) expect((await publicFetch(n)).status).toBe(200);
+  }, 120_000);
 
   test('a brand without cdn_prefix: an approved photo is addressed through the runtime, as before', async () => {
     const lena = await screeningMember(rt, 'female', 'velvet');
