@@ -26,6 +26,7 @@ import { loadAllTenants } from '../src/tenant/load.ts';
 import { NICHES } from '../src/lib/slugs.ts';
 import { LOCALES } from '../src/lib/locales.ts';
 import { channelOf, createPublishingBus } from '../src/server/bus.ts';
+import { publishBrands } from '../src/server/brand-sync.ts';
 import { createConsoleService, ENROL_LINK_HOURS, type ConsoleService } from '../src/server/services/console.ts';
 import { createLimits } from '../src/server/limits.ts';
 import { STAFF_ROLES, type StaffRole } from '../src/contract/console.ts';
@@ -76,6 +77,8 @@ program
       process.exit(1);
     }
     console.log(`sitegen: wrote ${result.file}`);
+    // On PostgreSQL the brand reaches every runtime on every machine sharing the database.
+    if (configFromEnv().databaseUrl) await publish([id]);
     if (opts.build) {
       await buildTenants([id]);
       const running = runningPort(DATA_DIR);
@@ -86,6 +89,33 @@ program
       );
     }
   });
+
+program
+  .command('publish')
+  .description(
+    'Publish brands to the database (PostgreSQL) for every runtime on every machine: each writes the folders into its tenants folder and builds them. Without ids the database gets exactly the brands of tenants/ (one gone from it is withdrawn everywhere).',
+  )
+  .argument('[ids...]', 'tenant ids; one whose folder is gone is withdrawn')
+  .action(async (ids: string[]) => {
+    if (!configFromEnv().databaseUrl) fail('publish needs DATABASE_URL (PostgreSQL): on SQLite one machine serves tenants/ as it is');
+    failOnCheck();
+    await publish(ids.length ? ids : 'all');
+  });
+
+/** Publishes brands and says what changed (src/server/brand-sync.ts). */
+async function publish(ids: string[] | 'all'): Promise<void> {
+  const { db: kysely, pool, close } = await openDatabase();
+  try {
+    await migrateToLatest(kysely);
+    const bus = pool ? createPublishingBus({ pool, channel: await channelOf(kysely, configFromEnv().databaseSchema) }) : undefined;
+    const result = await publishBrands(kysely, bus, TENANTS_DIR, ids);
+    for (const [what, list] of [['published', result.published], ['withdrawn', result.withdrawn], ['unchanged', result.unchanged]] as const) {
+      if (list.length) console.log(`sitegen: ${what} ${list.join(', ')}`);
+    }
+  } finally {
+    await close();
+  }
+}
 
 program
   .command('check')
@@ -190,6 +220,29 @@ program
   .description('Same as `db seed`.')
   .action(async () => {
     await program.parseAsync(['db', 'seed'], { from: 'user' });
+  });
+
+program
+  .command('publish-photos')
+  .description("Give every approved profile photo its public copy in the bucket (media/<file>), for photos approved before cdn_prefix addresses: run once before setting a brand's cdn_prefix. Nothing to do with photos on disk.")
+  .action(async () => {
+    const media = await mediaStoreOf(configFromEnv());
+    if (media.kind === 'disk') fail('photos are on disk (no S3_BUCKET): they have no public copies');
+    const { db: kysely, close } = await openDatabase();
+    try {
+      await migrateToLatest(kysely);
+      let done = 0;
+      for (let after = 0; ; ) {
+        const page = await kysely.selectFrom('photos').select(['id', 'filename', 'thumb_filename']).where('status', '=', 'active').where('id', '>', after).orderBy('id').limit(500).execute();
+        if (!page.length) break;
+        await media.publish(page.flatMap((p) => [p.filename, p.thumb_filename]));
+        done += page.length;
+        after = page.at(-1)!.id;
+      }
+      console.log(`sitegen: ${done} approved photos have their public copy`);
+    } finally {
+      await close();
+    }
   });
 
 const mail = program.command('mail').description('Mail tasks.');

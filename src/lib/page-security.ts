@@ -14,3 +14,18 @@ export const PAGE_SECURITY = {
     styleDirective: { resources: ["'self'", { resource: "'unsafe-inline'", kind: 'attribute' as const }] },
   },
 };
+
+/**
+ * The origin of a brand's cdn_prefix for `img-src` (approved photos are addressed under it where
+ * photos are in a bucket, src/server/media-address.ts), or null without one (or a prefix that is
+ * no http(s) address).
+ */
+export function cdnImageSource(cdnPrefix: string): string | null {
+  if (!cdnPrefix) return null;
+  try {
+    const url = new URL(cdnPrefix);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}

@@ -13,6 +13,8 @@ import { ensureVapidKeys, storedVapidKeys } from './services/push-keys.ts';
 import { existsSync } from 'node:fs';
 import type { Services } from './services/index.ts';
 import { createHttp } from './http/server.ts';
+import { addressPhotosUnder } from './media-address.ts';
+import { buildInChild, startBrandSync } from './brand-sync.ts';
 import { API_ROUTES } from './api/index.ts';
 import { POSTBACK_ATTEMPTS, POSTBACK_QUEUE, POSTBACK_RETRY_SECONDS } from './services/postbacks.ts';
 
@@ -70,12 +72,31 @@ export async function buildApp(config: AppConfig): Promise<App> {
   if (config.s3) log.info(`photos in bucket ${config.s3.bucket}${config.s3.endpoint ? ` at ${config.s3.endpoint}` : ''}`);
 
   const registry = new TenantRegistry({ tenantsDir: config.tenantsDir, distDir: config.distDir, onError: line });
+  // Approved photos in the bucket are addressed under their brand's cdn_prefix (media-address.ts).
+  if (config.s3) addressPhotosUnder(() => registry.tenants());
   // Connections are named after the schema, so an operator (or a test) can tell them apart.
   const name = `sitegen${config.databaseSchema ? `:${config.databaseSchema}` : ''}`;
   const bus: EventBus =
     config.databaseUrl && db.pool
       ? createPostgresBus({ connectionString: config.databaseUrl, pool: db.pool, channel: await channelOf(db.db, config.databaseSchema), applicationName: `${name}:bus`, log: line })
       : createMemoryBus();
+  // Brands published to the database by another machine (or this one) are written into this
+  // machine's tenants folder and made servable, before the first request and on every change.
+  const makeServable = config.brandSync === 'build' ? buildInChild({ tenantsDir: config.tenantsDir, distDir: config.distDir, log: line }) : null;
+  const brandSync =
+    config.databaseUrl && config.brandSync !== 'off'
+      ? startBrandSync({
+          db: db.db,
+          bus,
+          tenantsDir: config.tenantsDir,
+          log: (text) => log.info(text),
+          onChange: (changed) => {
+            registry.rescan(true);
+            for (const id of changed) void makeServable?.make(id);
+          },
+        })
+      : null;
+  await brandSync?.ready;
   const jobs: Jobs = config.databaseUrl
     ? createPgBossJobs({ connectionString: config.databaseUrl, schema: `${config.databaseSchema ?? 'public'}_jobs`.slice(0, 63), applicationName: `${name}:jobs`, log: line })
     : createLocalJobs({ log: line });
@@ -162,6 +183,9 @@ export async function buildApp(config: AppConfig): Promise<App> {
       return http.listen(port, host);
     },
     async close() {
+      if (config.s3) addressPhotosUnder(null);
+      brandSync?.stop();
+      makeServable?.stop();
       await http.close();
       // The visits counted in memory since the last second.
       await services.traffic.close();

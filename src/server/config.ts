@@ -62,6 +62,12 @@ export interface AppConfig {
   now?: () => Date;
   /** EUR_RATES (`USD=0.92,GBP=1.17`): EUR per unit of each currency, for revenue in EUR where asked; none by default. */
   eurRates: Record<string, number>;
+  /**
+   * BRAND_SYNC (PostgreSQL only; src/server/brand-sync.ts): `build` (the default) writes the
+   * brands published to the database into TENANTS_DIR and builds those without a build; `files`
+   * writes them only (builds come with the release or a shared DIST_DIR); `off` neither.
+   */
+  brandSync: 'build' | 'files' | 'off';
   /** The first postback retry's delay in seconds (services/postbacks.ts POSTBACK_RETRY_SECONDS unless set; tests: 1). */
   postbackRetrySeconds?: number;
 }
@@ -136,6 +142,12 @@ export function s3FromEnv(env: NodeJS.ProcessEnv): S3Settings | null {
   };
 }
 
+function brandSyncOf(value: string | undefined): AppConfig['brandSync'] {
+  const mode = (value ?? '').trim().toLowerCase() || 'build';
+  if (mode !== 'build' && mode !== 'files' && mode !== 'off') throw new ConfigError(`BRAND_SYNC: "${value}" is not build, files or off`);
+  return mode;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env, root = repoRoot()): AppConfig {
   const dataDir = env.DATA_DIR ?? join(root, 'data');
   const vapid = vapidFromEnv(env);
@@ -162,5 +174,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, root = repoR
     consoleHost: (env.CONSOLE_HOST || 'console.localhost').trim().toLowerCase().replace(/:\d+$/, ''),
     checkAnswers: env.NODE_ENV === 'test',
     eurRates: parseEurRates(env.EUR_RATES),
+    brandSync: brandSyncOf(env.BRAND_SYNC),
   };
 }

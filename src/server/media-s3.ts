@@ -1,8 +1,11 @@
 import type { Readable } from 'node:stream';
-import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { unavailable } from './errors.ts';
 import { isDatabaseUnavailable } from './http/failures.ts';
-import type { MediaStore, S3Settings } from './media-store.ts';
+import { PUBLIC_PREFIX, type MediaStore, type S3Settings } from './media-store.ts';
+
+/** How long browsers and CDNs keep a public copy: as the runtime's /media/ answers an approved photo (names are never reused). */
+const PUBLIC_CACHE = 'public, max-age=31536000, immutable';
 
 /** The photos of every machine: objects of one bucket, keyed by their stored name. */
 export function s3Media(settings: S3Settings): MediaStore & { client: S3Client; settings: S3Settings } {
@@ -45,8 +48,22 @@ export function s3Media(settings: S3Settings): MediaStore & { client: S3Client; 
       return { body: object.Body as Readable, size: object.ContentLength ?? 0, etag: object.ETag ?? `"${name}"`, lastModified: object.LastModified ?? new Date(0) };
     },
     async delete(names) {
-      if (names.length === 0) return;
-      await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: names.map((Key) => ({ Key })), Quiet: true } })).catch(failed);
+      await remove([...names, ...names.map((n) => PUBLIC_PREFIX + n)]);
+    },
+    async publish(names) {
+      // A copy inside the bucket: the bytes never pass through the runtime.
+      for (const name of names) {
+        await client
+          .send(new CopyObjectCommand({ Bucket, Key: PUBLIC_PREFIX + name, CopySource: `${Bucket}/${name}`, MetadataDirective: 'REPLACE', ContentType: 'image/webp', CacheControl: PUBLIC_CACHE }))
+          .catch(failed);
+      }
+    },
+    async unpublish(names) {
+      await remove(names.map((n) => PUBLIC_PREFIX + n));
     },
   };
+  async function remove(keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
+    await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } })).catch(failed);
+  }
 }

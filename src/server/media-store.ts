@@ -20,9 +20,24 @@ export interface MediaStore {
   get(name: string): Promise<Buffer | null>;
   /** A stored file to send, with what HTTP caching needs; null when there is none. */
   stream(name: string): Promise<MediaFile | null>;
-  /** Removes files; one already gone is fine. */
+  /** Removes files, and their public copies; one already gone is fine. */
   delete(names: string[]): Promise<void>;
+  /**
+   * Puts a copy of stored files at the storage's public address, `media/<name>` (PUBLIC_PREFIX),
+   * the same path as the runtime's `/media/<name>`: an approved profile photo under a brand's
+   * cdn_prefix (media-address.ts). A disk store has no public address: nothing to do.
+   */
+  publish(names: string[]): Promise<void>;
+  /** Takes files' public copies away (a photo rejected or removed); one not there is fine. */
+  unpublish(names: string[]): Promise<void>;
 }
+
+/**
+ * Where the public copies of approved photos are in a bucket: `media/<tenant>/<hex>.webp`. The
+ * bucket allows anonymous reads of this prefix only (README "Many processes"); everything else,
+ * photos waiting for screening among them, stays private.
+ */
+export const PUBLIC_PREFIX = 'media/';
 
 export interface MediaFile {
   body: Readable;
@@ -55,6 +70,8 @@ export function diskMedia(root: string): MediaStore {
     async delete(names) {
       await Promise.all(names.map((n) => unlink(join(root, n)).catch(notFoundIsNull)));
     },
+    async publish() {},
+    async unpublish() {},
   };
 }
 

@@ -3,18 +3,22 @@
  * their own, as on two machines, sharing only one PostgreSQL database and one S3 bucket (the
  * s3rver stand-in). A photo uploaded through A is shown by B; a browser subscribed to push on A
  * gets the push B sends, signed with the key pair A announced (A's data/vapid.json of an older
- * install, moved into the database once). Runs when DATABASE_URL is set. ("A brand added on A is
- * served by B" waits for the one build of issue 25.)
+ * install, moved into the database once). Each has a tenants folder of its own too: a brand added
+ * on A (`sitegen new`, published to the database) is served by B, an edit reaches B, and a brand
+ * removed on A (`sitegen publish <id>` without its folder) leaves B. Runs when DATABASE_URL is set.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { createECDH, createPublicKey, randomBytes, randomUUID, verify } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import webpush from 'web-push';
 // @ts-expect-error http_ece ships no types
 import ece from 'http_ece';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { adminQuery, hostFetch, type TestRuntime } from '../support/runtime.ts';
+import { DIST_DIR, REPO, adminQuery, hostFetch, type TestRuntime } from '../support/runtime.ts';
+import { tenantsWith } from '../support/tenants.ts';
 import { processView, serveProcess } from '../support/serve-process.ts';
 import { screeningMember, uploadPhoto } from '../support/moderation.ts';
 import { startS3StandIn, type S3StandIn } from '../support/s3-stand-in.ts';
@@ -43,6 +47,10 @@ describe.skipIf(!url)('two machines: data folders of their own, one PostgreSQL d
   const dirB = mkdtempSync(join(tmpdir(), 'sitegen-machine-b-'));
   /** The key pair machine A made before issue 25 (`sitegen keys` wrote data/vapid.json). */
   const oldKeys = webpush.generateVAPIDKeys();
+  /** Each machine's tenants folder: a copy of the release's. */
+  const tenantsA = tenantsWith({});
+  const tenantsB = tenantsWith({});
+  const distB = mkdtempSync(join(tmpdir(), 'sitegen-machine-b-dist-'));
   let s3: S3StandIn;
   const push = pushService();
   let pushBase = '';
@@ -65,9 +73,11 @@ describe.skipIf(!url)('two machines: data folders of their own, one PostgreSQL d
     const ca = join(dirA, '..', `${schema}-push-ca.pem`);
     writeFileSync(ca, push.cert);
     writeFileSync(join(dirA, 'vapid.json'), JSON.stringify(oldKeys));
+    // B has builds of its own (a copy of the release's dist/), and builds a brand that reaches it.
+    cpSync(DIST_DIR, distB, { recursive: true });
     const env = { ...s3.env, NODE_EXTRA_CA_CERTS: ca, VAPID_SUBJECT: 'mailto:ops@example.nl' };
-    a = await serveProcess(schema, dirA, env);
-    b = await serveProcess(schema, dirB, env);
+    a = await serveProcess(schema, dirA, { ...env, TENANTS_DIR: tenantsA.dir });
+    b = await serveProcess(schema, dirB, { ...env, TENANTS_DIR: tenantsB.dir, DIST_DIR: distB });
     db = createDb({ url: url!, schema });
   }, 120_000);
   afterAll(async () => {
@@ -78,6 +88,9 @@ describe.skipIf(!url)('two machines: data folders of their own, one PostgreSQL d
     push.close();
     await adminQuery(`drop schema if exists ${schema} cascade; drop schema if exists ${schema}_jobs cascade`);
     for (const dir of [dirA, dirB]) rmSync(dir, { recursive: true, force: true });
+    tenantsA.remove();
+    tenantsB.remove();
+    rmSync(distB, { recursive: true, force: true });
     rmSync(join(dirA, '..', `${schema}-push-ca.pem`), { force: true });
   });
 
@@ -139,4 +152,52 @@ describe.skipIf(!url)('two machines: data folders of their own, one PostgreSQL d
     const payload = JSON.parse(ece.decrypt(arrived.body, { version: 'aes128gcm', privateKey: browser, authSecret: auth }).toString());
     expect(payload).toMatchObject({ type: 'message', body: 'Hoi vanaf B' });
   });
+
+  /** `sitegen …` run on machine A: its tenants folder and data, the shared database. */
+  const onMachineA = (...args: string[]) =>
+    promisify(execFile)(process.execPath, [join(REPO, 'cli', 'main.ts'), ...args], {
+      cwd: REPO,
+      env: { ...process.env, DATABASE_SCHEMA: schema, DATA_DIR: dirA, TENANTS_DIR: tenantsA.dir },
+    });
+  /** settings.php of a brand's domain on B, as a browser on that domain asks it. */
+  const settingsOnB = async (domain: string): Promise<{ name: string; domain: string } | null> => {
+    const res = await hostFetch(onB(), 'spetter', '/api/settings.php', { headers: { host: `${domain}:${b.port}` } });
+    return res.status === 200 && String(res.headers['content-type']).startsWith('application/json') ? res.json().settings : null;
+  };
+
+  test('a brand added on A is served by B on its domain; an edit on A reaches B; removed on A, B serves it no more', async () => {
+    expect((await settingsOnB('flirtx.nl'))?.domain).not.toBe('flirtx.nl');
+
+    const made = await onMachineA('new', 'flirtx', '--domain', 'flirtx.nl', '--name', 'Flirtx', '--locales', 'nl', '--no-build');
+    expect(made.stdout).toContain('published flirtx');
+    const served = await until('B serves flirtx', async () => {
+      const settings = await settingsOnB('flirtx.nl');
+      return settings?.domain === 'flirtx.nl' && settings;
+    }, 60_000);
+    expect(served).toMatchObject({ name: 'Flirtx', domain: 'flirtx.nl' });
+    // B wrote the folder into its own tenants folder, byte for byte.
+    expect(readFileSync(join(tenantsB.dir, 'flirtx', 'tenant.json'), 'utf8')).toBe(readFileSync(join(tenantsA.dir, 'flirtx', 'tenant.json'), 'utf8'));
+
+    // B builds it (a child `sitegen build flirtx`: minutes at this machine's load; the one program
+    // of issue 25 makes it seconds) and serves its pages.
+    const home = await until('B serves flirtx\'s home page', async () => {
+      const res = await hostFetch(onB(), 'spetter', '/', { headers: { host: `flirtx.nl:${b.port}` } });
+      return res.status === 200 && res.text.includes('Flirtx') && res;
+    }, 900_000);
+    expect(String(home.headers['content-type'])).toContain('text/html');
+    expect(existsSync(join(distB, 'flirtx', 'server', 'entry.mjs')) || existsSync(join(distB, 'flirtx', '.sitegen-build.json'))).toBe(true);
+
+    // Edited on A and published again: B serves the edit.
+    const file = join(tenantsA.dir, 'flirtx', 'tenant.json');
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), name: 'Flirt X' }, null, 2));
+    expect((await onMachineA('publish', 'flirtx')).stdout).toContain('published flirtx');
+    await until('B serves the edit', async () => (await settingsOnB('flirtx.nl'))?.name === 'Flirt X', 60_000);
+
+    // Removed on A: B takes it out (and its folder); its other brands stay.
+    rmSync(join(tenantsA.dir, 'flirtx'), { recursive: true, force: true });
+    expect((await onMachineA('publish', 'flirtx')).stdout).toContain('withdrawn flirtx');
+    await until('B no longer serves flirtx', async () => (await settingsOnB('flirtx.nl'))?.domain !== 'flirtx.nl', 60_000);
+    expect(existsSync(join(tenantsB.dir, 'flirtx'))).toBe(false);
+    expect((await hostFetch(onB(), 'spetter', '/api/settings.php')).json().settings.name).toBe('Spetter');
+  }, 1_200_000);
 });

@@ -34,6 +34,7 @@ export interface Database {
   credit_ledger: CreditLedgerTable;
   push_subscriptions: PushSubscriptionsTable;
   site_secrets: SiteSecretsTable;
+  brands: BrandsTable;
   staff: StaffTable;
   staff_recovery_codes: StaffRecoveryCodesTable;
   staff_sessions: StaffSessionsTable;
@@ -461,6 +462,16 @@ export interface SessionsTable {
 }
 /** A browser's Web Push subscription of a member (SPEC §7 POST /api/user.php?push=1). */
 /** Secrets every process shares (migration 0042): the VAPID key pair as `vapid`. */
+/** A brand's folder published for every machine (migration 0075, src/server/brand-sync.ts). */
+export interface BrandsTable {
+  id: string;
+  /** JSON `{path: base64}` of tenant.json, landers/ and assets/. */
+  files: string;
+  /** SHA-256 of the folder's paths and bytes. */
+  hash: string;
+  updated_at: Generated<string>;
+}
+
 export interface SiteSecretsTable {
   name: string;
   value: string;

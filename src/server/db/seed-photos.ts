@@ -75,5 +75,6 @@ async function drawPhoto(db: Kysely<Database>, media: MediaStore, profile: DemoP
   ]);
   await media.put(filename, photo);
   await media.put(thumbFilename, thumb);
+  await media.publish([filename, thumbFilename]); // approved: a public copy where the bucket has them
   await db.insertInto('photos').values({ profile_id: profile.id, filename, thumb_filename: thumbFilename, status: 'active', reviewed_at: nowIso(), is_main: variant === 0 ? 1 : 0, position: variant }).execute();
 }

@@ -62,7 +62,15 @@ export function statementText(
  * member concerned when something was done to them, each get a statement of the decision in
  * their language, by mail and on /profile.
  */
-export function createComplaintService(deps: { db: Kysely<Database>; bus: EventBus; mail: MailService; tenants: () => Tenant[]; log?: (line: string) => void }) {
+export function createComplaintService(deps: {
+  db: Kysely<Database>;
+  bus: EventBus;
+  mail: MailService;
+  tenants: () => Tenant[];
+  /** A removed photo's public copy goes (photos.syncPublic). */
+  syncPublic?: (photoIds: readonly number[]) => Promise<void>;
+  log?: (line: string) => void;
+}) {
   const { db, bus } = deps;
   const log = deps.log ?? ((line: string) => console.error(line));
   const tenantOf = (id: string) => deps.tenants().find((t) => t.id === id);
@@ -296,6 +304,7 @@ export function createComplaintService(deps: { db: Kysely<Database>; bus: EventB
         });
         return { row, statements, memberId, suspended };
       });
+      if (input.action === 'remove_photo') await deps.syncPublic?.([input.photo_id!]);
       await afterDecision(done.row, done.statements);
       if (done.suspended) await announceSuspension(bus, done.memberId!).catch((error: Error) => log(`suspension event: ${error.message}`));
       if (input.action === 'remove_photo' && done.memberId !== null) {

@@ -2,17 +2,17 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { MainImage } from '../../contract/cards.ts';
 
-/** The public url of a stored photo file name (`<tenant>/<name>.webp`), served by src/server/media.ts. */
-export function mediaUrl(filename: string): string {
-  return `/media/${filename}`;
-}
+import { mediaUrl } from '../media-address.ts';
+
+/** The address of a stored photo file name (`<tenant>/<name>.webp`): src/server/media-address.ts. */
+export { mediaUrl };
 
 /** SPEC §3 `profile.main_image`: declared once, in the contract. */
 export type { MainImage };
 
 const imageOf = (photo: { filename: string; thumb_filename: string; status: string }): MainImage => {
-  const thumb = mediaUrl(photo.thumb_filename);
-  return { filename: mediaUrl(photo.filename), thumb_filename: thumb, status: photo.status, match: thumb };
+  const thumb = mediaUrl(photo.thumb_filename, photo.status);
+  return { filename: mediaUrl(photo.filename, photo.status), thumb_filename: thumb, status: photo.status, match: thumb };
 };
 
 /**

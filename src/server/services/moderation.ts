@@ -111,6 +111,8 @@ export interface ModerationDeps {
   bus: EventBus;
   /** The owner's statement of reasons by mail (notifier.photoRejected). */
   mailRejection: (userId: number, reason: PhotoRejectReason) => Promise<void>;
+  /** Public copies follow a decision (photos.syncPublic); none when left out (a service built alone). */
+  syncPublic?: (photoIds: readonly number[]) => Promise<void>;
   log?: (line: string) => void;
 }
 
@@ -197,6 +199,7 @@ export function createModerationService(deps: ModerationDeps) {
     qb.where((eb: any) => eb.or([eb('status', '=', 'pending'), eb.and([eb('status', '=', 'active'), eb('reviewed_at', 'is', null)])]));
 
   async function afterCommit(userId: number | null, photoId: number, reason: PhotoRejectReason | null) {
+    await deps.syncPublic?.([photoId]);
     if (userId === null) return;
     await publishToMember(bus, userId, { type: 'photos', photo_id: photoId }).catch((error: Error) => log(`photos event: ${error.message}`));
     if (reason) await deps.mailRejection(userId, reason).catch((error: Error) => log(`photo rejected mail: ${error.message}`));

@@ -73,6 +73,13 @@ export interface PhotoService {
    * Only an active photo is served to anyone; a pending or rejected one only to its owner (issue 22).
    */
   mediaAccess(storedName: string): Promise<{ status: PhotoStatus; userId: number | null } | null>;
+  /**
+   * Puts the public copies of the photos in step with their status, after the commit that changed
+   * it (media-store.ts `publish`): an approved photo has one at the bucket's `media/<name>`, a
+   * pending or rejected one none. Nothing to do on disk. Called by the photo, moderation and
+   * complaint services; a failure is logged (the runtime's /media/ still answers as the status says).
+   */
+  syncPublic(photoIds: readonly number[]): Promise<void>;
 }
 
 export interface PhotoServiceOptions {
@@ -108,8 +115,8 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
 
   const view = (p: Photo): PhotoView => ({
     id: p.id,
-    url: mediaUrl(p.filename),
-    thumb_url: mediaUrl(p.thumb_filename),
+    url: mediaUrl(p.filename, p.status),
+    thumb_url: mediaUrl(p.thumb_filename, p.status),
     main: p.is_main === 1,
     status: p.status,
     ...(p.status === 'rejected' ? { reason: p.reject_reason ?? 'other' } : {}),
@@ -206,6 +213,8 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
       await deleteFiles(media, [filename, thumbFilename]);
       throw err;
     }
+    // Shown at once (photo_moderation: after): public at once.
+    if (statusFor(tenantId) === 'active') await publishLogged(media.publish([filename, thumbFilename]), filename);
     return list(profileId);
   }
 
@@ -290,7 +299,22 @@ export function createPhotoService(opts: PhotoServiceOptions): PhotoService {
     return sent ? { status: sent.photo_status ?? 'active', userId: sent.user_id } : null;
   }
 
-  return { list, upload, uploadFictional, setMain, remove, mainImage, eraseAll, mediaAccess };
+  async function syncPublic(photoIds: readonly number[]): Promise<void> {
+    if (media.kind === 'disk' || photoIds.length === 0) return;
+    const rows = await db.selectFrom('photos').select(['filename', 'thumb_filename', 'status']).where('id', 'in', [...photoIds]).execute();
+    const names = (active: boolean) => rows.filter((r) => (r.status === 'active') === active).flatMap((r) => [r.filename, r.thumb_filename]);
+    const shown = names(true);
+    const hidden = names(false);
+    if (hidden.length) await publishLogged(media.unpublish(hidden), hidden.join(', '));
+    if (shown.length) await publishLogged(media.publish(shown), shown.join(', '));
+  }
+
+  return { list, upload, uploadFictional, setMain, remove, mainImage, eraseAll, mediaAccess, syncPublic };
+}
+
+/** A public copy that could not be made or taken away is logged, never the member's error: the row is the record. */
+async function publishLogged(done: Promise<void>, what: string): Promise<void> {
+  await done.catch((err: Error) => console.error(`photos: could not change the public copy of ${what}:`, err));
 }
 
 /** Removes stored files; a file already gone is fine, a name that is not ours is never touched. */

@@ -187,7 +187,8 @@ export function createProfileService(deps: { db: Kysely<Database>; scopeOf: Scop
         relation,
         photos: photos.map((photo, i) => {
           const locked = !viewer.paid_user && i > 0 && p.user_id !== viewer.id;
-          return { id: photo.id, main: card.main_image?.filename === mediaUrl(photo.filename), locked, url: locked ? null : mediaUrl(photo.filename), thumb_url: locked ? null : mediaUrl(photo.thumb_filename) };
+          // Active photos only (the query above): approved, so under the brand's cdn_prefix where it has one.
+          return { id: photo.id, main: card.main_image?.filename === mediaUrl(photo.filename, 'active'), locked, url: locked ? null : mediaUrl(photo.filename, 'active'), thumb_url: locked ? null : mediaUrl(photo.thumb_filename, 'active') };
         }),
         related: relatedCards.map((c) => c.card),
       };

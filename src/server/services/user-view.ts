@@ -55,7 +55,7 @@ export interface SiteUserRow {
 
 /** The user of SPEC §3 from a row of SITE_USER_COLUMNS; never the password hash. */
 export function siteUserOf(row: SiteUserRow): SiteUser {
-  const thumb = row.photo_thumb_filename ? mediaUrl(row.photo_thumb_filename) : null;
+  const thumb = row.photo_thumb_filename ? mediaUrl(row.photo_thumb_filename, row.photo_status ?? undefined) : null;
   return {
     id: row.user_id,
     email: row.email,
@@ -75,7 +75,7 @@ export function siteUserOf(row: SiteUserRow): SiteUser {
             name: row.profile_name ?? '',
             country: row.profile_country ?? '',
             status: row.profile_status ?? '',
-            main_image: row.photo_filename && thumb ? { filename: mediaUrl(row.photo_filename), thumb_filename: thumb, status: row.photo_status ?? '', match: thumb } : null,
+            main_image: row.photo_filename && thumb ? { filename: mediaUrl(row.photo_filename, row.photo_status ?? undefined), thumb_filename: thumb, status: row.photo_status ?? '', match: thumb } : null,
           },
   };
 }
