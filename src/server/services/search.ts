@@ -97,7 +97,7 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
       if (regions.length === 0) throw invalid('region');
     }
 
-    const me = userId === null ? undefined : await db.selectFrom('profiles').select(['id', 'gender', 'sexuality', 'country', 'region']).select(newestProfile.as('newest')).where('user_id', '=', userId).executeTakeFirst();
+    const me = userId === null ? undefined : await db.selectFrom('profiles').select(['id', 'gender', 'sexuality', 'country', 'region', 'birth_date', 'body_type', 'interests']).select(newestProfile.as('newest')).where('user_id', '=', userId).executeTakeFirst();
     const genders: Gender[] | undefined = query.gender === SEARCH_GENDER_ALL ? [...GENDERS] : query.gender ? [query.gender] : me ? wantedGenders(me) : undefined;
     const homeCountry = me?.country ?? (visitorCountry && tenant.countries.includes(visitorCountry) ? visitorCountry : null);
     const homeRegion = me?.region ?? null;
@@ -113,7 +113,7 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
       bornAfter: query.max_age !== undefined ? yearsBefore(today, query.max_age + 1) : undefined,
       home: { country: homeCountry, region: homeRegion },
     };
-    const source = sourceOf(deps.scopeOf(tenant), viewer);
+    const source = sourceOf(deps.scopeOf(tenant), me ?? null, today);
     // A member's rows also say whether they like each profile (the heart on the card), in the same statement.
     const read: Read = (q, limit, offset) =>
       q
