@@ -12,7 +12,7 @@ import { activeMember, useRuntime, yearsAgo } from '../support/accounts.ts';
 import { TENANTS_DIR } from '../support/runtime.ts';
 import { loadAllTenants } from '../../src/tenant/load.ts';
 import { poolScope, fitKey } from '../../src/server/services/pool.ts';
-import { createListingCache, hiddenFrom, narrowed, newestProfile, sourceOf, type ListFilters } from '../../src/server/services/listing-cache.ts';
+import { createListingCache, narrowed, newestProfile, sourceOf, type ListFilters } from '../../src/server/services/listing-cache.ts';
 
 type Member = Awaited<ReturnType<typeof activeMember>> & { profileId: number };
 
@@ -110,9 +110,9 @@ describe.each(engines())("a pool's shared lists on %s", (engine) => {
       const viewer = { userId: row.user_id!, profileId: row.id };
       const exact = (await listings.matching(sources[i]!, f, viewer).select('profiles.id').execute()).map((r) => r.id);
       expect(lists[i]!.complete).toBe(true);
-      expect(narrowed(lists[i]!, await hiddenFrom(db, row.id)).sort((a, b) => a - b)).toEqual(exact.sort((a, b) => a - b));
+      expect(narrowed(lists[i]!, await listings.hiddenFrom(row.id)).sort((a, b) => a - b)).toEqual(exact.sort((a, b) => a - b));
     }
-    const seenBy = async (row: (typeof rows)[number]) => narrowed(lists[rows.indexOf(row)]!, await hiddenFrom(db, row.id));
+    const seenBy = async (row: (typeof rows)[number]) => narrowed(lists[rows.indexOf(row)]!, await listings.hiddenFrom(row.id));
     expect(await seenBy(woman40!)).not.toContain(woman50!.id);
     expect(await seenBy(woman50!)).not.toContain(woman40!.id);
     expect(await seenBy(man45!)).toEqual(expect.arrayContaining([woman40!.id, woman50!.id, man30!.id]));

@@ -5,6 +5,7 @@ import type { Gender, Profile } from '../db/schema.ts';
 import { fitKey, fitOf, type Fit, type PoolScope } from './pool.ts';
 import type { AudiencePerson } from '../../lib/audience.ts';
 import { listingGeneration } from './listing-changes.ts';
+import { compileOnce } from '../db/compiled.ts';
 import { bandedPage, blockedWith, homeBands, visibleProfiles, type Band, type ProfileQuery, type Viewer } from './visibility.ts';
 
 /**
@@ -74,12 +75,6 @@ export function bandsOf(f: Pick<ListFilters, 'country' | 'home'>): Band[] {
   return f.country === f.home.country ? home.slice(0, -1) : [null];
 }
 
-/** The profiles a member is never shown in a listing: their own, and those of a block either way (SPEC §4, visibility.ts `blockedWith`). */
-export async function hiddenFrom(db: Kysely<Database>, profileId: number): Promise<Set<number>> {
-  const rows = await blockedWith(db, profileId).execute();
-  return new Set([profileId, ...rows.map((r) => r.id)]);
-}
-
 /** The highest profile id: a new profile anywhere changes it (select it beside the searcher's own row). */
 export const newestProfile = sql<number | string | null>`(select max(p.id) from profiles as p)`;
 
@@ -122,9 +117,17 @@ export function createListingCache(deps: { db: Kysely<Database> }) {
     return q;
   }
 
+  const PROFILE_SLOT = '\u0000hidden-from' as unknown as number;
+  const blocks = compileOnce<{ id: number }, [number]>(db, blockedWith(db, PROFILE_SLOT), [PROFILE_SLOT]);
+
   return {
     visible,
     matching,
+
+    /** The profiles a member is never shown in a listing: their own, and those of a block either way (SPEC §4, visibility.ts `blockedWith`; compiled once). */
+    async hiddenFrom(profileId: number): Promise<Set<number>> {
+      return new Set([profileId, ...(await blocks(profileId)).map((r) => r.id)]);
+    },
 
     /**
      * The ids of the first `size` profiles of the listing (size: the count limit and some

@@ -132,7 +132,7 @@ function pairFits(a: Audience, viewer: number | boolean | null, today: Date): Ra
   if (viewer === true) return null;
   const theirs = audienceOf(a, 'profiles', today);
   if (!theirs) return null;
-  const mine = typeof viewer === 'number' ? audienceOf(a, 'viewer', today) : null;
+  const mine = viewer === null || viewer === false ? null : audienceOf(a, 'viewer', today);
   return mine ? sql<SqlBool>`(${theirs} or exists (select 1 from profiles as viewer where viewer.id = ${viewer} and ${mine}))` : theirs;
 }
 
@@ -147,7 +147,8 @@ function pairFits(a: Audience, viewer: number | boolean | null, today: Date): Ra
 export function inScope(scope: PoolScope, viewer: number | Fit | null, today: Date): (eb: ExpressionBuilder<Database, 'profiles'>) => Expression<SqlBool> {
   return (eb) => {
     if (scope.others.length === 0) return eb('profiles.tenant_id', '=', scope.brand);
-    const side = (i: number | null) => (viewer === null || typeof viewer === 'number' ? viewer : i === null ? viewer.mine : viewer.peers[i]!);
+    // A profile id may be a compiled statement's placeholder (db/compiled.ts): anything but a fit is one.
+    const side = (i: number | null) => (viewer === null || typeof viewer !== 'object' ? viewer : i === null ? viewer.mine : viewer.peers[i]!);
     const pooled: Expression<SqlBool>[] = [eb('profiles.pooled', '=', 1)];
     pooled.push(scope.fictionalFrom.length ? eb.or([eb('profiles.fictional', '=', 0), eb('profiles.tenant_id', 'in', scope.fictionalFrom)]) : eb('profiles.fictional', '=', 0));
     const mine = pairFits(scope.audience, side(null), today);
