@@ -14,14 +14,20 @@ import { aloneScope } from '../src/server/services/pool.ts';
 import type { Tenant } from '../src/tenant/schema.ts';
 import { percentiles } from './lib.ts';
 
-/** Records the root node of every query run through it. */
+/**
+ * Records the root node of every query run through it, once per run: a statement compiled once
+ * (src/server/db/compiled.ts) is built when its service is made and counted each time it runs.
+ */
 export class Capture implements KyselyPlugin {
   nodes: RootOperationNode[] = [];
+  #built = new WeakMap<object, RootOperationNode>();
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    this.nodes.push(args.node);
+    this.#built.set(args.queryId, args.node);
     return args.node;
   }
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    const node = this.#built.get(args.queryId);
+    if (node) this.nodes.push(node);
     return args.result;
   }
 }
