@@ -134,26 +134,25 @@ export async function timeSearchStatements(handle: Db, tenant: Tenant, liker: Li
     ['swipe.php (the deck)', (db, listings) => createSwipeService({ db, bus, listings, scopeOf }).deck(tenant, liker)],
   ];
   const capture = new Capture();
-  const captured = handle.db.withPlugin(capture);
+  const captured = capture.attach(handle.db);
   const out: StatementTiming[] = [];
   for (const [shape, run] of shapes) {
     const cold = await runs(times, () => run(handle.db, createListingCache({ db: handle.db })));
     const kept = createListingCache({ db: handle.db });
     const warm = await runs(times, () => run(handle.db, kept));
-    capture.nodes = [];
     const listings = createListingCache({ db: captured });
+    capture.reset();
     await run(captured, listings);
-    const coldNodes = capture.nodes;
-    capture.nodes = [];
+    const coldRuns = capture.nodes.map((_, i) => capture.compiled(handle.db, i));
+    capture.reset();
     await run(captured, listings);
     const statementsWarm = capture.nodes.length;
     const statements: StatementTiming['statements'] = [];
-    for (const node of coldNodes) {
-      const compiled = handle.db.getExecutor().compileQuery(node, { queryId: 'bench' } as never);
+    for (const compiled of coldRuns) {
       const alone = await runs(times, () => handle.db.executeQuery(compiled));
       statements.push({ what: summary(compiled.sql), p95: alone.p95, plan: await plan(handle, compiled.sql, compiled.parameters as unknown[]) });
     }
-    out.push({ shape, cold, warm, statementsCold: coldNodes.length, statementsWarm, statements });
+    out.push({ shape, cold, warm, statementsCold: coldRuns.length, statementsWarm, statements });
   }
   return out;
 }
