@@ -160,6 +160,8 @@ export async function startRuntime(
     photos?: boolean;
     cpuProfileDir?: string;
     env?: NodeJS.ProcessEnv;
+    /** More environment for the serving process only (not the seed): e.g. TENANTS_DIR with brands the seed need not grow. */
+    serveEnv?: NodeJS.ProcessEnv;
     /** A second process on another runtime's PostgreSQL schema: no seeding, and the schema stays. */
     sharing?: Runtime;
     /** More data after the seed, before the runtime starts (bulk inserts of the bench's own). */
@@ -200,7 +202,7 @@ export async function startRuntime(
   }
   const port = await freePort();
   const profile = opts.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfileDir] : [];
-  const child = spawn(NODE, [...profile, '--import', join(REPO, 'bench', 'loop-monitor.ts'), 'cli/main.ts', 'serve', '--port', String(port), '--host', '127.0.0.1'], { cwd: REPO, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(NODE, [...profile, '--import', join(REPO, 'bench', 'loop-monitor.ts'), 'cli/main.ts', 'serve', '--port', String(port), '--host', '127.0.0.1'], { cwd: REPO, env: { ...env, ...opts.serveEnv }, stdio: ['ignore', 'ignore', 'inherit'] });
   const host = (tenant: string) => `${tenant}.localhost:${port}`;
   await waitFor(`http://127.0.0.1:${port}/api/settings.php`, {}, child);
   return {

@@ -3,7 +3,7 @@
  * run for each request shape, captured from Kysely and explained on the engine (SQLite's EXPLAIN
  * QUERY PLAN, PostgreSQL's EXPLAIN), so a full scan of a large table shows. Used by bench/run.ts.
  */
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type { CompiledQuery, Kysely, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryId, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { createDb, type Db } from '../src/server/db/index.ts';
 import { createMemoryBus } from '../src/server/bus.ts';
 import { createLikeService, type Liker } from '../src/server/services/likes.ts';
@@ -14,15 +14,47 @@ import { aloneScope } from '../src/server/services/pool.ts';
 import type { Tenant } from '../src/tenant/schema.ts';
 import { percentiles } from './lib.ts';
 
-/** Records the root node of every query run through it. */
+/**
+ * Records the root node of every query run through it, once per run: a statement compiled once
+ * (src/server/db/compiled.ts) is built when its service is made and counted each time it runs.
+ */
 export class Capture implements KyselyPlugin {
   nodes: RootOperationNode[] = [];
+  /** Beside each node, the values a statement compiled once ran with (its node holds placeholders); undefined for the others. */
+  values: (readonly unknown[] | undefined)[] = [];
+  #built = new WeakMap<object, RootOperationNode>();
+  #ranWith = new WeakMap<object, readonly unknown[]>();
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    this.nodes.push(args.node);
+    this.#built.set(args.queryId, args.node);
     return args.node;
   }
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    const node = this.#built.get(args.queryId);
+    if (node) {
+      this.nodes.push(node);
+      this.values.push(this.#ranWith.get(args.queryId));
+    }
     return args.result;
+  }
+  /** `db.withPlugin(capture)`, noting the values of statements run compiled (db.executeQuery). */
+  attach<DB>(db: Kysely<DB>): Kysely<DB> {
+    const captured = db.withPlugin(this);
+    const execute = captured.executeQuery.bind(captured);
+    captured.executeQuery = ((query: CompiledQuery, queryId?: QueryId) => {
+      if ('parameters' in query && query.queryId) this.#ranWith.set(query.queryId, query.parameters);
+      return execute(query, queryId);
+    }) as typeof captured.executeQuery;
+    return captured;
+  }
+  /** The i-th statement as it ran: its node compiled on `db`, with the values it ran with. */
+  compiled(db: Kysely<any>, i: number): CompiledQuery {
+    const compiled = db.getExecutor().compileQuery(this.nodes[i]!, { queryId: 'bench' } as never);
+    const values = this.values[i];
+    return values ? { ...compiled, parameters: values } : compiled;
+  }
+  reset(): void {
+    this.nodes = [];
+    this.values = [];
   }
 }
 
@@ -71,15 +103,15 @@ export async function explainShapes(handle: Db, tenant: Tenant, liker: Liker): P
  */
 export async function explain(handle: Db, shapes: Shape[]): Promise<Plan[]> {
   const capture = new Capture();
-  const db = handle.db.withPlugin(capture);
+  const db = capture.attach(handle.db);
   const plans: Plan[] = [];
   for (const [shape, run] of shapes) {
-    capture.nodes = [];
+    capture.reset();
     await run(db);
     const scans = new Set<string>();
     const wholeBrand = new Set<string>();
-    for (const node of capture.nodes) {
-      const compiled = handle.db.getExecutor().compileQuery(node, { queryId: 'bench' } as never);
+    for (const i of capture.nodes.keys()) {
+      const compiled = capture.compiled(handle.db, i);
       if (handle.engine === 'sqlite') {
         const rows = (await handle.db.executeQuery({ ...compiled, sql: `explain query plan ${compiled.sql}` } as never)).rows as { detail: string }[];
         for (const r of rows) {

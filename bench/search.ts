@@ -13,7 +13,12 @@ import { createMemoryBus } from '../src/server/bus.ts';
 import { createSearchService } from '../src/server/services/search.ts';
 import { createSwipeService } from '../src/server/services/swipes.ts';
 import { createListingCache, type ListingCache } from '../src/server/services/listing-cache.ts';
-import { aloneScope } from '../src/server/services/pool.ts';
+import { aloneScope, poolScope, type ScopeOf } from '../src/server/services/pool.ts';
+import { loadAllTenants } from '../src/tenant/load.ts';
+import { TENANTS_DIR } from '../cli/paths.ts';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Liker } from '../src/server/services/likes.ts';
 import type { Tenant } from '../src/tenant/schema.ts';
 import { percentiles } from './lib.ts';
@@ -21,21 +26,46 @@ import { Capture } from './queries.ts';
 
 const BATCH = 1000;
 const DAY = 86_400_000;
-/** The pool's brands: the two real ones and eighteen more (rows only: the runtime serves spetter). */
-export const POOL_BRANDS = ['spetter', 'velvet', ...Array.from({ length: 18 }, (_, i) => `pool${String(i + 3).padStart(2, '0')}`)];
+/** The pool's brands: the demo's two of the pool `benelux` and eighteen more (tenant files of the bench's own: poolTenantsDir). */
+export const POOL_BRANDS = ['spetter', 'rijpedates', ...Array.from({ length: 18 }, (_, i) => `pool${String(i + 3).padStart(2, '0')}`)];
+/** The eighteen more brands' niches in turn (SPEC §2), each with its niche's default audience in the Benelux. */
+const POOL_NICHES = [1, 2, 3, 4, 5, 6, 7] as const;
 const NL_REGIONS = ['Drenthe', 'Flevoland', 'Gelderland', 'Groningen', 'Limburg', 'Noord-Brabant', 'Noord-Holland', 'Overijssel', 'Utrecht', 'Zeeland', 'Zuid-Holland'];
 const BE_REGIONS = ['Antwerpen', 'Limburg', 'Oost-Vlaanderen', 'West-Vlaanderen', 'Vlaams-Brabant'];
+const BODY_TYPES = ['slim', 'average', 'athletic', 'curvy', 'full'] as const;
+const INTERESTS = ['travel', 'cooking', 'music', 'sports', 'bondage', 'sadomasochism', 'movies', 'nature'] as const;
 
 /**
- * `members` profiles spread evenly over the pool's brands, in batches of 1,000: both genders and
- * sexualities, 18 to 80 years, NL (80%) and BE with their regions, last seen within 30 days, 95%
- * listed. Profiles only (the search reads no users row of the people it lists).
+ * A copy of the shipped tenant files (and tenants/_defaults) with eighteen more brands in
+ * spetter's pool `benelux`: rijpedates' file under another id and domain, its niche (and so its
+ * default audience, within NL and BE) taken in turn from POOL_NICHES. The runtime serves them
+ * (API only: they have no build); `remove()` deletes the copy.
  */
+export function poolTenantsDir(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'sitegen-bench-pool-'));
+  cpSync(TENANTS_DIR, dir, { recursive: true });
+  const source = JSON.parse(readFileSync(join(TENANTS_DIR, 'rijpedates', 'tenant.json'), 'utf8')) as Record<string, unknown>;
+  for (const [i, id] of POOL_BRANDS.slice(2).entries()) {
+    mkdirSync(join(dir, id), { recursive: true });
+    const tenant = { ...source, name: `Pool ${id}`, domains: [`${id}.example`], default: false, niche: POOL_NICHES[i % POOL_NICHES.length], audience: { countries: ['NL', 'BE'] }, network: { pool: 'benelux' } };
+    writeFileSync(join(dir, id, 'tenant.json'), JSON.stringify(tenant, null, 2));
+  }
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The scope of spetter in the pool of poolTenantsDir (as the runtime serving it works it out). */
+export function poolScopeOf(dir: string): ScopeOf {
+  const tenants = loadAllTenants(dir);
+  return (tenant) => poolScope(tenants.find((t) => t.id === tenant.id)!, tenants);
+}
+
 export async function seedPool(db: Kysely<Database>, members: number): Promise<void> {
   let state = 7919;
   const rand = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
   const now = Date.now();
+  // One transaction: a commit per batch is most of the time on SQLite.
+  await db.transaction().execute(async (trx) => {
   for (let i = 0; i < members; i += BATCH) {
     const rows = Array.from({ length: Math.min(BATCH, members - i) }, (_, k) => {
       const nl = rand() < 0.8;
@@ -52,6 +82,8 @@ export async function seedPool(db: Kysely<Database>, members: number): Promise<v
         country: nl ? 'NL' : 'BE',
         region: pick(nl ? NL_REGIONS : BE_REGIONS),
         city: null,
+        body_type: pick(BODY_TYPES),
+        interests: JSON.stringify([pick(INTERESTS), pick(INTERESTS)]),
         status: listed ? ('active' as const) : ('disabled' as const),
         fictional: 0 as const,
         listed: (listed ? 1 : 0) as 0 | 1,
@@ -60,8 +92,9 @@ export async function seedPool(db: Kysely<Database>, members: number): Promise<v
         updated_at: seen,
       };
     });
-    await db.insertInto('profiles').values(rows).execute();
+    await trx.insertInto('profiles').values(rows).execute();
   }
+  });
   await analyze(db);
 }
 
@@ -91,36 +124,35 @@ const runs = (n: number, f: () => Promise<unknown>) => (async () => {
 })();
 
 /** The search's and the deck's shapes for one member, each statement timed and explained on the engine. */
-export async function timeSearchStatements(handle: Db, tenant: Tenant, liker: Liker, times: number): Promise<StatementTiming[]> {
+export async function timeSearchStatements(handle: Db, tenant: Tenant, liker: Liker, times: number, scopeOf: ScopeOf = aloneScope): Promise<StatementTiming[]> {
   const bus = createMemoryBus();
   const shapes: Shape[] = [
-    ['members.php', (db, listings) => createSearchService({ db, listings, scopeOf: aloneScope }).members(tenant, liker.userId, { page: 1 }, null)],
-    ['members.php?min_age=30&max_age=40', (db, listings) => createSearchService({ db, listings, scopeOf: aloneScope }).members(tenant, liker.userId, { page: 1, min_age: 30, max_age: 40 }, null)],
-    ['members.php?country=NL&region=Utrecht', (db, listings) => createSearchService({ db, listings, scopeOf: aloneScope }).members(tenant, liker.userId, { page: 1, country: 'NL', region: 'Utrecht' }, null)],
-    ['members.php?page=40', (db, listings) => createSearchService({ db, listings, scopeOf: aloneScope }).members(tenant, liker.userId, { page: 40 }, null)],
-    ['swipe.php (the deck)', (db, listings) => createSwipeService({ db, bus, listings, scopeOf: aloneScope }).deck(tenant, liker)],
+    ['members.php', (db, listings) => createSearchService({ db, listings, scopeOf }).members(tenant, liker.userId, { page: 1 }, null)],
+    ['members.php?min_age=30&max_age=40', (db, listings) => createSearchService({ db, listings, scopeOf }).members(tenant, liker.userId, { page: 1, min_age: 30, max_age: 40 }, null)],
+    ['members.php?country=NL&region=Utrecht', (db, listings) => createSearchService({ db, listings, scopeOf }).members(tenant, liker.userId, { page: 1, country: 'NL', region: 'Utrecht' }, null)],
+    ['members.php?page=40', (db, listings) => createSearchService({ db, listings, scopeOf }).members(tenant, liker.userId, { page: 40 }, null)],
+    ['swipe.php (the deck)', (db, listings) => createSwipeService({ db, bus, listings, scopeOf }).deck(tenant, liker)],
   ];
   const capture = new Capture();
-  const captured = handle.db.withPlugin(capture);
+  const captured = capture.attach(handle.db);
   const out: StatementTiming[] = [];
   for (const [shape, run] of shapes) {
     const cold = await runs(times, () => run(handle.db, createListingCache({ db: handle.db })));
     const kept = createListingCache({ db: handle.db });
     const warm = await runs(times, () => run(handle.db, kept));
-    capture.nodes = [];
     const listings = createListingCache({ db: captured });
+    capture.reset();
     await run(captured, listings);
-    const coldNodes = capture.nodes;
-    capture.nodes = [];
+    const coldRuns = capture.nodes.map((_, i) => capture.compiled(handle.db, i));
+    capture.reset();
     await run(captured, listings);
     const statementsWarm = capture.nodes.length;
     const statements: StatementTiming['statements'] = [];
-    for (const node of coldNodes) {
-      const compiled = handle.db.getExecutor().compileQuery(node, { queryId: 'bench' } as never);
+    for (const compiled of coldRuns) {
       const alone = await runs(times, () => handle.db.executeQuery(compiled));
       statements.push({ what: summary(compiled.sql), p95: alone.p95, plan: await plan(handle, compiled.sql, compiled.parameters as unknown[]) });
     }
-    out.push({ shape, cold, warm, statementsCold: coldNodes.length, statementsWarm, statements });
+    out.push({ shape, cold, warm, statementsCold: coldRuns.length, statementsWarm, statements });
   }
   return out;
 }

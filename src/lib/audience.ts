@@ -71,3 +71,30 @@ export function wideningOf(niche: Niche, own: AudienceInput): [keyof Audience, s
 export function birthDatesOf(minAge: number, maxAge: number, today: Date): { bornOnOrBefore: string; bornAfter: string } {
   return { bornOnOrBefore: yearsBefore(today, minAge), bornAfter: yearsBefore(today, maxAge + 1) };
 }
+
+/** The profile fields an audience reads (a profile row: `interests` is its JSON text of keys). */
+export interface AudiencePerson {
+  gender: Gender;
+  sexuality: Sexuality;
+  birth_date: string;
+  body_type: string | null;
+  interests: string;
+  country: string;
+}
+
+/**
+ * Whether `person` is someone the audience is for on `today`: the same test, field for field, as
+ * the audience's SQL condition (services/pool.ts `audienceOf`), so a viewer's fit worked out here
+ * gives the scope the statement would. An interest is its key in quotes within the JSON text.
+ */
+export function fitsAudience(a: Audience, person: AudiencePerson, today: Date): boolean {
+  const { bornOnOrBefore, bornAfter } = birthDatesOf(a.min_age, a.max_age, today);
+  if (!a.genders.includes(person.gender)) return false;
+  if (!a.sexualities.includes(person.sexuality)) return false;
+  if (a.min_age > SEARCH_MIN_AGE && !(person.birth_date <= bornOnOrBefore)) return false;
+  if (a.max_age < SEARCH_MAX_AGE && !(person.birth_date > bornAfter)) return false;
+  if (a.body_types && (person.body_type === null || !(a.body_types as readonly string[]).includes(person.body_type))) return false;
+  if (a.interests.length && !a.interests.some((key) => person.interests.includes(`"${key}"`))) return false;
+  if (a.countries && !a.countries.includes(person.country)) return false;
+  return true;
+}

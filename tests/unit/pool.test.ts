@@ -4,8 +4,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { parseTenant, type TenantInput } from '../../src/tenant/schema.ts';
-import { poolScope, createPoolScopes, brandInScope } from '../../src/server/services/pool.ts';
-import { birthDatesOf } from '../../src/lib/audience.ts';
+import { poolScope, createPoolScopes, brandInScope, fitOf, fitKey } from '../../src/server/services/pool.ts';
+import { birthDatesOf, fitsAudience, NICHE_AUDIENCES } from '../../src/lib/audience.ts';
 import { ageOn } from '../../src/lib/account-rules.ts';
 
 function brand(id: string, extra: Partial<TenantInput> = {}) {
@@ -63,5 +63,34 @@ describe("an audience's age range as birth dates", () => {
       const next = new Date(Date.parse(`${bornAfter}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
       expect(ageOn(next, today)).toBe(60);
     }
+  });
+});
+
+describe("a viewer's fit to the pool's audiences", () => {
+  const today = new Date('2026-11-26T12:00:00Z');
+  const person = { gender: 'female' as const, sexuality: 'hetero' as const, birth_date: '1986-11-26', body_type: 'curvy', interests: '["bondage","travel"]', country: 'NL' };
+
+  test('each field of an audience is tested as its SQL condition is: the age from the birth date, an interest as its quoted key', () => {
+    expect(fitsAudience(NICHE_AUDIENCES[6], person, today)).toBe(true); // 40 today
+    expect(fitsAudience(NICHE_AUDIENCES[6], { ...person, birth_date: '1991-11-27' }, today)).toBe(false); // 34
+    expect(fitsAudience(NICHE_AUDIENCES[6], { ...person, birth_date: '1991-11-26' }, today)).toBe(true); // 35 today
+    expect(fitsAudience(NICHE_AUDIENCES[6], { ...person, gender: 'male' }, today)).toBe(false);
+    expect(fitsAudience(NICHE_AUDIENCES[4], person, today)).toBe(true);
+    expect(fitsAudience(NICHE_AUDIENCES[4], { ...person, body_type: null }, today)).toBe(false);
+    expect(fitsAudience(NICHE_AUDIENCES[3], person, today)).toBe(true);
+    expect(fitsAudience(NICHE_AUDIENCES[3], { ...person, interests: '["bondage-light"]' }, today)).toBe(false);
+    expect(fitsAudience({ ...NICHE_AUDIENCES[1], max_age: 39 }, person, today)).toBe(false);
+    expect(fitsAudience({ ...NICHE_AUDIENCES[1], countries: ['BE'] }, person, today)).toBe(false);
+    expect(fitsAudience(NICHE_AUDIENCES[7], { ...person, gender: 'male', sexuality: 'bi' }, today)).toBe(true);
+  });
+
+  test("a scope's fit has a letter per audience; a visitor fits none", () => {
+    const a = brand('alfa', { network: { pool: 'nl' } });
+    const b = brand('bravo', { niche: 6, network: { pool: 'nl' } });
+    const g = brand('golf', { niche: 7, network: { pool: 'nl' } });
+    const scope = poolScope(a, [a, b, g]);
+    expect(fitKey(fitOf(scope, person, today))).toBe('yyn');
+    expect(fitKey(fitOf(scope, { ...person, gender: 'male', sexuality: 'gay' }, today))).toBe('yny');
+    expect(fitKey(fitOf(scope, null, today))).toBe('nnn');
   });
 });

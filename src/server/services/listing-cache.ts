@@ -2,9 +2,11 @@ import { sql, type Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/index.ts';
 import type { Gender, Profile } from '../db/schema.ts';
-import type { PoolScope } from './pool.ts';
+import { fitKey, fitOf, type Fit, type PoolScope } from './pool.ts';
+import type { AudiencePerson } from '../../lib/audience.ts';
 import { listingGeneration } from './listing-changes.ts';
-import { bandedPage, homeBands, visibleProfiles, type Band, type ProfileQuery, type Viewer } from './visibility.ts';
+import { compileOnce } from '../db/compiled.ts';
+import { bandedPage, blockedWith, homeBands, visibleProfiles, type Band, type ProfileQuery, type Viewer } from './visibility.ts';
 
 /**
  * The work members who search alike share (bench/README.md "The search under load"): for one set
@@ -29,20 +31,21 @@ const HEADROOM = 64;
 
 /**
  * Which profiles a brand's listings draw from: its scope (services/pool.ts: the brand, and its
- * pool's brands within the audiences). A brand alone draws the same for every viewer, so its lists
- * are shared by everyone who searches alike. In a pool the scope also depends on the viewer (a pair
- * fits an audience when either side does, pool.ts `inScope`), so a pool's lists are each viewer's
- * own (chosen: exact first; sharing them between viewers who fit the same audiences is the pool's
- * bench work of issue 24).
+ * pool's brands within the audiences). A brand alone draws the same for every viewer. In a pool
+ * the scope also depends on whether the viewer is someone each audience is for (a pair fits an
+ * audience when either side does, pool.ts `inScope`): viewers of the same fit draw the same
+ * profiles, so a pool's lists are keyed by the fit and shared by everyone of that fit who
+ * searches alike (a visitor fits none).
  */
 export interface Source {
   scope: PoolScope;
-  /** The viewer a pool's list is read for; null for a brand alone. */
-  viewer: Viewer | null;
+  /** The viewers' fit to the pool's audiences; null for a brand alone. */
+  fit: Fit | null;
 }
 
-export function sourceOf(scope: PoolScope, viewer: Viewer | null): Source {
-  return { scope, viewer: scope.others.length ? viewer : null };
+/** The source of a viewer's listings: their profile's fit to the scope's audiences (null: a visitor). */
+export function sourceOf(scope: PoolScope, viewer: AudiencePerson | null, today = new Date()): Source {
+  return { scope, fit: scope.others.length ? fitOf(scope, viewer, today) : null };
 }
 
 /** What a list is of: the source, the filters (as their SQL bounds) and the home bands' place. */
@@ -72,30 +75,32 @@ export function bandsOf(f: Pick<ListFilters, 'country' | 'home'>): Band[] {
   return f.country === f.home.country ? home.slice(0, -1) : [null];
 }
 
-/** The profiles a member is never shown in a listing: their own, and those of a block either way (SPEC §4). */
-export async function hiddenFrom(db: Kysely<Database>, profileId: number): Promise<Set<number>> {
-  const rows = await db
-    .selectFrom('blocks')
-    .select('blocks.blocker_profile_id as id')
-    .where('blocks.blocked_profile_id', '=', profileId)
-    .unionAll((eb) => eb.selectFrom('blocks').select('blocks.blocked_profile_id as id').where('blocks.blocker_profile_id', '=', profileId))
-    .execute();
-  return new Set([profileId, ...rows.map((r) => r.id)]);
-}
-
 /** The highest profile id: a new profile anywhere changes it (select it beside the searcher's own row). */
 export const newestProfile = sql<number | string | null>`(select max(p.id) from profiles as p)`;
 
 export function createListingCache(deps: { db: Kysely<Database> }) {
   const { db } = deps;
-  const lists = new LRUCache<string, IdList>({ max: LISTS_KEPT, ttl: LIST_TTL_MS, ttlAutopurge: false });
+  // Searches that miss the same list at once (its expiry under load) wait for one read of it: the
+  // cache's fetch shares the read in flight.
+  const lists = new LRUCache<string, IdList, { source: Source; f: ListFilters; size: number }>({
+    max: LISTS_KEPT,
+    ttl: LIST_TTL_MS,
+    ttlAutopurge: false,
+    fetchMethod: async (key, _stale, { context: { source, f, size } }) => {
+      const rows = await bandedPage(() => matching(source, f), bandsOf(f), (q, limit, offset) => q.select('profiles.id').limit(limit).offset(offset).execute(), {
+        offset: 0,
+        limit: size + HEADROOM,
+      });
+      return { key, ids: Int32Array.from(rows, (r) => r.id), complete: rows.length < size + HEADROOM };
+    },
+  });
 
   /**
    * The source's profiles `viewer` may see now (the one visibility rule); for no viewer (the
-   * shared list) those the source's scope holds for anyone (a pool's: for its viewer, see Source).
+   * shared list) those the source's scope holds for every viewer of its fit (see Source).
    */
   function visible(source: Source, viewer: Viewer | null = null): ProfileQuery {
-    return viewer ? visibleProfiles(db, source.scope, viewer) : visibleProfiles(db, source.scope, source.viewer, { scopeOnly: true });
+    return viewer ? visibleProfiles(db, source.scope, viewer) : visibleProfiles(db, source.scope, null, { scopeOnly: true, fit: source.fit ?? undefined });
   }
 
   /** The source's profiles matching the filters that `viewer` may see now. */
@@ -112,26 +117,26 @@ export function createListingCache(deps: { db: Kysely<Database> }) {
     return q;
   }
 
+  const PROFILE_SLOT = '\u0000hidden-from' as unknown as number;
+  const blocks = compileOnce<{ id: number }, [number]>(db, blockedWith(db, PROFILE_SLOT), [PROFILE_SLOT]);
+
   return {
     visible,
     matching,
 
+    /** The profiles a member is never shown in a listing: their own, and those of a block either way (SPEC §4, visibility.ts `blockedWith`; compiled once). */
+    async hiddenFrom(profileId: number): Promise<Set<number>> {
+      return new Set([profileId, ...(await blocks(profileId)).map((r) => r.id)]);
+    },
+
     /**
      * The ids of the first `size` profiles of the listing (size: the count limit and some
      * headroom), from the kept list when one of the same source and filters is fresh, read
-     * otherwise (a statement per home band it reaches).
+     * otherwise (a statement per home band it reaches; once for all who ask while it is read).
      */
     async ids(source: Source, f: ListFilters, newest: number, size: number): Promise<IdList> {
-      const key = JSON.stringify([listingGeneration(), newest, size, source.scope.key, source.viewer?.profileId ?? null, f.genders ? [...f.genders].sort() : null, f.country ?? null, f.regions ?? null, f.bornOnOrBefore ?? null, f.bornAfter ?? null, f.home.country, f.home.region]);
-      const kept = lists.get(key);
-      if (kept) return kept;
-      const rows = await bandedPage(() => matching(source, f), bandsOf(f), (q, limit, offset) => q.select('profiles.id').limit(limit).offset(offset).execute(), {
-        offset: 0,
-        limit: size + HEADROOM,
-      });
-      const list = { key, ids: Int32Array.from(rows, (r) => r.id), complete: rows.length < size + HEADROOM };
-      lists.set(key, list);
-      return list;
+      const key = JSON.stringify([listingGeneration(), newest, size, source.scope.key, source.fit ? fitKey(source.fit) : null, f.genders ? [...f.genders].sort() : null, f.country ?? null, f.regions ?? null, f.bornOnOrBefore ?? null, f.bornAfter ?? null, f.home.country, f.home.region]);
+      return (await lists.fetch(key, { context: { source, f, size } }))!;
     },
 
     /** A kept list turned out older than what a member may see now (a row the fresh read refused): read it again next time. */

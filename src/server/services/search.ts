@@ -10,7 +10,9 @@ import { findRegion } from '../data/regions.ts';
 import type { MainImage } from './main-image.ts';
 import { profileCards } from './cards.ts';
 import { bandedPage, countBands, homeBands, type ProfileQuery, type Viewer } from './visibility.ts';
-import { bandsOf, hiddenFrom, narrowed, newestProfile, sourceOf, stillMatches, type ListFilters, type ListingCache, type Source } from './listing-cache.ts';
+import { bandsOf, narrowed, newestProfile, sourceOf, stillMatches, type ListFilters, type ListingCache, type Source } from './listing-cache.ts';
+import { compileOnce } from '../db/compiled.ts';
+import { LRUCache } from 'lru-cache';
 import type { ScopeOf } from './pool.ts';
 import { yearsBefore } from '../../lib/account-rules.ts';
 
@@ -53,9 +55,56 @@ const SEARCHES_AT_ONCE = 2;
 /** Rows of the shared list read beyond a page, to fill it when one was hidden since the list was read (chosen). */
 const STALE_SPARE = 4;
 
+/** Compiled statements of the page by ids kept (chosen: a shape per brand scope, day, viewer kind and page length). */
+const PAGE_SHAPES_KEPT = 500;
+/** Placeholders of the statements compiled once (db/compiled.ts). */
+const USER_SLOT = '\u0000search-user' as unknown as number;
+const PROFILE_SLOT = '\u0000search-profile';
+
 export function createSearchService(deps: { db: Kysely<Database>; listings: ListingCache; scopeOf: ScopeOf }) {
   const { db, listings } = deps;
   const gate = pLimit(SEARCHES_AT_ONCE);
+
+  // The statements every search runs while its list is kept, built and compiled once (db/compiled.ts):
+  // the searcher's own row with the newest profile id, and the page's rows by id.
+  const ownRow = compileOnce<Pick<Profile, 'id' | 'gender' | 'sexuality' | 'country' | 'region' | 'birth_date' | 'body_type' | 'interests'> & { newest: number | string | null }, [number]>(
+    db,
+    db.selectFrom('profiles').select(['id', 'gender', 'sexuality', 'country', 'region', 'birth_date', 'body_type', 'interests']).select(newestProfile.as('newest')).where('user_id', '=', USER_SLOT),
+    [USER_SLOT],
+  );
+  const pages = new LRUCache<string, (...values: unknown[]) => Promise<Row[]>>({ max: PAGE_SHAPES_KEPT });
+
+  /**
+   * The rows of `ids` the member (`me`, their profile id; null: a visitor) may see now, through
+   * the one visibility rule, with the heart: a statement compiled once for each brand's scope, day
+   * (its audiences' birth dates), viewer kind and number of ids.
+   */
+  function pageByIds(source: Source, me: number | null, ids: number[]): Promise<Row[]> {
+    const key = JSON.stringify([source.scope.key, new Date().toISOString().slice(0, 10), me !== null, ids.length]);
+    let run = pages.get(key);
+    if (!run) {
+      const slots = ids.map((_, i) => `\u0000id-${i}`);
+      const viewer = me === null ? null : { userId: Number.NaN, profileId: PROFILE_SLOT as unknown as number };
+      const query = cardRows(listings.visible(source, viewer).where('profiles.id', 'in', slots as unknown as number[]), viewer?.profileId, ids.length, 0);
+      run = compileOnce(db, query, me === null ? slots : [PROFILE_SLOT, ...slots]) as (...values: unknown[]) => Promise<Row[]>;
+      pages.set(key, run);
+    }
+    return me === null ? run(...ids) : run(me, ...ids);
+  }
+
+  /** A listing's card rows; for a member (`me`, their profile id), whether they like each (the heart), in the same statement. */
+  function cardRows(q: ProfileQuery, me: number | undefined, limit: number, offset: number) {
+    return q
+      .select(CARD_COLUMNS)
+      .select((eb) =>
+        (me !== undefined
+          ? sql<boolean | 0 | 1 | null>`${eb.exists(eb.selectFrom('likes').select(sql.lit(1).as('one')).where('likes.from_profile_id', '=', me).whereRef('likes.to_profile_id', '=', 'profiles.id'))}`
+          : sql<boolean | 0 | 1 | null>`null`
+        ).as('liked'),
+      )
+      .limit(limit)
+      .offset(offset);
+  }
 
   /** The cards of rows; for a member, whether they like each (`liked`, read with the rows). */
   async function cards(rows: Row[]): Promise<SearchCard[]> {
@@ -91,7 +140,7 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
       if (regions.length === 0) throw invalid('region');
     }
 
-    const me = userId === null ? undefined : await db.selectFrom('profiles').select(['id', 'gender', 'sexuality', 'country', 'region']).select(newestProfile.as('newest')).where('user_id', '=', userId).executeTakeFirst();
+    const me = userId === null ? undefined : (await ownRow(userId))[0];
     const genders: Gender[] | undefined = query.gender === SEARCH_GENDER_ALL ? [...GENDERS] : query.gender ? [query.gender] : me ? wantedGenders(me) : undefined;
     const homeCountry = me?.country ?? (visitorCountry && tenant.countries.includes(visitorCountry) ? visitorCountry : null);
     const homeRegion = me?.region ?? null;
@@ -107,26 +156,14 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
       bornAfter: query.max_age !== undefined ? yearsBefore(today, query.max_age + 1) : undefined,
       home: { country: homeCountry, region: homeRegion },
     };
-    const source = sourceOf(deps.scopeOf(tenant), viewer);
-    // A member's rows also say whether they like each profile (the heart on the card), in the same statement.
-    const read: Read = (q, limit, offset) =>
-      q
-        .select(CARD_COLUMNS)
-        .select((eb) =>
-          (me
-            ? sql<boolean | 0 | 1 | null>`${eb.exists(eb.selectFrom('likes').select(sql.lit(1).as('one')).where('likes.from_profile_id', '=', me.id).whereRef('likes.to_profile_id', '=', 'profiles.id'))}`
-            : sql<boolean | 0 | 1 | null>`null`
-          ).as('liked'),
-        )
-        .limit(limit)
-        .offset(offset)
-        .execute();
+    const source = sourceOf(deps.scopeOf(tenant), me ?? null, today);
+    const read: Read = (q, limit, offset) => cardRows(q, me?.id, limit, offset).execute();
 
     // The brand's list for these filters, shared with everyone who searches alike, less what
     // this member is never shown; the count stops at the limit (a brand of 100,000 has no use for more).
     const newest = Number((me ?? (await db.selectNoFrom(newestProfile.as('newest')).executeTakeFirstOrThrow())).newest ?? 0);
     const list = await listings.ids(source, filters, newest, SEARCH_COUNT_LIMIT);
-    const mine = me ? narrowed(list, await hiddenFrom(db, me.id)) : Array.from(list.ids);
+    const mine = me ? narrowed(list, await listings.hiddenFrom(me.id)) : Array.from(list.ids);
     // More blocks than the list's headroom: the list no longer reaches the limit, so count and page without it.
     if (!list.complete && mine.length < SEARCH_COUNT_LIMIT) return searchEach(source, filters, viewer, read, query.page);
     const total = Math.min(mine.length, SEARCH_COUNT_LIMIT);
@@ -137,7 +174,7 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
     const asked = mine.slice(offset, offset + shown + STALE_SPARE);
     let rows: Row[] = [];
     if (shown > 0) {
-      const fresh = (await read(listings.visible(source, viewer).where('profiles.id', 'in', asked), asked.length, 0)).filter((row) => stillMatches(row, filters));
+      const fresh = (await pageByIds(source, me?.id ?? null, asked)).filter((row) => stillMatches(row, filters));
       const at = new Map(asked.map((id, i) => [id, i]));
       rows = fresh.sort((a, b) => at.get(a.id)! - at.get(b.id)!).slice(0, shown);
       if (fresh.length < asked.length) listings.forget(list);

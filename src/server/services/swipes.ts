@@ -97,7 +97,7 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
       // The search's shared list of the genders looked for, nearest first, its first profiles read
       // fresh through the visibility rule without those answered; the member's own list when the
       // first DECK_LOOKS of it were all answered.
-      const source = sourceOf(deps.scopeOf(tenant), liker);
+      const source = sourceOf(deps.scopeOf(tenant), me);
       const filters: ListFilters = { genders: wantedBy(me), home: { country: me.country, region: me.region } };
       const list = await deps.listings.ids(source, filters, Number(me.newest ?? 0), SEARCH_COUNT_LIMIT);
       const looked = Array.from(list.ids.subarray(0, DECK_LOOKS)).filter((id) => id !== me.id);

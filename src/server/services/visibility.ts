@@ -1,12 +1,24 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/index.ts';
 import { listingsChanged } from './listing-changes.ts';
-import { inScope, type PoolScope } from './pool.ts';
+import { inScope, type Fit, type PoolScope } from './pool.ts';
 
 /** Who is looking: a member (their user and profile ids) or a visitor (null). */
 export interface Viewer {
   userId: number;
   profileId: number | null;
+}
+
+/**
+ * The profiles a block stands between `me` and, as the ids of one statement: those who blocked
+ * `me`, and those `me` blocked (not with `theirsOnly`: the blocker still opens the profile they
+ * blocked, to lift the block). A block hides the two from each other, both ways (SPEC §4):
+ * the visibility rule takes these out in its statement, a shared list's narrowing reads them
+ * (listing-cache.ts `hiddenFrom`).
+ */
+export function blockedWith(db: Kysely<Database>, me: number, options: { theirsOnly?: boolean } = {}) {
+  const blockedMe = db.selectFrom('blocks').select('blocks.blocker_profile_id as id').where('blocks.blocked_profile_id', '=', me);
+  return options.theirsOnly ? blockedMe : blockedMe.unionAll(db.selectFrom('blocks').select('blocks.blocked_profile_id as id').where('blocks.blocker_profile_id', '=', me));
 }
 
 /**
@@ -16,12 +28,14 @@ export interface Viewer {
  * listing (a member still opens their own profile while it is active: `self: true`). Every
  * listing and every single-profile read starts from this query; a block hides the two members
  * from each other, both ways.
+ *
+ * `scopeOnly`: the listed profiles of the scope alone, for viewers of one fit to the pool's
+ * audiences (`fit`, pool.ts fitOf; none: a visitor's), a list shared a few seconds
+ * (listing-cache.ts) and narrowed by each member's own profile and blocks when read.
  */
-export function visibleProfiles(db: Kysely<Database>, scope: PoolScope, viewer: Viewer | null, options: { self?: boolean; blockedByMe?: boolean; scopeOnly?: boolean } = {}) {
+export function visibleProfiles(db: Kysely<Database>, scope: PoolScope, viewer: Viewer | null, options: { self?: boolean; blockedByMe?: boolean; scopeOnly?: boolean; fit?: Fit } = {}) {
+  if (options.scopeOnly) return db.selectFrom('profiles').where(inScope(scope, options.fit ?? null, new Date())).where('profiles.listed', '=', 1);
   let q = db.selectFrom('profiles').where(inScope(scope, viewer?.profileId ?? null, new Date()));
-  // The viewer shapes only the pool's scope (whether they fit its audiences): a list shared a few
-  // seconds (listing-cache.ts), narrowed by each member's own profile and blocks when read.
-  if (options.scopeOnly) return q.where('profiles.listed', '=', 1);
   if (viewer && options.self) {
     // Invisible mode hides a member from others, never from themselves.
     q = q.where((eb) => eb.or([eb('profiles.listed', '=', 1), eb.and([eb('profiles.user_id', '=', viewer.userId), eb('profiles.status', '=', 'active')])]));
@@ -29,17 +43,10 @@ export function visibleProfiles(db: Kysely<Database>, scope: PoolScope, viewer: 
     q = q.where('profiles.listed', '=', 1);
     if (viewer?.profileId) q = q.where('profiles.id', '!=', viewer.profileId);
   }
-  const me = viewer?.profileId;
-  if (me) {
-    // A block hides the two from each other, both ways (SPEC §4). NOT IN a list read once per
-    // query (a member blocks few): the planner keeps the listing's index order on both engines,
-    // where a correlated NOT EXISTS became an anti-join over every profile on PostgreSQL.
-    // Only the blocker still opens the blocked profile (`blockedByMe`), to lift the block.
-    q = q.where('profiles.id', 'not in', (eb) => {
-      const blockedMe = eb.selectFrom('blocks').select('blocks.blocker_profile_id as id').where('blocks.blocked_profile_id', '=', me);
-      return options.blockedByMe ? blockedMe : blockedMe.unionAll(eb.selectFrom('blocks').select('blocks.blocked_profile_id as id').where('blocks.blocker_profile_id', '=', me));
-    });
-  }
+  // NOT IN a list read once per query (a member blocks few): the planner keeps the listing's
+  // index order on both engines, where a correlated NOT EXISTS became an anti-join over every
+  // profile on PostgreSQL.
+  if (viewer?.profileId) q = q.where('profiles.id', 'not in', blockedWith(db, viewer.profileId, { theirsOnly: options.blockedByMe }));
   return q;
 }
 
