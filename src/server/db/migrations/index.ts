@@ -29,6 +29,7 @@ import * as m20261126_0042 from './2026-11-26-0042-site-secrets.ts';
 import * as m20261126_0035 from './2026-11-26-0035-revenue-payers.ts';
 import * as m20261126_0037 from './2026-11-26-0037-pool-own-brand.ts';
 import * as m20261126_0044 from './2026-11-26-0044-queue-count-indexes.ts';
+import * as m20261126_0060 from './2026-11-26-0060-fictional-conversation-brand.ts';
 
 /**
  * Every migration of this folder, by file name without extension. Imported statically, not
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-0035-revenue-payers': m20261126_0035,
   '2026-11-26-0037-pool-own-brand': m20261126_0037,
   '2026-11-26-0044-queue-count-indexes': m20261126_0044,
+  '2026-11-26-0060-fictional-conversation-brand': m20261126_0060,
 };
