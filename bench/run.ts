@@ -385,6 +385,9 @@ if (sections.has('delivery')) {
           const notify = await notifyLatency();
           const two = await measureDelivery(a, b);
           rows.push([engine, 'two runtimes (send on A, streams on B)', two.streams, ms(two.latency.p50), ms(two.latency.p99), ms(two.latency.max), two.sendsPerSecond.toFixed(0), '']);
+          // Between two brands of the pool (issue 24): a spetter member on A writes to rijpedates members whose streams are on B.
+          const pooled = await measureDelivery(a, b, { sender: 'spetter', recipients: 'rijpedates' });
+          rows.push([engine, 'two runtimes, two brands of a pool (spetter on A to rijpedates on B)', pooled.streams, ms(pooled.latency.p50), ms(pooled.latency.p99), ms(pooled.latency.max), pooled.sendsPerSecond.toFixed(0), `p99 ${(pooled.latency.p99 / two.latency.p99).toFixed(2)}x the same brand's`]);
           rows.push([engine, 'raw NOTIFY to LISTEN, same run', '', ms(notify.p50), ms(notify.p99), ms(notify.max), '', `two runtimes' p99 is ${(two.latency.p99 / notify.p99).toFixed(1)}x NOTIFY's`]);
         } finally {
           await b.close();
