@@ -4,6 +4,8 @@
  * streams open, on one runtime and across two runtimes on one PostgreSQL (the sender on one, the
  * streams on the other); beside it, in the same run, the raw NOTIFY-to-LISTEN latency of that
  * PostgreSQL. And how many paid sends a runtime stores per second. Used by bench/run.ts.
+ * Between two brands of one pool (issue 24) the sender is a member of one brand and the
+ * recipients of the other, their streams on their own brand's host.
  */
 import { request, type IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -40,10 +42,10 @@ interface BenchMember {
 }
 
 /** Signs a member up and makes them active at once (no mail round trip). */
-async function member(rt: Runtime, n: number, gender: 'male' | 'female'): Promise<BenchMember> {
+async function member(rt: Runtime, n: number, gender: 'male' | 'female', brand = 'spetter'): Promise<BenchMember> {
   const body = JSON.stringify({ email: `chat-${n}-${randomUUID()}@example.nl`, password: 'geheim-wachtwoord-1', name: `Chat${n}`, date_of_birth: '1990-05-17', gender, sexuality: 'hetero', country: 'NL', region: 'Utrecht', city: 'Utrecht' });
-  const headers = { origin: `http://${rt.host('spetter')}`, 'content-type': 'application/json', 'x-forwarded-for': `10.${n % 250}.${Math.floor(n / 250)}.${1 + (n % 200)}` };
-  const res = await rt.request('spetter', 'POST', '/api/signup.php', headers, body);
+  const headers = { origin: `http://${rt.host(brand)}`, 'content-type': 'application/json', 'x-forwarded-for': `10.${n % 250}.${Math.floor(n / 250)}.${1 + (n % 200)}` };
+  const res = await rt.request(brand, 'POST', '/api/signup.php', headers, body);
   if (res.status !== 201) throw new Error(`signup answered ${res.status}: ${res.text()}`);
   const cookie = (res.headers['set-cookie'] ?? []).find((c) => /^(__Host-)?session=/.test(c))!.split(';')[0]!;
   const { user } = res.json<{ user: { id: number; profile: { id: number } } }>();
@@ -66,24 +68,33 @@ export function openStream(rt: Runtime, host: string, path: string, cookie: stri
   });
 }
 
-function post(rt: Runtime, cookie: string, body: object) {
-  return rt.request('spetter', 'POST', '/api/chat.php', { cookie, origin: `http://${rt.host('spetter')}`, 'content-type': 'application/json' }, JSON.stringify(body));
+function post(rt: Runtime, cookie: string, body: object, brand = 'spetter') {
+  return rt.request(brand, 'POST', '/api/chat.php', { cookie, origin: `http://${rt.host(brand)}`, 'content-type': 'application/json' }, JSON.stringify(body));
+}
+
+/** The sender's brand and the recipients' (two brands of one pool, or the same brand). */
+export interface DeliveryBrands {
+  sender: string;
+  recipients: string;
 }
 
 /**
  * The delivery latency with STREAMS streams open on `streamsOn` and the sender on `sendOn` (the
  * same runtime, or another process on the same PostgreSQL), and the sends per second of `sendOn`.
  */
-export async function measureDelivery(sendOn: Runtime, streamsOn: Runtime): Promise<{ latency: Quantiles; sendsPerSecond: number; streams: number }> {
+export async function measureDelivery(sendOn: Runtime, streamsOn: Runtime, brands: DeliveryBrands = { sender: 'spetter', recipients: 'spetter' }): Promise<{ latency: Quantiles; sendsPerSecond: number; streams: number }> {
   const handle = openBenchDb(sendOn.engine, sendOn.database);
   const recipients: BenchMember[] = [];
-  for (let i = 0; i < MEMBERS; i++) recipients.push(await member(sendOn, i, 'female'));
-  const sender = await member(sendOn, 999, 'male');
+  // Women born in 1990: of every brand's audience (rijpedates': women of 35 and older).
+  for (let i = 0; i < MEMBERS; i++) recipients.push(await member(sendOn, i, 'female', brands.recipients));
+  const sender = await member(sendOn, 999, 'male', brands.sender);
+  const send = (body: object) => post(sendOn, sender.cookie, body, brands.sender);
   try {
     // Active at once, the sender premium with credits for every message of the run.
     await handle.db.updateTable('users').set({ status: 'active' }).where('id', 'in', [...recipients.map((r) => r.userId), sender.userId]).execute();
     await handle.db.updateTable('profiles').set({ status: 'active', listed: 1 }).where('id', 'in', [...recipients.map((r) => r.profileId), sender.profileId]).execute();
-    await handle.db.updateTable('users').set({ paid_user: 1 }).where('id', '=', sender.userId).execute();
+    // An account of a month: a new one writing to 25 members is held by the burst rule (issue 22), and its messages never reach a stream.
+    await handle.db.updateTable('users').set({ paid_user: 1, signup_date: new Date(Date.now() - 30 * 86_400_000).toISOString() }).where('id', '=', sender.userId).execute();
     await grant(handle.db, { userId: sender.userId, credits: 10_000_000, reason: 'bonus', ref: randomUUID() });
   } finally {
     await handle.close();
@@ -91,7 +102,7 @@ export async function measureDelivery(sendOn: Runtime, streamsOn: Runtime): Prom
   // One conversation per recipient, started before the streams open.
   const conversations: number[] = [];
   for (const r of recipients) {
-    const res = await post(sendOn, sender.cookie, { profile_id: r.profileId, kind: 'text', text: 'Hoi!', client_id: randomUUID() });
+    const res = await send({ profile_id: r.profileId, kind: 'text', text: 'Hoi!', client_id: randomUUID() });
     if (res.status !== 200) throw new Error(`chat.php answered ${res.status}: ${res.text()}`);
     conversations.push(res.json<{ conversation_id: number }>().conversation_id);
   }
@@ -112,7 +123,7 @@ export async function measureDelivery(sendOn: Runtime, streamsOn: Runtime): Prom
     w.left -= 1;
     if (w.left === 0) w.done();
   };
-  for (const r of recipients) for (let t = 0; t < tabs; t++) streams.push(await openStream(streamsOn, 'spetter', '/api/events.php', r.cookie, (e) => e.type === 'message' && onMessage(Number(e.id))));
+  for (const r of recipients) for (let t = 0; t < tabs; t++) streams.push(await openStream(streamsOn, brands.recipients, '/api/events.php', r.cookie, (e) => e.type === 'message' && onMessage(Number(e.id))));
 
   // Messages one after the other, round the recipients; each is timed on every tab of its recipient.
   for (let i = 0; i < MESSAGES; i++) {
@@ -122,7 +133,7 @@ export async function measureDelivery(sendOn: Runtime, streamsOn: Runtime): Prom
     const sent = performance.now();
     let done!: () => void;
     const all = new Promise<void>((r) => (done = r));
-    const pending = post(sendOn, sender.cookie, { conversation_id: conversations[k], kind: 'text', text: `Bericht ${i}`, client_id: randomUUID() });
+    const pending = send({ conversation_id: conversations[k], kind: 'text', text: `Bericht ${i}`, client_id: randomUUID() });
     const early: number[] = [];
     const res = await pending;
     if (res.status !== 200) throw new Error(`chat.php answered ${res.status}`);
@@ -144,7 +155,7 @@ export async function measureDelivery(sendOn: Runtime, streamsOn: Runtime): Prom
   await Promise.all(
     Array.from({ length: 20 }, async (_, w) => {
       while (performance.now() < until) {
-        const res = await post(sendOn, sender.cookie, { conversation_id: conversations[w % conversations.length], kind: 'text', text: 'Snel', client_id: randomUUID() });
+        const res = await send({ conversation_id: conversations[w % conversations.length], kind: 'text', text: 'Snel', client_id: randomUUID() });
         if (res.status === 200) sends += 1;
       }
     }),

@@ -420,19 +420,27 @@ if (sections.has('traffic')) {
 // Live delivery of chat messages
 
 if (sections.has('delivery')) {
+  // Each row as it is measured too: a run stopped before the table still tells what it found.
   const rows: (string | number)[][] = [];
+  const logRow = (row: (string | number)[]) => console.log(`delivery: ${row.join(' | ')}`);
   const ms = (n: number) => n.toFixed(1);
   for (const engine of engines) {
     const a = await startRuntime(engine);
     try {
       const one = await measureDelivery(a, a);
       rows.push([engine, 'one runtime', one.streams, ms(one.latency.p50), ms(one.latency.p99), ms(one.latency.max), one.sendsPerSecond.toFixed(0), '']);
+      logRow(rows.at(-1)!);
       if (engine === 'postgres') {
         const b = await startRuntime(engine, { sharing: a });
         try {
           const notify = await notifyLatency();
           const two = await measureDelivery(a, b);
           rows.push([engine, 'two runtimes (send on A, streams on B)', two.streams, ms(two.latency.p50), ms(two.latency.p99), ms(two.latency.max), two.sendsPerSecond.toFixed(0), '']);
+          logRow(rows.at(-1)!);
+          // Between two brands of the pool (issue 24): a spetter member on A writes to rijpedates members whose streams are on B.
+          const pooled = await measureDelivery(a, b, { sender: 'spetter', recipients: 'rijpedates' });
+          rows.push([engine, 'two runtimes, two brands of a pool (spetter on A to rijpedates on B)', pooled.streams, ms(pooled.latency.p50), ms(pooled.latency.p99), ms(pooled.latency.max), pooled.sendsPerSecond.toFixed(0), `p99 ${(pooled.latency.p99 / two.latency.p99).toFixed(2)}x the same brand's`]);
+          logRow(rows.at(-1)!);
           rows.push([engine, 'raw NOTIFY to LISTEN, same run', '', ms(notify.p50), ms(notify.p99), ms(notify.max), '', `two runtimes' p99 is ${(two.latency.p99 / notify.p99).toFixed(1)}x NOTIFY's`]);
         } finally {
           await b.close();

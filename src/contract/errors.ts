@@ -90,6 +90,7 @@ export const ERROR_CODES = [
   'complaint_handled',
   'complaint_decision_reason',
   'complaint_no_member',
+  'complaint_other_brand',
   'complaint_photo',
   // Lander experiments (issue 23)
   'experiment_control',

@@ -6,11 +6,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { engines, type TestRuntime } from '../support/runtime.ts';
+import { engines, hostFetch, type TestRuntime } from '../support/runtime.ts';
 import { Client, activeMember, apiError, mailsTo, useRuntime, yearsAgo } from '../support/accounts.ts';
 import { balanceAndLedger, chatMember, sendText, type ChatMember } from '../support/chat.ts';
 import { tenantsWith } from '../support/tenants.ts';
 import { consoleClient, staffLogin } from '../support/console.ts';
+import { uploadPhoto } from '../support/moderation.ts';
 import { grant } from '../../src/server/ledger.ts';
 
 type Member = Awaited<ReturnType<typeof activeMember>> & { profileId: number; userId: number; brand: string };
@@ -155,6 +156,23 @@ describe.each(engines())('the member network on %s', (engine) => {
     expect((await lies.client.get('/api/block.php')).json().profiles.map((p: { id: number }) => p.id)).toEqual([rob.profileId]);
     expect((await lies.client.delete('/api/block.php', { profile_id: rob.profileId })).status).toBe(200);
     expect(await found(rob)).toContain(lies.profileId);
+  });
+
+  test("a member's photos show on the pool's other brand, from the viewer's own address; never on a brand outside the pool", async () => {
+    const ria = await member(rt(), 'rijpedates', 'Ria', 'female', 47);
+    const sam = await member(rt(), 'spetter', 'Sam', 'male', 46);
+    const victor = await member(rt(), 'velvet', 'Victor', 'male', 46);
+    expect((await uploadPhoto(ria.client)).status).toBe(200);
+    // Screened and approved (rijpedates screens before showing).
+    await rt().db.db.updateTable('photos').set({ status: 'active' }).where('profile_id', '=', ria.profileId).execute();
+    const page = (await sam.client.get(`/api/member.php?id=${ria.profileId}`)).json();
+    const photo = page.photos[0];
+    expect(photo).toMatchObject({ main: true });
+    expect(photo.url).toMatch(/^\/media\/rijpedates\//);
+    const image = await hostFetch(rt(), 'spetter', photo.url);
+    expect(image.status).toBe(200);
+    expect(image.headers['content-type']).toBe('image/webp');
+    expect((await victor.client.get(`/api/member.php?id=${ria.profileId}`)).status).toBe(404);
   });
 
   test('"show me on my own brand only" and invisible mode: the pool\'s other brands no longer show the member', async () => {

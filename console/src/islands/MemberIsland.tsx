@@ -64,6 +64,8 @@ export default function MemberIsland({ locale }: { locale: ConsoleLocale }) {
   if (error && !data) return <Alert>{error}</Alert>;
   if (!data || !me) return <p className="text-sm text-slate-600">{m.loading({}, o)}</p>;
   const { member, profile } = data;
+  // A member of another brand of the pool (issue 24): their account stays their brand's.
+  const full = data.view === 'full' ? data : null;
   const role = me.staff.role;
   const brandName = me.brands.find((b) => b.id === member.brand)?.name ?? member.brand;
   const maxCredits = role === 'support' ? SUPPORT_MAX_CREDITS : CONSOLE_MAX_CREDITS;
@@ -87,7 +89,7 @@ export default function MemberIsland({ locale }: { locale: ConsoleLocale }) {
     <div>
       <label className="label" htmlFor="action-credits">{m.col_credits({}, o)}</label>
       <input id="action-credits" className="field" type="number" min={1} max={maxCredits} step={1} required value={credits} onChange={(e) => setCredits(e.target.value)} aria-describedby="action-credits-hint" />
-      <p id="action-credits-hint" className="mt-1 text-xs text-slate-500">{m.credits_limit({ max: maxCredits, balance: member.credits }, o)}</p>
+      <p id="action-credits-hint" className="mt-1 text-xs text-slate-500">{m.credits_limit({ max: maxCredits, balance: full?.member.credits ?? 0 }, o)}</p>
     </div>
   );
 
@@ -97,40 +99,45 @@ export default function MemberIsland({ locale }: { locale: ConsoleLocale }) {
         <div className="min-w-0">
           <p className="text-xs"><a href="/console/members" className="text-indigo-700">← {m.nav_members({}, o)}</a></p>
           <h1 className="flex flex-wrap items-center gap-2 text-xl font-bold">
-            {profile?.name ?? member.email}
+            {profile?.name ?? full?.member.email}
             {profile && <span className="text-sm font-normal text-slate-600">#{profile.id}</span>}
             <StatusBadge status={member.status} locale={locale} />
           </h1>
-          <p className="text-sm text-slate-600">{member.email} · {brandName} · {m.member_id({ id: member.id }, o)}</p>
+          <p className="text-sm text-slate-600">{full && `${full.member.email} · `}{brandName} · {m.member_id({ id: member.id }, o)}</p>
         </div>
+        {full && (
         <div className="ml-auto flex flex-wrap gap-2" role="group" aria-label={m.actions({}, o)}>
           {may(role, 'members.suspend') && (member.status === 'suspended' ? button('unsuspend', m.action_unsuspend({}, o), 'i-tabler-lock-open') : button('suspend', m.action_suspend({}, o), 'i-tabler-ban', 'btn-danger'))}
           {may(role, 'members.credits') && button('grant', m.action_grant({}, o), 'i-tabler-coin')}
-          {may(role, 'members.credits') && member.credits > 0 && button('take', m.action_take({}, o), 'i-tabler-coin-off')}
+          {may(role, 'members.credits') && full.member.credits > 0 && button('take', m.action_take({}, o), 'i-tabler-coin-off')}
           {may(role, 'members.activation') && member.status === 'not_confirmed' && button('activation', m.action_activation({}, o), 'i-tabler-mail-forward')}
-          {may(role, 'members.directdebit') && !member.directdebit_blocked && button('directdebit', m.action_directdebit({}, o), 'i-tabler-building-bank')}
+          {may(role, 'members.directdebit') && !full.member.directdebit_blocked && button('directdebit', m.action_directdebit({}, o), 'i-tabler-building-bank')}
           {may(role, 'members.delete') && button('delete', m.action_delete({}, o), 'i-tabler-trash', 'btn-danger')}
         </div>
+        )}
       </div>
+      {data.view === 'pool' && <p className="rounded-md border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-900">{m.pool_member_note({ brand: brandName, via: data.via.map((v) => label(`pool_via_${v}`, locale)).join(', ') }, o)}</p>}
       <Alert tone="success">{done}</Alert>
       <Alert>{error}</Alert>
 
       <div className="grid gap-4 lg:grid-cols-2">
+        {full && (
         <Section title={m.section_account({}, o)}>
           <Facts
             rows={[
               [m.status({}, o), <StatusBadge status={member.status} locale={locale} />],
-              [m.suspended_at({}, o), member.suspended_at ? formatDateTime(member.suspended_at, locale) : null],
-              [m.col_credits({}, o), member.credits],
-              [m.paid_user({}, o), member.paid_user ? m.yes({}, o) : m.no({}, o)],
-              [m.directdebit({}, o), member.directdebit_blocked ? m.blocked({}, o) : m.allowed({}, o)],
-              [m.language({}, o), member.language],
-              [m.col_signup({}, o), formatDateTime(member.signup_date, locale)],
-              [m.source({}, o), sourceText(member.source)],
-              [m.locked_until({}, o), member.locked_until ? formatDateTime(member.locked_until, locale) : null],
+              [m.suspended_at({}, o), full.member.suspended_at ? formatDateTime(full.member.suspended_at, locale) : null],
+              [m.col_credits({}, o), full.member.credits],
+              [m.paid_user({}, o), full.member.paid_user ? m.yes({}, o) : m.no({}, o)],
+              [m.directdebit({}, o), full.member.directdebit_blocked ? m.blocked({}, o) : m.allowed({}, o)],
+              [m.language({}, o), full.member.language],
+              [m.col_signup({}, o), formatDateTime(full.member.signup_date, locale)],
+              [m.source({}, o), sourceText(full.member.source)],
+              [m.locked_until({}, o), full.member.locked_until ? formatDateTime(full.member.locked_until, locale) : null],
             ]}
           />
         </Section>
+        )}
         <Section title={m.section_profile({}, o)}>
           {profile ? (
             <Facts
@@ -140,7 +147,7 @@ export default function MemberIsland({ locale }: { locale: ConsoleLocale }) {
                 [m.profile_birth({}, o), profile.birth_date],
                 [m.profile_place({}, o), [profile.city, profile.region, profile.country].filter(Boolean).join(', ')],
                 [m.profile_listed({}, o), profile.listed ? m.yes({}, o) : m.no({}, o)],
-                [m.invisible({}, o), member.invisible ? m.yes({}, o) : m.no({}, o)],
+                ...(full ? ([[m.invisible({}, o), full.member.invisible ? m.yes({}, o) : m.no({}, o)]] as [string, ReactNode][]) : []),
                 [m.last_seen({}, o), formatDateTime(profile.last_seen_at, locale)],
                 [m.profile_about({}, o), profile.about ? <span className="whitespace-pre-line">{profile.about}</span> : null],
               ]}
@@ -169,13 +176,14 @@ export default function MemberIsland({ locale }: { locale: ConsoleLocale }) {
         )}
       </Section>
 
+      {full && (
       <div className="grid gap-4 xl:grid-cols-2">
-        <Section title={m.section_ledger({}, o)} count={data.ledger.length}>
-          {data.ledger.length ? (
+        <Section title={m.section_ledger({}, o)} count={full.ledger.length}>
+          {full.ledger.length ? (
             <table className="data-table">
               <thead><tr><th>{m.col_when({}, o)}</th><th className="num">{m.col_delta({}, o)}</th><th>{m.col_reason({}, o)}</th><th>{m.col_note({}, o)}</th></tr></thead>
               <tbody>
-                {data.ledger.map((entry) => (
+                {full.ledger.map((entry) => (
                   <tr key={entry.id}>
                     <td className="whitespace-nowrap">{formatDateTime(entry.created_at, locale)}</td>
                     <td className={`num font-semibold ${entry.delta < 0 ? 'text-red-700' : 'text-emerald-700'}`}>{entry.delta > 0 ? `+${entry.delta}` : entry.delta}</td>
@@ -189,13 +197,13 @@ export default function MemberIsland({ locale }: { locale: ConsoleLocale }) {
             <Empty text={m.none({}, o)} />
           )}
         </Section>
-        {data.payments !== null && (
-          <Section title={m.section_payments({}, o)} count={data.payments.length}>
-            {data.payments.length ? (
+        {full.payments !== null && (
+          <Section title={m.section_payments({}, o)} count={full.payments.length}>
+            {full.payments.length ? (
               <table className="data-table">
                 <thead><tr><th>{m.col_when({}, o)}</th><th className="num">{m.col_amount({}, o)}</th><th className="num">{m.col_credits({}, o)}</th><th>{m.col_method({}, o)}</th><th>{m.status({}, o)}</th></tr></thead>
                 <tbody>
-                  {data.payments.map((p) => (
+                  {full.payments.map((p) => (
                     <tr key={p.id}>
                       <td className="whitespace-nowrap">{formatDateTime(p.paid_at ?? p.created_at, locale)}</td>
                       <td className="num whitespace-nowrap">{p.amount} {p.currency}{p.reversed_amount ? ` (−${p.reversed_amount})` : ''}</td>
@@ -212,6 +220,7 @@ export default function MemberIsland({ locale }: { locale: ConsoleLocale }) {
           </Section>
         )}
       </div>
+      )}
 
       <div className="grid gap-4 lg:grid-cols-2">
         <Section title={m.section_complaints_by({}, o)} count={data.complaints.by.length}>
@@ -260,9 +269,11 @@ export default function MemberIsland({ locale }: { locale: ConsoleLocale }) {
             <Empty text={m.none({}, o)} />
           )}
         </Section>
-        <Section title={m.section_sessions({}, o)} count={data.sessions.count}>
-          <Facts rows={[[m.sessions_open({}, o), data.sessions.count], [m.last_seen({}, o), formatDateTime(data.sessions.last_seen, locale)], [m.address({}, o), data.sessions.address]]} />
-        </Section>
+        {full && (
+          <Section title={m.section_sessions({}, o)} count={full.sessions.count}>
+            <Facts rows={[[m.sessions_open({}, o), full.sessions.count], [m.last_seen({}, o), formatDateTime(full.sessions.last_seen, locale)], [m.address({}, o), full.sessions.address]]} />
+          </Section>
+        )}
       </div>
 
       <Section title={m.section_conversations({}, o)} count={data.conversations.length}>
@@ -302,7 +313,7 @@ export default function MemberIsland({ locale }: { locale: ConsoleLocale }) {
       )}
       {action === 'activation' && (
         <ActionDialog locale={locale} title={m.action_activation({}, o)} submit={m.action_activation({}, o)} noReason onClose={close} onConfirm={() => actOnMember('POST members/:id/resend-activation', id, undefined, m.done_activation({}, o))}>
-          <p className="text-sm text-slate-600">{m.activation_explained({ email: member.email }, o)}</p>
+          <p className="text-sm text-slate-600">{m.activation_explained({ email: full?.member.email ?? '' }, o)}</p>
         </ActionDialog>
       )}
       {action === 'directdebit' && (

@@ -116,7 +116,7 @@ export const INBOX_ROUTES: AnyConsoleRoute[] = [
     roles: 'inbox',
     scoped: true,
     params: ConversationParams,
-    handler: async ({ services, session, params }) => json(await services.inbox.conversation(session.staff, params.id)),
+    handler: async ({ services, session, params, ip }) => json(await services.inbox.conversation(session.staff, params.id, ip)),
   }),
   consoleRoute({
     method: 'POST',

@@ -161,7 +161,7 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
     roles: 'members.read',
     scoped: true,
     params: MemberParams,
-    handler: async ({ console, session, params }) => json(await console.member(session.staff, params.id)),
+    handler: async ({ console, session, params, ip }) => json(await console.member(session.staff, params.id, ip)),
   }),
   consoleRoute({
     method: 'POST',

@@ -231,7 +231,10 @@ export function createChatService(deps: ChatServiceDeps) {
         // Staff answer in conversations members started; a fictional profile never starts one.
         if (!user || me.userId === null) throw notFound();
         if (user.paid_user !== 1 && (await conversationsStarted(trx, me.profileId)) >= FREE_CONVERSATIONS) throw chatError.premium();
-        const created = await trx.insertInto('conversations').values({ tenant_id: tenant.id, started_by: me.profileId, created_at: now }).returning('id').executeTakeFirstOrThrow();
+        // A conversation is the starter's brand's; one with a fictional profile is the profile's brand's,
+        // whose staff answer it in the console's inbox (issue 24: the member may be of another brand of the pool).
+        const brand = other.fictional === 1 && other.user_id === null ? other.tenant_id : tenant.id;
+        const created = await trx.insertInto('conversations').values({ tenant_id: brand, started_by: me.profileId, created_at: now }).returning('id').executeTakeFirstOrThrow();
         await trx.updateTable('profiles').set((eb) => ({ conversations_started: eb('conversations_started', '+', 1) })).where('id', '=', me.profileId).execute();
         conversationId = created.id;
         await trx
@@ -407,7 +410,7 @@ export function createChatService(deps: ChatServiceDeps) {
           // A held message reaches its recipient only when a moderator releases it (this.announce then).
           other.user_id !== null && reached ? this.announce({ id: row.id, conversationId: row.conversation_id, recipientUserId: other.user_id, first }) : undefined,
           // A message to a fictional profile: the console's open inbox pages hear of it (issue 22).
-          other.user_id === null && reached ? publishToConsole(bus, { type: 'inbox_message', brand: tenant.id, conversation_id: row.conversation_id }) : undefined,
+          other.user_id === null && reached ? publishToConsole(bus, { type: 'inbox_message', brand: other.tenant_id, conversation_id: row.conversation_id }) : undefined,
           me.userId !== null ? publishToMember(bus, me.userId, { type: 'message', conversation_id: row.conversation_id, message_id: row.id }) : undefined,
           me.userId !== null && row.credits > 0 ? publishToMember(bus, me.userId, { type: 'credits', balance: credits }) : undefined,
         ]);

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { EventBus } from '../bus.ts';
 import type { Tenant } from '../../tenant/schema.ts';
@@ -11,7 +11,7 @@ import { nowIso } from '../db/engine.ts';
 import { AppError, notFound } from '../errors.ts';
 import { message } from '../i18n.ts';
 import { audit } from './console.ts';
-import { brandCondition, brandsToQuery, inScope } from './brand-scope.ts';
+import { brandCondition, brandsToQuery, inScope, type BrandIds } from './brand-scope.ts';
 import { publishToMember } from './events.ts';
 import { removePhoto, staffMediaUrl } from './moderation.ts';
 import { announceSuspension, suspendMember } from './suspension.ts';
@@ -24,6 +24,9 @@ export const COMPLAINT_CONVERSATION_MAX = 500;
 export const STATEMENTS_SHOWN = 20;
 
 type Executor = Kysely<Database> | Transaction<Database>;
+
+/** A statement of a decision to one member, on their own brand. */
+type Statement = { userId: number; brand: string; party: 'reporter' | 'reported'; decision: ComplaintDecision; reason: string };
 
 const handledAlready = () => new AppError('complaint_handled', 409);
 const needsReason = () => new AppError('complaint_decision_reason', 400, { field: 'reason' });
@@ -75,12 +78,34 @@ export function createComplaintService(deps: {
   const log = deps.log ?? ((line: string) => console.error(line));
   const tenantOf = (id: string) => deps.tenants().find((t) => t.id === id);
 
-  /** A complaint of a brand in scope, or 404 (another brand's complaint does not exist for the staff member). */
+  /**
+   * A complaint filed on a brand in scope, or about a member whose home brand is (issue 24: a
+   * complaint filed on one brand of a pool about a member of another is both brands' to see);
+   * otherwise 404 (another brand's complaint does not exist for the staff member).
+   */
   async function requireComplaint(q: Executor, staff: StaffView, id: number) {
-    const row = await q.selectFrom('complaints').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row || !inScope(staff, row.tenant_id)) throw notFound();
+    const row = await q
+      .selectFrom('complaints')
+      .leftJoin('profiles as reported', 'reported.id', 'complaints.reported_profile_id')
+      .selectAll('complaints')
+      .select('reported.tenant_id as reported_brand')
+      .where('complaints.id', '=', id)
+      .executeTakeFirst();
+    if (!row || !(inScope(staff, row.tenant_id) || (row.reported_brand !== null && inScope(staff, row.reported_brand)))) throw notFound();
     return row;
   }
+
+  /** The brand an audit entry is filed under: the complaint's, or the member's brand through which the staff member sees it. */
+  const auditBrand = (staff: StaffView, row: { tenant_id: string; reported_brand: string | null }) => (inScope(staff, row.tenant_id) ? row.tenant_id : (row.reported_brand ?? row.tenant_id));
+
+  /** Complaints filed on `brands`, or about members of `brands` filed on another brand of their pool. */
+  const filedOnOrAbout = (brands: BrandIds) => (eb: ExpressionBuilder<Database, 'complaints'>) =>
+    brands === null
+      ? eb.val(true)
+      : eb.or([
+          brandCondition('complaints.tenant_id', brands),
+          eb.exists(eb.selectFrom('profiles as concerned').select('concerned.id').whereRef('concerned.id', '=', 'complaints.reported_profile_id').where(brandCondition('concerned.tenant_id', brands))),
+        ]);
 
   /** A member's card as staff see it on a complaint: no e-mail address, no payments. */
   async function card(by: { userId?: number; profileId?: number }) {
@@ -142,9 +167,9 @@ export function createComplaintService(deps: {
   }
 
   /** Sends the statements of a decision that committed, and tells the members' tabs. */
-  async function afterDecision(complaint: { id: number; tenant_id: string }, statements: { userId: number; party: 'reporter' | 'reported'; decision: ComplaintDecision; reason: string }[]) {
-    const tenant = tenantOf(complaint.tenant_id);
+  async function afterDecision(complaint: { id: number }, statements: Statement[]) {
     for (const s of statements) {
+      const tenant = tenantOf(s.brand);
       await publishToMember(bus, s.userId, { type: 'statement', complaint_id: complaint.id }).catch((error: Error) => log(`statement event: ${error.message}`));
       const user = await db.selectFrom('users').select(['email', 'language', 'status']).where('id', '=', s.userId).executeTakeFirst();
       if (!tenant || !user || user.status === 'deleted') continue;
@@ -162,7 +187,7 @@ export function createComplaintService(deps: {
      * asked), pages after `before`; with the waiting counts per brand in scope.
      */
     async queue(staff: StaffView, input: ComplaintsInput) {
-      const q = db.selectFrom('complaints').where(brandCondition('complaints.tenant_id', brandsToQuery(staff, input.brand)));
+      const q = db.selectFrom('complaints').where(filedOnOrAbout(brandsToQuery(staff, input.brand)));
       // The waiting counts of every brand in scope, whichever brand the page shows.
       const waiting = db
         .selectFrom('complaints')
@@ -171,6 +196,20 @@ export function createComplaintService(deps: {
         .where('complaints.status', 'in', ['open', 'in_review'])
         .groupBy(['complaints.tenant_id', 'complaints.status'])
         .execute();
+      // And those about their members filed on another brand of a pool, counted under the member's brand.
+      const scope = brandsToQuery(staff);
+      const waitingAbout =
+        scope === null
+          ? Promise.resolve([])
+          : db
+              .selectFrom('complaints')
+              .innerJoin('profiles as concerned', 'concerned.id', 'complaints.reported_profile_id')
+              .where(brandCondition('concerned.tenant_id', scope))
+              .where((eb) => eb.not(brandCondition('complaints.tenant_id', scope)))
+              .select((eb) => ['concerned.tenant_id', 'complaints.status', eb.fn.countAll<number | string>().as('n')])
+              .where('complaints.status', 'in', ['open', 'in_review'])
+              .groupBy(['concerned.tenant_id', 'complaints.status'])
+              .execute();
       const rows = await q
         .leftJoin('profiles as reporter', 'reporter.user_id', 'complaints.reporter_user_id')
         .leftJoin('profiles as reported', 'reported.id', 'complaints.reported_profile_id')
@@ -198,9 +237,9 @@ export function createComplaintService(deps: {
         .execute();
       const page = rows.slice(0, CONSOLE_PAGE_SIZE);
       const counts = new Map<string, { brand: string; open: number; in_review: number }>();
-      for (const r of await waiting) {
+      for (const r of [...(await waiting), ...(await waitingAbout)]) {
         const c = counts.get(r.tenant_id) ?? { brand: r.tenant_id, open: 0, in_review: 0 };
-        c[r.status as 'open' | 'in_review'] = Number(r.n);
+        c[r.status as 'open' | 'in_review'] += Number(r.n);
         counts.set(r.tenant_id, c);
       }
       return {
@@ -230,7 +269,7 @@ export function createComplaintService(deps: {
       const reported = row.reported_profile_id === null ? null : await card({ profileId: row.reported_profile_id });
       const conversation = reporter && reported ? await conversationBetween(reporter.profile_id, reported.profile_id) : null;
       if (conversation) {
-        await audit(db, { staff, action: 'complaint_conversation_read', brand: row.tenant_id, object: { type: 'complaint', id: row.id }, ip, details: { conversation_id: conversation.id } });
+        await audit(db, { staff, action: 'complaint_conversation_read', brand: auditBrand(staff, row), object: { type: 'complaint', id: row.id }, ip, details: { conversation_id: conversation.id } });
       }
       return {
         complaint: {
@@ -267,9 +306,13 @@ export function createComplaintService(deps: {
       const done = await db.transaction().execute(async (trx) => {
         const row = await requireComplaint(trx, staff, id);
         if (!canAct(row.status, input.action)) throw handledAlready();
-        const reported = row.reported_profile_id === null ? undefined : await trx.selectFrom('profiles').select(['id', 'user_id']).where('id', '=', row.reported_profile_id).executeTakeFirst();
+        const reported = row.reported_profile_id === null ? undefined : await trx.selectFrom('profiles').select(['id', 'user_id', 'tenant_id']).where('id', '=', row.reported_profile_id).executeTakeFirst();
         const memberId = reported?.user_id ?? null;
         if (needsMember(input.action) && (!reported || (input.action !== 'remove_photo' && memberId === null))) throw new AppError('complaint_no_member', 400, { field: 'action' });
+        // A member of another brand of the pool is their own brand's to warn, strip of a photo or suspend (issue 24).
+        if (needsMember(input.action) && reported && !inScope(staff, reported.tenant_id)) {
+          throw new AppError('complaint_other_brand', 403, { field: 'action', params: { brand: tenantOf(reported.tenant_id)?.name ?? reported.tenant_id } });
+        }
         if (input.action === 'remove_photo') {
           if (input.photo_id === undefined) throw new AppError('complaint_photo', 400, { field: 'photo_id' });
           if (!(await removePhoto(trx, { photoId: input.photo_id, profileId: reported!.id, reason: photoReasonOf(reason!), staffId: staff.id }))) throw new AppError('complaint_photo', 400, { field: 'photo_id' });
@@ -284,19 +327,20 @@ export function createComplaintService(deps: {
           .executeTakeFirst();
         if (Number(updated.numUpdatedRows) !== 1) throw handledAlready();
         // The reporter hears every decision; the member concerned when something was done to them.
-        const statements: { userId: number; party: 'reporter' | 'reported'; decision: ComplaintDecision; reason: string }[] = [];
+        // Each on their own brand (the reported member may be of another brand of the pool): its page and its mail.
+        const statements: Statement[] = [];
         if (decision) {
-          statements.push({ userId: row.reporter_user_id, party: 'reporter', decision, reason: reason! });
-          if (decision !== 'dismissed' && memberId !== null) statements.push({ userId: memberId, party: 'reported', decision, reason: reason! });
+          statements.push({ userId: row.reporter_user_id, brand: row.tenant_id, party: 'reporter', decision, reason: reason! });
+          if (decision !== 'dismissed' && memberId !== null) statements.push({ userId: memberId, brand: reported!.tenant_id, party: 'reported', decision, reason: reason! });
           await trx
             .insertInto('statements')
-            .values(statements.map((s) => ({ tenant_id: row.tenant_id, user_id: s.userId, complaint_id: row.id, party: s.party, decision: s.decision, reason: s.reason, created_at: now })))
+            .values(statements.map((s) => ({ tenant_id: s.brand, user_id: s.userId, complaint_id: row.id, party: s.party, decision: s.decision, reason: s.reason, created_at: now })))
             .execute();
         }
         await audit(trx, {
           staff,
           action: `complaint_${input.action}`,
-          brand: row.tenant_id,
+          brand: auditBrand(staff, row),
           object: { type: 'complaint', id: row.id },
           reason: reason ?? null,
           ip,

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
 import type { Database } from '../db/index.ts';
+import type { Tenant } from '../../tenant/schema.ts';
 import { nowIso, startsWith } from '../db/engine.ts';
 import { AppError, authRequired, notFound } from '../errors.ts';
 import type { Limits } from '../limits.ts';
@@ -13,6 +14,7 @@ import type { AuditCallback } from './moderation.ts';
 import type { EventBus } from '../bus.ts';
 import { announceSessionEnded } from './console-events.ts';
 import { brandCondition, brandsToQuery, inScope } from './brand-scope.ts';
+import { involvement, partnerBrands } from './pool-view.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
 import { hashSecret, newToken, parseToken, secretMatches } from './secrets.ts';
 import { readCookie, serializeCookie } from '../../lib/cookies.ts';
@@ -120,6 +122,8 @@ export function createConsoleService(deps: {
   resendActivation?: (userId: number) => Promise<void>;
   /** Erases a member as their own deletion does (accounts.erase with their photos), `alongside` in its transaction. */
   erase?: (userId: number, alongside: (trx: Transaction<Database>) => Promise<void>) => Promise<void>;
+  /** The brands served now, for their pools (services/pool-view.ts); without it staff see their own brands' members only. */
+  tenants?: () => readonly Tenant[];
 }) {
   const { db, limits } = deps;
   const cookieName = staffCookieName(deps.production);
@@ -234,6 +238,123 @@ export function createConsoleService(deps: {
     // A member of a brand outside the staff member's scope does not exist for them.
     if (!user || !inScope(staff, user.tenant_id)) throw notFound();
     return user;
+  }
+
+  type UserRow = Awaited<ReturnType<typeof requireMember>>;
+  type ProfileRow = Selectable<Database['profiles']>;
+
+  const profileFacts = (profile: ProfileRow) => ({
+    id: profile.id,
+    name: profile.name,
+    gender: profile.gender,
+    sexuality: profile.sexuality,
+    birth_date: profile.birth_date,
+    country: profile.country,
+    region: profile.region,
+    city: profile.city,
+    about: profile.about,
+    status: profile.status,
+    listed: profile.listed === 1,
+    last_seen_at: profile.last_seen_at,
+  });
+
+  const photosOf = (profileId: number) =>
+    db.selectFrom('photos').select(['id', 'filename', 'thumb_filename', 'status', 'is_main', 'created_at']).where('profile_id', '=', profileId).orderBy('position').execute();
+
+  /**
+   * A member's complaints by and about them, blocks and conversations (without their text); with
+   * `partners` (a pool view) only those whose other side is a member of these brands.
+   */
+  async function relatedOf(profileId: number, userId: number, partners: string[] | null) {
+    const otherOf = (column: 'complaints.reported_profile_id' | 'blocks.blocker_profile_id' | 'blocks.blocked_profile_id' | 'conversation_members.other_profile_id') =>
+      db.selectFrom('profiles').select('profiles.id').where('profiles.id', '=', sql.ref<number>(column)).where('profiles.tenant_id', 'in', partners ?? []);
+    const [complaintsBy, complaintsAbout, blocks, conversations] = await Promise.all([
+      db
+        .selectFrom('complaints')
+        .select(['id', 'reported_profile_id', 'reason', 'subject', 'status', 'created_at'])
+        .where('reporter_user_id', '=', userId)
+        .$if(partners !== null, (q) => q.where((eb) => eb.exists(otherOf('complaints.reported_profile_id'))))
+        .orderBy('id', 'desc')
+        .execute(),
+      db
+        .selectFrom('complaints')
+        .select(['id', 'reporter_user_id', 'reason', 'subject', 'status', 'created_at'])
+        .where('reported_profile_id', '=', profileId)
+        .$if(partners !== null, (q) => q.where('complaints.tenant_id', 'in', partners!))
+        .orderBy('id', 'desc')
+        .execute(),
+      db
+        .selectFrom('blocks')
+        .select(['blocker_profile_id', 'blocked_profile_id', 'created_at'])
+        .where((eb) => eb.or([eb('blocker_profile_id', '=', profileId), eb('blocked_profile_id', '=', profileId)]))
+        .$if(partners !== null, (q) => q.where((eb) => eb.or([eb.exists(otherOf('blocks.blocker_profile_id')), eb.exists(otherOf('blocks.blocked_profile_id'))])))
+        .execute(),
+      db
+        .selectFrom('conversation_members')
+        .innerJoin('conversations', 'conversations.id', 'conversation_members.conversation_id')
+        .select(['conversations.id', 'conversation_members.other_profile_id', 'conversations.started_by', 'conversations.created_at', 'conversation_members.last_message_at'])
+        .select((eb) => eb.selectFrom('messages').whereRef('messages.conversation_id', '=', 'conversations.id').select(eb.fn.countAll<number>().as('n')).as('messages'))
+        .where('conversation_members.profile_id', '=', profileId)
+        .$if(partners !== null, (q) => q.where((eb) => eb.exists(otherOf('conversation_members.other_profile_id'))))
+        .orderBy('conversation_members.last_message_at', 'desc')
+        .limit(200)
+        .execute(),
+    ]);
+    // The other side of blocks and conversations by name, a fictional profile marked (DESIGN §10).
+    const otherIds = [...new Set([...blocks.flatMap((b) => [b.blocker_profile_id, b.blocked_profile_id]), ...conversations.map((c) => c.other_profile_id)])].filter((pid) => pid !== profileId);
+    const others = new Map(
+      otherIds.length ? (await db.selectFrom('profiles').select(['id', 'name', 'fictional']).where('id', 'in', otherIds).execute()).map((p) => [p.id, { name: p.name, fictional: p.fictional === 1 }]) : [],
+    );
+    const other = (pid: number) => ({ profile_id: pid, name: others.get(pid)?.name ?? null, fictional: others.get(pid)?.fictional ?? false });
+    return {
+      complaints: { by: complaintsBy, about: complaintsAbout },
+      blocks: {
+        by: blocks.filter((b) => b.blocker_profile_id === profileId).map((b) => ({ ...other(b.blocked_profile_id), created_at: b.created_at })),
+        of: blocks.filter((b) => b.blocked_profile_id === profileId).map((b) => ({ ...other(b.blocker_profile_id), created_at: b.created_at })),
+      },
+      conversations: conversations.map((c) => ({ id: c.id, other_profile_id: c.other_profile_id, other_name: other(c.other_profile_id).name, other_fictional: other(c.other_profile_id).fictional, started_by_member: c.started_by === profileId, created_at: c.created_at, last_message_at: c.last_message_at, messages: Number(c.messages ?? 0) })),
+    };
+  }
+
+  /** A member of a brand in scope, as their brand's staff see them. */
+  async function fullView(staff: StaffView, user: UserRow) {
+    const profile = await db.selectFrom('profiles').selectAll().where('user_id', '=', user.id).executeTakeFirst();
+    const profileId = profile?.id ?? -1;
+    const now = nowIso();
+    const [photos, ledger, payments, sessions, related] = await Promise.all([
+      photosOf(profileId),
+      db.selectFrom('credit_ledger').select(['id', 'delta', 'reason', 'ref', 'note', 'created_at']).where('user_id', '=', user.id).orderBy('id', 'desc').limit(100).execute(),
+      may(staff.role, 'members.payments')
+        ? db.selectFrom('payments').select(['id', 'package_id', 'credits', 'amount', 'currency', 'method', 'provider', 'status', 'paid_at', 'created_at', 'reversed_amount']).where('user_id', '=', user.id).orderBy('id', 'desc').limit(100).execute()
+        : Promise.resolve(null),
+      db.selectFrom('sessions').select(['last_used_at', 'ip', 'expires_at']).where('user_id', '=', user.id).orderBy('last_used_at', 'desc').execute(),
+      relatedOf(profileId, user.id, null),
+    ]);
+    return {
+      view: 'full' as const,
+      member: {
+        id: user.id,
+        brand: user.tenant_id,
+        email: user.email,
+        status: user.suspended_at ? 'suspended' : user.status,
+        suspended_at: user.suspended_at,
+        credits: user.credits,
+        paid_user: user.paid_user === 1,
+        directdebit_blocked: user.directdebit_blocked === 1,
+        language: user.language,
+        invisible: user.invisible === 1,
+        signup_date: user.signup_date,
+        source: user.tracking ? (JSON.parse(user.tracking) as unknown) : null,
+        locked_until: user.locked_until,
+      },
+      profile: profile ? profileFacts(profile) : null,
+      photos,
+      ledger,
+      payments,
+      ...related,
+      // Open sessions: unexpired ones, and none while suspended (their rows stay only to show /pages/ban).
+      sessions: { count: user.suspended_at ? 0 : sessions.filter((s) => s.expires_at > now).length, last_seen: sessions[0]?.last_used_at ?? null, address: sessions[0]?.ip ?? null },
+    };
   }
 
   /** Closes the open console streams of ended sessions on every runtime (the CLI on SQLite has no bus: each stream finds out at its next check). */
@@ -506,72 +627,32 @@ export function createConsoleService(deps: {
       };
     },
 
-    /** GET /api/console/members/{id}: everything staff need, conversations without their text. */
-    async member(staff: StaffView, id: number) {
-      const user = await requireMember(staff, id);
-      const profile = await db.selectFrom('profiles').selectAll().where('user_id', '=', user.id).executeTakeFirst();
-      const profileId = profile?.id ?? -1;
-      const now = nowIso();
-      const [photos, ledger, payments, complaintsBy, complaintsAbout, blocks, sessions, conversations] = await Promise.all([
-        db.selectFrom('photos').select(['id', 'filename', 'thumb_filename', 'status', 'is_main', 'created_at']).where('profile_id', '=', profileId).orderBy('position').execute(),
-        db.selectFrom('credit_ledger').select(['id', 'delta', 'reason', 'ref', 'note', 'created_at']).where('user_id', '=', user.id).orderBy('id', 'desc').limit(100).execute(),
-        may(staff.role, 'members.payments')
-          ? db.selectFrom('payments').select(['id', 'package_id', 'credits', 'amount', 'currency', 'method', 'provider', 'status', 'paid_at', 'created_at', 'reversed_amount']).where('user_id', '=', user.id).orderBy('id', 'desc').limit(100).execute()
-          : Promise.resolve(null),
-        db.selectFrom('complaints').select(['id', 'reported_profile_id', 'reason', 'subject', 'status', 'created_at']).where('reporter_user_id', '=', user.id).orderBy('id', 'desc').execute(),
-        db.selectFrom('complaints').select(['id', 'reporter_user_id', 'reason', 'subject', 'status', 'created_at']).where('reported_profile_id', '=', profileId).orderBy('id', 'desc').execute(),
-        db
-          .selectFrom('blocks')
-          .select(['blocker_profile_id', 'blocked_profile_id', 'created_at'])
-          .where((eb) => eb.or([eb('blocker_profile_id', '=', profileId), eb('blocked_profile_id', '=', profileId)]))
-          .execute(),
-        db.selectFrom('sessions').select(['last_used_at', 'ip', 'expires_at']).where('user_id', '=', user.id).orderBy('last_used_at', 'desc').execute(),
-        db
-          .selectFrom('conversation_members')
-          .innerJoin('conversations', 'conversations.id', 'conversation_members.conversation_id')
-          .select(['conversations.id', 'conversation_members.other_profile_id', 'conversations.started_by', 'conversations.created_at', 'conversation_members.last_message_at'])
-          .select((eb) => eb.selectFrom('messages').whereRef('messages.conversation_id', '=', 'conversations.id').select(eb.fn.countAll<number>().as('n')).as('messages'))
-          .where('conversation_members.profile_id', '=', profileId)
-          .orderBy('conversation_members.last_message_at', 'desc')
-          .limit(200)
-          .execute(),
-      ]);
-      // The other side of blocks and conversations by name, a fictional profile marked (DESIGN §10).
-      const otherIds = [...new Set([...blocks.flatMap((b) => [b.blocker_profile_id, b.blocked_profile_id]), ...conversations.map((c) => c.other_profile_id)])].filter((pid) => pid !== profileId);
-      const others = new Map(
-        otherIds.length ? (await db.selectFrom('profiles').select(['id', 'name', 'fictional']).where('id', 'in', otherIds).execute()).map((p) => [p.id, { name: p.name, fictional: p.fictional === 1 }]) : [],
-      );
-      const other = (pid: number) => ({ profile_id: pid, name: others.get(pid)?.name ?? null, fictional: others.get(pid)?.fictional ?? false });
+    /**
+     * GET /api/console/members/{id}: everything staff need, conversations without their text
+     * (`view: 'full'`). A member of another brand of a pool of the staff member's brands, involved
+     * with one of their brands' members, answers `view: 'pool'` (services/pool-view.ts): the
+     * profile, photos and what concerns those brands' members only, the reading audited. Any
+     * other member out of scope does not exist for them (404).
+     */
+    async member(staff: StaffView, id: number, ip: string) {
+      const user = await db.selectFrom('users').selectAll().where('id', '=', id).where('status', '!=', 'deleted').executeTakeFirst();
+      if (!user) throw notFound();
+      if (inScope(staff, user.tenant_id)) return fullView(staff, user);
+      const partners = partnerBrands(staff, user.tenant_id, deps.tenants?.() ?? []);
+      const profile = partners.length ? await db.selectFrom('profiles').selectAll().where('user_id', '=', user.id).executeTakeFirst() : undefined;
+      if (!profile) throw notFound();
+      const via = await involvement(db, { profileId: profile.id, userId: user.id }, partners);
+      if (via.length === 0) throw notFound();
+      const related = await relatedOf(profile.id, user.id, partners);
+      await audit(db, { staff, action: 'member_view_pool', brand: partners[0], object: { type: 'member', id: user.id }, ip, details: { member_brand: user.tenant_id, via } });
       return {
-        member: {
-          id: user.id,
-          brand: user.tenant_id,
-          email: user.email,
-          status: user.suspended_at ? 'suspended' : user.status,
-          suspended_at: user.suspended_at,
-          credits: user.credits,
-          paid_user: user.paid_user === 1,
-          directdebit_blocked: user.directdebit_blocked === 1,
-          language: user.language,
-          invisible: user.invisible === 1,
-          signup_date: user.signup_date,
-          source: user.tracking ? (JSON.parse(user.tracking) as unknown) : null,
-          locked_until: user.locked_until,
-        },
-        profile: profile
-          ? { id: profile.id, name: profile.name, gender: profile.gender, sexuality: profile.sexuality, birth_date: profile.birth_date, country: profile.country, region: profile.region, city: profile.city, about: profile.about, status: profile.status, listed: profile.listed === 1, last_seen_at: profile.last_seen_at }
-          : null,
-        photos,
-        ledger,
-        payments,
-        complaints: { by: complaintsBy, about: complaintsAbout },
-        blocks: {
-          by: blocks.filter((b) => b.blocker_profile_id === profileId).map((b) => ({ ...other(b.blocked_profile_id), created_at: b.created_at })),
-          of: blocks.filter((b) => b.blocked_profile_id === profileId).map((b) => ({ ...other(b.blocker_profile_id), created_at: b.created_at })),
-        },
-        // Open sessions: unexpired ones, and none while suspended (their rows stay only to show /pages/ban).
-        sessions: { count: user.suspended_at ? 0 : sessions.filter((s) => s.expires_at > now).length, last_seen: sessions[0]?.last_used_at ?? null, address: sessions[0]?.ip ?? null },
-        conversations: conversations.map((c) => ({ id: c.id, other_profile_id: c.other_profile_id, other_name: other(c.other_profile_id).name, other_fictional: other(c.other_profile_id).fictional, started_by_member: c.started_by === profileId, created_at: c.created_at, last_message_at: c.last_message_at, messages: Number(c.messages ?? 0) })),
+        view: 'pool' as const,
+        // Their home brand's account stays theirs: no e-mail, credits, ledger, payments, sessions or source.
+        member: { id: user.id, brand: user.tenant_id, status: user.suspended_at ? 'suspended' : user.status },
+        via,
+        profile: profileFacts(profile),
+        photos: await photosOf(profile.id),
+        ...related,
       };
     },
 

@@ -171,6 +171,7 @@ export function createServices(deps: ServiceDeps): Services {
     console: createConsoleService({
       db,
       bus,
+      tenants: deps.tenants,
       limits,
       production: deps.production,
       // The member's own activation mail, with its limits; its links point at the brand's main domain.

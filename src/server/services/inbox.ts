@@ -57,7 +57,7 @@ export function createInboxService(deps: InboxDeps) {
       .innerJoin('conversation_members as cm', 'cm.conversation_id', 'c.id')
       .innerJoin('profiles as f', 'f.id', 'cm.profile_id')
       .innerJoin('profiles as mp', 'mp.id', 'cm.other_profile_id')
-      .select(['c.id', 'c.tenant_id', 'c.waiting_since', 'c.claimed_by', 'c.claimed_until', 'c.created_at', 'f.id as fictional_id', 'f.retired_at', 'mp.id as member_profile_id', 'mp.user_id as member_user_id', 'mp.country as member_country'])
+      .select(['c.id', 'c.tenant_id', 'c.waiting_since', 'c.claimed_by', 'c.claimed_until', 'c.created_at', 'f.id as fictional_id', 'f.retired_at', 'mp.id as member_profile_id', 'mp.user_id as member_user_id', 'mp.country as member_country', 'mp.tenant_id as member_brand'])
       .where('c.id', '=', id)
       .where('f.fictional', '=', 1)
       .where('f.user_id', 'is', null)
@@ -80,8 +80,11 @@ export function createInboxService(deps: InboxDeps) {
     return { by: { id: row.claimed_by, email: by?.email ?? null }, until: row.claimed_until };
   }
 
-  /** What each member spent on messages to fictional profiles (credits), by member profile. */
-  async function spentWithFictional(profileIds: number[]): Promise<Map<number, number>> {
+  /**
+   * What each member spent on messages to fictional profiles of `brands` (credits), by member
+   * profile: a member of another brand of the pool shows what they spent here, never there.
+   */
+  async function spentWithFictional(profileIds: number[], brands: string[]): Promise<Map<number, number>> {
     if (profileIds.length === 0) return new Map();
     const rows = await db
       .selectFrom('messages as m')
@@ -92,13 +95,14 @@ export function createInboxService(deps: InboxDeps) {
       // Said of cm too: PostgreSQL carries no `in` across a join, and would read every message.
       .where('cm.profile_id', 'in', profileIds)
       .where('f.fictional', '=', 1)
+      .where('f.tenant_id', 'in', brands)
       .groupBy('m.sender_profile_id')
       .execute();
     return new Map(rows.map((r) => [r.sender_profile_id, Number(r.spent)]));
   }
 
   /** The member's card as the inbox shows it: the profile card, premium, and credits spent with fictional profiles. No e-mail, no payments. */
-  async function memberCards(profileIds: number[]) {
+  async function memberCards(profileIds: number[], brands: string[]) {
     if (profileIds.length === 0) return new Map();
     const rows = await db
       .selectFrom('profiles')
@@ -106,7 +110,7 @@ export function createInboxService(deps: InboxDeps) {
       .select([...CARD_COLUMNS, 'profiles.gender', 'profiles.about', 'users.paid_user', 'users.language'])
       .where('profiles.id', 'in', profileIds)
       .execute();
-    const spent = await spentWithFictional(profileIds);
+    const spent = await spentWithFictional(profileIds, brands);
     const cards = await profileCards(db, rows);
     return new Map(
       cards.map(({ row, card }) => [
@@ -163,7 +167,7 @@ export function createInboxService(deps: InboxDeps) {
         .orderBy('c.id')
         .execute();
       const page = rows.slice(0, INBOX_PAGE_SIZE);
-      const [members, fictional] = await Promise.all([memberCards([...new Set(page.map((r) => r.member_profile_id))]), fictionalCards([...new Set(page.map((r) => r.fictional_id))])]);
+      const [members, fictional] = await Promise.all([memberCards([...new Set(page.map((r) => r.member_profile_id))], [...new Set(page.map((r) => r.tenant_id))]), fictionalCards([...new Set(page.map((r) => r.fictional_id))])]);
       const staffIds = [...new Set(page.filter((r) => r.claimed_by !== null && r.claimed_until && r.claimed_until > nowIso()).map((r) => r.claimed_by!))];
       const emails = new Map(staffIds.length ? (await db.selectFrom('staff').select(['id', 'email']).where('id', 'in', staffIds).execute()).map((s) => [s.id, s.email]) : []);
       const now = nowIso();
@@ -219,11 +223,15 @@ export function createInboxService(deps: InboxDeps) {
     },
 
     /** GET /api/console/inbox/{id}: the history as the fictional profile sees it, both cards, the claim, what a reply may carry. */
-    async conversation(staff: StaffView, id: number) {
+    async conversation(staff: StaffView, id: number, ip: string) {
       const row = await requireConversation(staff, id);
       const tenant = tenantOf(row.tenant_id);
+      // A member of another brand of the pool writing to this brand's fictional profile (issue 24): the reading is audited.
+      if (row.member_brand !== row.tenant_id) {
+        await audit(db, { staff, action: 'inbox_read_pool', brand: row.tenant_id, object: { type: 'conversation', id: row.id }, ip, details: { member_brand: row.member_brand } });
+      }
       const [members, fictional, messages, claim, photos] = await Promise.all([
-        memberCards([row.member_profile_id]),
+        memberCards([row.member_profile_id], [row.tenant_id]),
         fictionalCards([row.fictional_id]),
         chat.history(row.id, row.fictional_id),
         claimOf(row),

@@ -31,6 +31,7 @@ import * as m20261126_0037 from './2026-11-26-0037-pool-own-brand.ts';
 import * as m20261126_0075 from './2026-11-26-0075-brands.ts';
 import * as m20261126_0044 from './2026-11-26-0044-queue-count-indexes.ts';
 import * as m20261126_0055 from './2026-11-26-0055-pool-listing.ts';
+import * as m20261126_0060 from './2026-11-26-0060-fictional-conversation-brand.ts';
 
 /**
  * Every migration of this folder, by file name without extension. Imported statically, not
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-0044-queue-count-indexes': m20261126_0044,
   '2026-11-26-0075-brands': m20261126_0075,
   '2026-11-26-0055-pool-listing': m20261126_0055,
+  '2026-11-26-0060-fictional-conversation-brand': m20261126_0060,
 };

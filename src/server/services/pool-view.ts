@@ -1,0 +1,81 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/index.ts';
+import type { Tenant } from '../../tenant/schema.ts';
+import type { StaffView } from '../../contract/console.ts';
+import { inScope } from './brand-scope.ts';
+
+/**
+ * What staff of one brand see of a member of another brand of its pool (issue 24, docs/API.md
+ * "The pool's members in the console"). A member belongs to their home brand: its staff alone see
+ * their account (e-mail, credits, ledger, payments, sessions, source) and act on it. Staff of a
+ * brand of the same pool see such a member only where the member is involved with one of their
+ * own brand's members (a conversation, a like, a block or a complaint either way), and then only
+ * what that involvement needs: the profile and photos, and the conversations, likes, blocks and
+ * complaints with their own brand's members. Staff of a brand outside the pool see nothing (404).
+ */
+
+/** How a member of another brand is involved with a staff member's brands. */
+export const POOL_INVOLVEMENTS = ['conversation', 'like', 'block', 'complaint'] as const;
+export type PoolInvolvement = (typeof POOL_INVOLVEMENTS)[number];
+
+/**
+ * The brands of a staff member's scope that share a pool with `brand` (not `brand` itself): the
+ * brands through which they may see that brand's members. None for staff of every brand (they see
+ * every member in full), for a brand alone, and for staff whose brands are outside its pool.
+ */
+export function partnerBrands(staff: Pick<StaffView, 'brands'>, brand: string, tenants: readonly Tenant[]): string[] {
+  if (staff.brands === null || inScope(staff, brand)) return [];
+  const pool = tenants.find((t) => t.id === brand)?.network?.pool;
+  if (!pool) return [];
+  return tenants.filter((t) => t.id !== brand && t.network?.pool === pool && inScope(staff, t.id)).map((t) => t.id);
+}
+
+/**
+ * How a member (their profile, their user) is involved with members of `brands`: the kinds found,
+ * none when they are not (the staff member then sees nothing of them). Each is one indexed look-up.
+ */
+export async function involvement(db: Kysely<Database>, member: { profileId: number; userId: number }, brands: string[]): Promise<PoolInvolvement[]> {
+  if (brands.length === 0) return [];
+  const { profileId, userId } = member;
+  const [conversation, like, block, complaint] = await Promise.all([
+    db
+      .selectFrom('conversation_members as cm')
+      .innerJoin('profiles as o', 'o.id', 'cm.other_profile_id')
+      .select('cm.conversation_id')
+      .where('cm.profile_id', '=', profileId)
+      .where('o.tenant_id', 'in', brands)
+      .limit(1)
+      .executeTakeFirst(),
+    db
+      .selectFrom('likes as l')
+      .innerJoin('profiles as o', (join) => join.on((eb) => eb.or([eb.and([eb('l.from_profile_id', '=', profileId), eb('o.id', '=', eb.ref('l.to_profile_id'))]), eb.and([eb('l.to_profile_id', '=', profileId), eb('o.id', '=', eb.ref('l.from_profile_id'))])])))
+      .select('l.id')
+      .where((eb) => eb.or([eb('l.from_profile_id', '=', profileId), eb('l.to_profile_id', '=', profileId)]))
+      .where('o.tenant_id', 'in', brands)
+      .limit(1)
+      .executeTakeFirst(),
+    db
+      .selectFrom('blocks as b')
+      .innerJoin('profiles as o', (join) => join.on((eb) => eb.or([eb.and([eb('b.blocker_profile_id', '=', profileId), eb('o.id', '=', eb.ref('b.blocked_profile_id'))]), eb.and([eb('b.blocked_profile_id', '=', profileId), eb('o.id', '=', eb.ref('b.blocker_profile_id'))])])))
+      .select('b.id')
+      .where((eb) => eb.or([eb('b.blocker_profile_id', '=', profileId), eb('b.blocked_profile_id', '=', profileId)]))
+      .where('o.tenant_id', 'in', brands)
+      .limit(1)
+      .executeTakeFirst(),
+    // A complaint filed on one of the brands about the member, or by the member about one of their members.
+    db
+      .selectFrom('complaints as c')
+      .leftJoin('profiles as o', 'o.id', 'c.reported_profile_id')
+      .select('c.id')
+      .where((eb) => eb.or([eb.and([eb('c.reported_profile_id', '=', profileId), eb('c.tenant_id', 'in', brands)]), eb.and([eb('c.reporter_user_id', '=', userId), eb('o.tenant_id', 'in', brands)])]))
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  const found: [PoolInvolvement, unknown][] = [
+    ['conversation', conversation],
+    ['like', like],
+    ['block', block],
+    ['complaint', complaint],
+  ];
+  return found.filter(([, row]) => row !== undefined).map(([kind]) => kind);
+}
