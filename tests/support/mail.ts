@@ -13,8 +13,10 @@ export function mailTo(address: string): string | undefined {
   }
   const to = new RegExp(`^To:.*${address.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'mi');
   for (const file of files) {
-    // Mails are 8bit; undoing quoted-printable soft breaks keeps this right for SMTP-style files too.
-    const text = readFileSync(join(dir, file), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/gi, '=');
+    // The runtime writes 8bit mails: decoding quoted-printable there broke a link whose token began
+    // with "3d" ("token=3d…" read as "token=…"). Only a file that says it is quoted-printable is decoded.
+    const raw = readFileSync(join(dir, file), 'utf8');
+    const text = /^Content-Transfer-Encoding:\s*quoted-printable/im.test(raw) ? raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : raw;
     if (to.test(text)) return text;
   }
   return undefined;
