@@ -28,6 +28,13 @@ export function photoLimit(paidUser: boolean): number {
   return paidUser ? PREMIUM_PHOTOS : FREE_PHOTOS;
 }
 
+/**
+ * Counts the changes the member started (upload, main, delete). A list read before a change began
+ * is older than the change's own answer and must not replace it: the page's first read, still on
+ * its way when a quick upload returned, used to hide the new photo until the next reload.
+ */
+let changes = 0;
+
 function settle(photos: Photo[]): Photo[] {
   $photos.set(photos);
   // The main image lives on the user too (top bar thumbnail, profile-photo alert).
@@ -36,8 +43,9 @@ function settle(photos: Photo[]): Photo[] {
 }
 
 export async function loadPhotos(): Promise<Photo[]> {
+  const before = changes;
   const { photos } = await api('GET', '/photos.php');
-  $photos.set(photos);
+  if (changes === before) $photos.set(photos);
   return photos;
 }
 
@@ -48,6 +56,7 @@ export async function loadPhotos(): Promise<Photo[]> {
 export function uploadPhoto(file: File): Promise<Photo[]> {
   const form = new FormData();
   form.append('photo', file);
+  changes += 1;
   $upload.set({ progress: 0 });
   return new Promise<{ photos: Photo[] }>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
@@ -71,11 +80,13 @@ export function uploadPhoto(file: File): Promise<Photo[]> {
 
 /** Makes a photo the main image (PUT /api/photos.php {id, main: true}). */
 export async function setMainPhoto(id: number): Promise<Photo[]> {
+  changes += 1;
   const { photos } = await api('PUT', '/photos.php', { id, main: true });
   return settle(photos);
 }
 
 export async function deletePhoto(id: number): Promise<Photo[]> {
+  changes += 1;
   const { photos } = await api('DELETE', '/photos.php', { id });
   return settle(photos);
 }

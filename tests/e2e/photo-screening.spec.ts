@@ -62,3 +62,36 @@ test('a member whose photo was rejected sees why on /profile and may upload anot
   // The rejected photo no longer counts toward the limit.
   await expect(photos.getByText('0 van 3 foto\'s')).toBeVisible();
 });
+
+test('a photo uploaded while the page is still reading the list stays on the page', async ({ page }) => {
+  await signUp(page);
+  // The page's first read of the list is answered with the list as it was (no photo), but only after the upload returned.
+  let uploadDone!: () => void;
+  const afterUpload = new Promise<void>((resolve) => { uploadDone = resolve; });
+  let held = 0;
+  await page.route('**/api/photos.php', async (route) => {
+    if (route.request().method() !== 'GET' || held > 0) return route.continue();
+    held += 1;
+    await afterUpload;
+    // A new member's list before the upload: empty.
+    await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ photos: [] }) });
+  });
+  await page.goto(brandUrl(BRAND, '/profile#photos'));
+  await confirmEntryWarning(page);
+  const photos = page.locator('#photos');
+  await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0);
+  const uploaded = page.waitForResponse((r) => r.url().endsWith('/api/photos.php') && r.request().method() === 'POST');
+  const jpeg = await sharp({ create: { width: 500, height: 500, channels: 3, background: { r: 40, g: 40, b: 200 } } }).jpeg().toBuffer();
+  await page.getByLabel('Foto toevoegen').setInputFiles({ name: 'snel.jpg', mimeType: 'image/jpeg', buffer: jpeg });
+  expect((await uploaded).status()).toBe(200);
+  await expect(photos.getByText('1 van 3 foto\'s')).toBeVisible();
+  const staleRead = page.waitForResponse((r) => r.url().endsWith('/api/photos.php') && r.request().method() === 'GET');
+  uploadDone();
+  await (await staleRead).finished();
+  expect(held).toBe(1);
+  // Two frames: the answer is parsed, stored and drawn.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  // The older list arrived last; the photo is still shown and counted.
+  await expect(photos.getByRole('img', { name: 'Foto 1' })).toBeVisible();
+  await expect(photos.getByText('1 van 3 foto\'s')).toBeVisible();
+});
