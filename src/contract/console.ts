@@ -292,8 +292,13 @@ export type ExperimentsInput = z.output<typeof ExperimentsQuery>;
 /** POST /api/console/experiments/end?brand=: the variant (by name) visitors are no longer sent to. */
 export const EndVariantQuery = z.object({ brand: brandId });
 export const EndVariantBody = z.object({ variant: z.string().regex(VARIANT_NAME) });
-/** A brand as the console names it (GET /api/console/me `brands`: those in the staff member's scope). */
+/**
+ * A brand as the console names it (GET /api/console/me): `brands` are those in the staff member's
+ * scope, `pool_brands` the other brands of their brands' pools, whose members they may meet.
+ */
 export interface ConsoleBrand {
   id: string;
   name: string;
+  /** Its main domain (tenant.json `domains[0]`). */
+  domain: string;
 }

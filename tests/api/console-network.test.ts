@@ -51,6 +51,13 @@ describe.each(engines())('the console across a pool on %s', (engine) => {
     const onVelvet = await staffLogin(rt(), 'admin', ['velvet']);
     const owner = await staffLogin(rt(), 'owner');
 
+    // The console names the pool's other brand by its name and domain (GET me), never another brand.
+    const me = (await onSpetter.client.get('/api/console/me')).json();
+    expect(me.brands).toEqual([{ id: 'spetter', name: 'Spetter', domain: 'spetter.nl' }]);
+    expect(me.pool_brands).toEqual([{ id: 'rijpedates', name: 'Rijpe Dates', domain: 'rijpedates.nl' }]);
+    expect((await onVelvet.client.get('/api/console/me')).json().pool_brands).toEqual([]);
+    expect((await owner.client.get('/api/console/me')).json().pool_brands).toEqual([]);
+
     // spetter's admin opens Ria from Sam's conversation: the pool view.
     const page = await onSpetter.client.get(`/api/console/members/${ria.userId}`);
     expect(page.status).toBe(200);
@@ -64,7 +71,7 @@ describe.each(engines())('the console across a pool on %s', (engine) => {
     expect(page.text).not.toContain(ria.email);
     // Only the conversation with spetter's member, never Ria's with Rob.
     expect(view.conversations.map((c: { id: number }) => c.id)).toEqual([withSam]);
-    expect(view.conversations[0]).toMatchObject({ other_profile_id: sam.profileId, messages: 2 });
+    expect(view.conversations[0]).toMatchObject({ other_profile_id: sam.profileId, other_brand: 'spetter', messages: 2 });
     // Reading it is in the audit log, under spetter, naming Ria's brand and why.
     const entry = await rt().db.db.selectFrom('audit_log').selectAll().where('action', '=', 'member_view_pool').where('staff_id', '=', onSpetter.id).executeTakeFirstOrThrow();
     expect(entry).toMatchObject({ brand: 'spetter', object_type: 'member', object_id: String(ria.userId) });
@@ -91,13 +98,15 @@ describe.each(engines())('the console across a pool on %s', (engine) => {
     const own = (await onRijpedates.client.get(`/api/console/members/${ria.userId}`)).json();
     expect(own).toMatchObject({ view: 'full', member: { email: ria.email } });
     expect(own.conversations.map((c: { id: number }) => c.id).sort()).toEqual([withSam, withRob].sort());
+    // Each conversation's other side says its brand: Sam of spetter, Rob of her own.
+    expect(Object.fromEntries(own.conversations.map((c: { id: number; other_brand: string }) => [c.id, c.other_brand]))).toEqual({ [withSam]: 'spetter', [withRob]: 'rijpedates' });
     expect((await owner.client.get(`/api/console/members/${ria.userId}`)).json().view).toBe('full');
 
     // A block is an involvement too: Lies blocks Ruud.
     expect((await lies.client.post('/api/block.php', { profile_id: ruud.profileId })).status).toBe(200);
     const ruudView = (await onSpetter.client.get(`/api/console/members/${ruud.userId}`)).json();
     expect(ruudView.via).toEqual(['block']);
-    expect(ruudView.blocks.of.map((b: { profile_id: number }) => b.profile_id)).toEqual([lies.profileId]);
+    expect(ruudView.blocks.of).toMatchObject([{ profile_id: lies.profileId, brand: 'spetter' }]);
     expect(ruudView.conversations).toEqual([]);
   });
 
@@ -175,7 +184,7 @@ describe.each(engines())("a brand's shared fictional profile in the console's in
     const opened = await spetterMod.client.get(`/api/console/inbox/${conversationId}`);
     expect(opened.status).toBe(200);
     expect(opened.text).not.toContain(rob.email);
-    expect(opened.json().member).toMatchObject({ id: rob.profileId, credits_spent_fictional: 6 });
+    expect(opened.json().member).toMatchObject({ id: rob.profileId, brand: 'rijpedates', credits_spent_fictional: 6 });
     const entry = await rt().db.db.selectFrom('audit_log').selectAll().where('action', '=', 'inbox_read_pool').where('staff_id', '=', spetterMod.id).executeTakeFirstOrThrow();
     expect(entry).toMatchObject({ brand: 'spetter', object_type: 'conversation', object_id: String(conversationId) });
     // From there spetter's moderator opens Rob's page: the pool view through the conversation.

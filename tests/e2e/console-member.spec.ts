@@ -94,21 +94,27 @@ test.describe('at 1280 px', () => {
   });
 });
 
-test("spetter's staff open a rijpedates member from their member's conversation: profile and that conversation, not the account", async ({ page, browser }) => {
-  const sam = await activeChatMember(browser, 'Sam', 'male', 20);
-  const ria = await activeChatMember(browser, 'Ria', 'female', 0, undefined, { brand: 'rijpedates', dateOfBirth: '1975-02-03' });
-  const sent = await callApi(sam.page, 'spetter', 'POST', '/api/chat.php', { profile_id: ria.profileId, kind: 'text', text: 'Hoi Ria!', client_id: crypto.randomUUID() });
-  expect(sent.status, JSON.stringify(sent.json)).toBe(200);
+for (const viewport of [{ width: 1280, height: 900 }, { width: 768, height: 1024 }]) {
+  test(`spetter's staff open a rijpedates member from their member's conversation: profile and that conversation, not the account, the brand by its name (${viewport.width} px)`, async ({ page, browser }) => {
+    await page.setViewportSize(viewport);
+    const sam = await activeChatMember(browser, 'Sam', 'male', 20);
+    const ria = await activeChatMember(browser, 'Ria', 'female', 0, undefined, { brand: 'rijpedates', dateOfBirth: '1975-02-03' });
+    const sent = await callApi(sam.page, 'spetter', 'POST', '/api/chat.php', { profile_id: ria.profileId, kind: 'text', text: 'Hoi Ria!', client_id: crypto.randomUUID() });
+    expect(sent.status, JSON.stringify(sent.json)).toBe(200);
 
-  await logInToConsole(page, await addConsoleStaff('admin', ['spetter']), `/console/members/${ria.userId}`);
-  await hydrated(page);
-  await expect(page.getByRole('heading', { level: 1 })).toContainText('Ria');
-  await expect(page.getByText(/A member of rijpedates, a brand of your pool, involved with your brand's members \(a conversation\)/)).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Conversations' }).getByRole('row', { name: /Sam/ })).toBeVisible();
-  // Her account stays her brand's: no account facts, ledger, payments, sessions or actions.
-  for (const region of ['Account', 'Credit ledger', 'Payments', 'Sessions']) await expect(page.getByRole('region', { name: region })).toHaveCount(0);
-  await expect(page.getByRole('group', { name: 'Actions' })).toHaveCount(0);
-  await page.screenshot({ path: 'test-results/console-member-pool.png', fullPage: true });
-  await sam.page.context().close();
-  await ria.page.context().close();
-});
+    await logInToConsole(page, await addConsoleStaff('admin', ['spetter']), `/console/members/${ria.userId}`);
+    await hydrated(page);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Ria');
+    // Her brand by its name and domain, never its id.
+    await expect(page.getByText('Rijpe Dates (rijpedates.nl)').first()).toBeVisible();
+    await expect(page.getByText(/A member of Rijpe Dates, a brand of your pool, involved with your brand's members \(a conversation\)/)).toBeVisible();
+    await expect(page.getByText(/\brijpedates\b(?!\.nl)/)).toHaveCount(0);
+    await expect(page.getByRole('region', { name: 'Conversations' }).getByRole('row', { name: /Sam .*Spetter/ })).toBeVisible();
+    // Her account stays her brand's: no account facts, ledger, payments, sessions or actions.
+    for (const region of ['Account', 'Credit ledger', 'Payments', 'Sessions']) await expect(page.getByRole('region', { name: region })).toHaveCount(0);
+    await expect(page.getByRole('group', { name: 'Actions' })).toHaveCount(0);
+    await page.screenshot({ path: `test-results/console-member-pool-${viewport.width}.png`, fullPage: true });
+    await sam.page.context().close();
+    await ria.page.context().close();
+  });
+}

@@ -13,6 +13,8 @@ import { label } from '../lib/labels.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { $complaint, actOnComplaint, complaintIdOfAddress, loadComplaint } from '../stores/complaints.ts';
 import Alert from '../components/Alert.tsx';
+import BrandName from '../components/BrandName.tsx';
+import { loadMe } from '../stores/staff.ts';
 
 type Card = NonNullable<NonNullable<ReturnType<typeof $complaint.get>['data']>['reporter']>;
 
@@ -27,7 +29,7 @@ function MemberCard({ title, card, locale }: { title: string; card: Card | null;
             <a className="font-semibold text-indigo-700" href={card.user_id ? `/console/members/${card.user_id}` : undefined}>{card.name}</a> · {card.age} · {[card.city, card.country].filter(Boolean).join(', ')}
             {card.fictional && <span className="ml-1 rounded bg-amber-100 px-1 text-amber-900">{m.fictional({}, o)}</span>}
           </p>
-          <p className="text-slate-600">{card.brand} · {label(`status_${card.status}`, locale)}</p>
+          <p className="text-slate-600"><BrandName id={card.brand} /> · {label(`status_${card.status}`, locale)}</p>
           {card.about && <p className="mt-1 whitespace-pre-line text-slate-700">{card.about}</p>}
         </>
       ) : (
@@ -49,6 +51,7 @@ export default function ComplaintIsland({ locale }: { locale: ConsoleLocale }) {
   useEffect(() => {
     const complaintId = complaintIdOfAddress();
     setId(complaintId);
+    void loadMe().catch(() => undefined);
     void loadComplaint(complaintId);
   }, []);
   if (error && !data) return <Alert>{error}</Alert>;
@@ -77,7 +80,7 @@ export default function ComplaintIsland({ locale }: { locale: ConsoleLocale }) {
         <p className="text-xs"><a href="/console/complaints" className="text-indigo-700">← {m.nav_complaints({}, o)}</a></p>
         <h1 className="text-xl font-bold">{m.complaint_title({ id: complaint.id, subject: complaint.subject }, o)}</h1>
         <p className="text-sm text-slate-600">
-          {complaint.brand} · {label(`status_${complaint.status}`, locale)} · {formatDateTime(complaint.created_at, locale)} · {complaint.reason}
+          <BrandName id={complaint.brand} /> · {label(`status_${complaint.status}`, locale)} · {formatDateTime(complaint.created_at, locale)} · {complaint.reason}
         </p>
       </div>
       <Alert tone="success">{done}</Alert>

@@ -11,12 +11,16 @@ import { label } from '../lib/labels.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { $complaints, loadComplaints } from '../stores/complaints.ts';
 import Alert from '../components/Alert.tsx';
+import BrandName from '../components/BrandName.tsx';
+import { $brandNames, brandName, loadMe } from '../stores/staff.ts';
 
 export default function ComplaintsIsland({ locale }: { locale: ConsoleLocale }) {
   const o = { locale };
   const { filters, result, error } = useStore($complaints);
+  const brands = useStore($brandNames);
   useEffect(() => {
     const params = new URLSearchParams(location.search);
+    void loadMe().catch(() => undefined);
     void loadComplaints({ brand: params.get('brand') ?? undefined, status: params.get('status') ?? undefined });
   }, []);
   const set = (change: Partial<typeof filters>) => void loadComplaints({ ...filters, ...change });
@@ -30,7 +34,7 @@ export default function ComplaintsIsland({ locale }: { locale: ConsoleLocale }) 
           <select id="complaints-brand" className="field" value={filters.brand ?? ''} onChange={(e) => set({ brand: e.target.value || undefined })}>
             <option value="">{m.all_brands({}, o)}</option>
             {result?.counts.map((c) => (
-              <option key={c.brand} value={c.brand}>{m.complaints_brand_count({ brand: c.brand, open: c.open, in_review: c.in_review }, o)}</option>
+              <option key={c.brand} value={c.brand}>{m.complaints_brand_count({ brand: brandName(brands, c.brand), open: c.open, in_review: c.in_review }, o)}</option>
             ))}
           </select>
         </div>
@@ -65,7 +69,7 @@ export default function ComplaintsIsland({ locale }: { locale: ConsoleLocale }) 
                   <td className="px-3 py-2">{c.id}</td>
                   <td className="px-3 py-2"><a className="font-semibold text-indigo-700" href={`/console/complaints/${c.id}`}>{c.subject}</a></td>
                   <td className="px-3 py-2">{c.reported ? c.reported.name : m.complaint_service({}, o)}</td>
-                  <td className="px-3 py-2">{c.brand}</td>
+                  <td className="px-3 py-2"><BrandName id={c.brand} /></td>
                   <td className="px-3 py-2">{label(`status_${c.status}`, locale)}</td>
                   <td className="px-3 py-2">{formatDateTime(c.created_at, locale)}</td>
                 </tr>

@@ -13,6 +13,7 @@ import { $me, loadMe } from '../stores/staff.ts';
 import { $conversation, $inbox, claim, listenInbox, loadInbox, openConversation, release, reply } from '../stores/inbox.ts';
 import { formatDateTime } from '../lib/format.ts';
 import Alert from '../components/Alert.tsx';
+import BrandName from '../components/BrandName.tsx';
 
 /** How long ago, in minutes or hours and minutes. */
 function waited(since: string | null, now: number, locale: ConsoleLocale): string {
@@ -132,6 +133,7 @@ export default function InboxIsland({ locale }: { locale: ConsoleLocale }) {
                       <span className="shrink-0 text-xs font-semibold text-amber-700">{waited(c.waiting_since, now, locale)}</span>
                     </span>
                     <span className="block truncate text-slate-600">{c.last_message?.text ?? m.inbox_not_text({}, o)}</span>
+                    {c.member && c.member.brand !== c.brand && <span className="block truncate text-xs text-slate-500"><BrandName id={c.member.brand} /></span>}
                     {c.claim && <span className="text-xs text-slate-500">{m.inbox_claimed_by({ who: c.claim.by.email ?? '' }, o)}</span>}
                   </button>
                 </li>
@@ -192,6 +194,7 @@ export default function InboxIsland({ locale }: { locale: ConsoleLocale }) {
               <aside className="flex flex-col gap-3">
                 {data.member && (
                   <ProfileCard card={data.member} title={m.inbox_member({}, o)}>
+                    {data.member.brand !== data.conversation.brand && <p className="text-slate-600"><BrandName id={data.member.brand} /></p>}
                     <p className="text-slate-600">{data.member.premium ? m.inbox_premium({}, o) : m.inbox_free({}, o)}</p>
                     <p className="text-slate-600">{m.inbox_spent({ n: data.member.credits_spent_fictional }, o)}</p>
                   </ProfileCard>

@@ -11,11 +11,12 @@ import type { ConsoleLocale } from '../../../src/lib/console-locale.ts';
 import { m } from '../paraglide/messages.js';
 import { label } from '../lib/labels.ts';
 import { formatDate, formatDateTime, sourceText } from '../lib/format.ts';
-import { $me, loadMe } from '../stores/staff.ts';
+import { $brandNames, $me, brandName as nameOf, loadMe } from '../stores/staff.ts';
 import { $member, actOnMember, clearDone, deleteMember, loadMember, memberIdOfAddress } from '../stores/member.ts';
 import Alert from '../components/Alert.tsx';
 import StatusBadge from '../components/StatusBadge.tsx';
 import ActionDialog from '../components/ActionDialog.tsx';
+import BrandName from '../components/BrandName.tsx';
 
 type Action = 'suspend' | 'unsuspend' | 'grant' | 'take' | 'activation' | 'directdebit' | 'delete';
 
@@ -49,6 +50,7 @@ const Empty = ({ text }: { text: string }) => <p className="px-3 py-2 text-sm te
 export default function MemberIsland({ locale }: { locale: ConsoleLocale }) {
   const o = { locale };
   const me = useStore($me);
+  const brands = useStore($brandNames);
   const { data, error, done } = useStore($member);
   const [action, setAction] = useState<Action | null>(null);
   const [credits, setCredits] = useState('');
@@ -67,7 +69,9 @@ export default function MemberIsland({ locale }: { locale: ConsoleLocale }) {
   // A member of another brand of the pool (issue 24): their account stays their brand's.
   const full = data.view === 'full' ? data : null;
   const role = me.staff.role;
-  const brandName = me.brands.find((b) => b.id === member.brand)?.name ?? member.brand;
+  const brandName = nameOf(brands, member.brand);
+  // The other side of a block or conversation of another brand (of the pool) says which.
+  const otherBrand = (brand: string | null) => brand && brand !== member.brand && <span className="text-xs text-slate-600"> · <BrandName id={brand} /></span>;
   const maxCredits = role === 'support' ? SUPPORT_MAX_CREDITS : CONSOLE_MAX_CREDITS;
   const close = () => {
     setAction(null);
@@ -103,7 +107,7 @@ export default function MemberIsland({ locale }: { locale: ConsoleLocale }) {
             {profile && <span className="text-sm font-normal text-slate-600">#{profile.id}</span>}
             <StatusBadge status={member.status} locale={locale} />
           </h1>
-          <p className="text-sm text-slate-600">{full && `${full.member.email} · `}{brandName} · {m.member_id({ id: member.id }, o)}</p>
+          <p className="text-sm text-slate-600">{full && `${full.member.email} · `}<BrandName id={member.brand} /> · {m.member_id({ id: member.id }, o)}</p>
         </div>
         {full && (
         <div className="ml-auto flex flex-wrap gap-2" role="group" aria-label={m.actions({}, o)}>
@@ -259,7 +263,7 @@ export default function MemberIsland({ locale }: { locale: ConsoleLocale }) {
                 {[...data.blocks.by.map((b) => ({ ...b, by: true })), ...data.blocks.of.map((b) => ({ ...b, by: false }))].map((b) => (
                   <tr key={`${b.by}-${b.profile_id}`}>
                     <td className="whitespace-nowrap">{formatDate(b.created_at, locale)}</td>
-                    <td>{b.name ?? '—'} <span className="text-xs text-slate-500">#{b.profile_id}</span>{b.fictional && <FictionalMark locale={locale} />}</td>
+                    <td>{b.name ?? '—'} <span className="text-xs text-slate-500">#{b.profile_id}</span>{otherBrand(b.brand)}{b.fictional && <FictionalMark locale={locale} />}</td>
                     <td>{b.by ? m.blocked_by_member({}, o) : m.blocked_the_member({}, o)}</td>
                   </tr>
                 ))}
@@ -284,7 +288,7 @@ export default function MemberIsland({ locale }: { locale: ConsoleLocale }) {
             <tbody>
               {data.conversations.map((c) => (
                 <tr key={c.id}>
-                  <td>{c.other_name ?? '—'} <span className="text-xs text-slate-500">#{c.other_profile_id}</span>{c.other_fictional && <FictionalMark locale={locale} />}</td>
+                  <td>{c.other_name ?? '—'} <span className="text-xs text-slate-500">#{c.other_profile_id}</span>{otherBrand(c.other_brand)}{c.other_fictional && <FictionalMark locale={locale} />}</td>
                   <td className="whitespace-nowrap">{formatDate(c.created_at, locale)} · {c.started_by_member ? m.started_by_member({}, o) : m.started_by_other({}, o)}</td>
                   <td className="num">{c.messages}</td>
                   <td className="whitespace-nowrap">{formatDateTime(c.last_message_at, locale)}</td>

@@ -28,7 +28,7 @@ export interface ConsoleCalls {
   'POST enrol': { body: z.input<typeof ConsoleEnrolBody>; answer: { staff: StaffView; recovery_codes: string[] } };
   'POST enrol/password': { body: z.input<typeof ConsoleEnrolPasswordBody>; answer: { email: string } };
   'POST logout': { body: undefined; answer: undefined };
-  'GET me': { body: undefined; answer: { staff: StaffView; brands: ConsoleBrand[] } };
+  'GET me': { body: undefined; answer: { staff: StaffView; brands: ConsoleBrand[]; pool_brands: ConsoleBrand[] } };
   'GET members': { body: undefined; answer: Answer<'members'> };
   'GET members/:id': { body: undefined; answer: Answer<'member'> };
   'POST members/:id/suspend': { body: z.input<typeof ReasonBody>; answer: Ok };

@@ -34,6 +34,7 @@ import {
 } from '../../contract/console.ts';
 import { auditPhotoDecision } from '../services/console.ts';
 import { amongBrands, brandsToQuery } from '../services/brand-scope.ts';
+import { poolBrands } from '../services/pool-view.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { BrandScope } from '../services/moderation.ts';
@@ -62,8 +63,9 @@ function knownBrands(brands: string[] | null, tenants: Tenant[]): string[] | nul
   return brands;
 }
 
+const consoleBrand = (t: Tenant): ConsoleBrand => ({ id: t.id, name: t.name, domain: t.domain });
 /** The brands a staff member may see, as GET me answers them. */
-const brandsInScope = (staff: StaffView, tenants: Tenant[]): ConsoleBrand[] => tenants.filter((t) => amongBrands(brandsToQuery(staff), t.id)).map((t) => ({ id: t.id, name: t.name }));
+const brandsInScope = (staff: StaffView, tenants: Tenant[]): ConsoleBrand[] => tenants.filter((t) => amongBrands(brandsToQuery(staff), t.id)).map(consoleBrand);
 
 /** POST photos/{id} and chat-photos/{id}: one decision on a profile photo or a photo sent in a chat, audited. */
 function photoDecisionRoute(path: string, decide: 'decidePhoto' | 'decideChatPhoto'): AnyConsoleRoute {
@@ -144,8 +146,9 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
     path: 'me',
     roles: 'self',
     scoped: false,
-    // The brands in the staff member's scope, for the console's brand filters: the others do not exist for them.
-    handler: ({ session, services }) => json({ staff: session.staff, brands: brandsInScope(session.staff, services.tenants()) }),
+    // The brands in the staff member's scope, for the console's brand filters, and the other brands of
+    // their pools, for naming a member of the pool they meet (issue 24): any other brand does not exist for them.
+    handler: ({ session, services }) => json({ staff: session.staff, brands: brandsInScope(session.staff, services.tenants()), pool_brands: poolBrands(session.staff, services.tenants()).map(consoleBrand) }),
   }),
   consoleRoute({
     method: 'GET',

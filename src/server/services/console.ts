@@ -300,19 +300,19 @@ export function createConsoleService(deps: {
         .limit(200)
         .execute(),
     ]);
-    // The other side of blocks and conversations by name, a fictional profile marked (DESIGN §10).
+    // The other side of blocks and conversations by name and brand (another of the pool, issue 24), a fictional profile marked (DESIGN §10).
     const otherIds = [...new Set([...blocks.flatMap((b) => [b.blocker_profile_id, b.blocked_profile_id]), ...conversations.map((c) => c.other_profile_id)])].filter((pid) => pid !== profileId);
     const others = new Map(
-      otherIds.length ? (await db.selectFrom('profiles').select(['id', 'name', 'fictional']).where('id', 'in', otherIds).execute()).map((p) => [p.id, { name: p.name, fictional: p.fictional === 1 }]) : [],
+      otherIds.length ? (await db.selectFrom('profiles').select(['id', 'name', 'fictional', 'tenant_id']).where('id', 'in', otherIds).execute()).map((p) => [p.id, { name: p.name, fictional: p.fictional === 1, brand: p.tenant_id }]) : [],
     );
-    const other = (pid: number) => ({ profile_id: pid, name: others.get(pid)?.name ?? null, fictional: others.get(pid)?.fictional ?? false });
+    const other = (pid: number) => ({ profile_id: pid, name: others.get(pid)?.name ?? null, fictional: others.get(pid)?.fictional ?? false, brand: others.get(pid)?.brand ?? null });
     return {
       complaints: { by: complaintsBy, about: complaintsAbout },
       blocks: {
         by: blocks.filter((b) => b.blocker_profile_id === profileId).map((b) => ({ ...other(b.blocked_profile_id), created_at: b.created_at })),
         of: blocks.filter((b) => b.blocked_profile_id === profileId).map((b) => ({ ...other(b.blocker_profile_id), created_at: b.created_at })),
       },
-      conversations: conversations.map((c) => ({ id: c.id, other_profile_id: c.other_profile_id, other_name: other(c.other_profile_id).name, other_fictional: other(c.other_profile_id).fictional, started_by_member: c.started_by === profileId, created_at: c.created_at, last_message_at: c.last_message_at, messages: Number(c.messages ?? 0) })),
+      conversations: conversations.map((c) => ({ id: c.id, other_profile_id: c.other_profile_id, other_name: other(c.other_profile_id).name, other_fictional: other(c.other_profile_id).fictional, other_brand: other(c.other_profile_id).brand, started_by_member: c.started_by === profileId, created_at: c.created_at, last_message_at: c.last_message_at, messages: Number(c.messages ?? 0) })),
     };
   }
 

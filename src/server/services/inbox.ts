@@ -107,7 +107,7 @@ export function createInboxService(deps: InboxDeps) {
     const rows = await db
       .selectFrom('profiles')
       .innerJoin('users', 'users.id', 'profiles.user_id')
-      .select([...CARD_COLUMNS, 'profiles.gender', 'profiles.about', 'users.paid_user', 'users.language'])
+      .select([...CARD_COLUMNS, 'profiles.tenant_id', 'profiles.gender', 'profiles.about', 'users.paid_user', 'users.language'])
       .where('profiles.id', 'in', profileIds)
       .execute();
     const spent = await spentWithFictional(profileIds, brands);
@@ -115,7 +115,7 @@ export function createInboxService(deps: InboxDeps) {
     return new Map(
       cards.map(({ row, card }) => [
         row.id,
-        { ...card, gender: row.gender, about: row.about, premium: row.paid_user === 1, language: row.language, credits_spent_fictional: spent.get(row.id) ?? 0 },
+        { ...card, brand: row.tenant_id, gender: row.gender, about: row.about, premium: row.paid_user === 1, language: row.language, credits_spent_fictional: spent.get(row.id) ?? 0 },
       ]),
     );
   }

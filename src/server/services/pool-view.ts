@@ -31,6 +31,15 @@ export function partnerBrands(staff: Pick<StaffView, 'brands'>, brand: string, t
 }
 
 /**
+ * The brands outside a staff member's scope that share a pool with one of their brands: those whose
+ * members they may meet (through their own members), so the console names them. None for staff of
+ * every brand.
+ */
+export function poolBrands(staff: Pick<StaffView, 'brands'>, tenants: readonly Tenant[]): Tenant[] {
+  return tenants.filter((t) => partnerBrands(staff, t.id, tenants).length > 0);
+}
+
+/**
  * How a member (their profile, their user) is involved with members of `brands`: the kinds found,
  * none when they are not (the staff member then sees nothing of them). Each is one indexed look-up.
  */
