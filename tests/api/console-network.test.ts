@@ -29,6 +29,16 @@ async function member(rt: TestRuntime, brand: string, name: string, gender: 'mal
 /** Keys a staff member of another brand must never read on a member's page. */
 const ACCOUNT_KEYS = ['email', 'credits', 'paid_user', 'language', 'source', 'signup_date', 'locked_until', 'invisible', 'directdebit_blocked', 'suspended_at'];
 
+/** What comes of a member's payments on their own brand: never in an answer about them to another brand's staff. */
+const PAYMENT_KEYS = ['premium', 'paid_user', 'credits', 'credits_spent_fictional', 'balance', 'ledger', 'payments', 'spent', 'directdebit_blocked'];
+
+/** The payment-derived keys anywhere in an answer (or a part of one), by their paths. */
+function paymentKeys(value: unknown, path = ''): string[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => paymentKeys(v, `${path}[${i}]`));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, v]) => [...(PAYMENT_KEYS.includes(key) ? [`${path}.${key}`] : []), ...paymentKeys(v, `${path}.${key}`)]);
+}
+
 describe.each(engines())('the console across a pool on %s', (engine) => {
   const rt = useRuntime(engine, () => ({ seed: false }));
 
@@ -68,6 +78,7 @@ describe.each(engines())('the console across a pool on %s', (engine) => {
     expect(view.profile).toMatchObject({ id: ria.profileId, name: 'Ria' });
     for (const key of ['ledger', 'payments', 'sessions']) expect(view, key).not.toHaveProperty(key);
     for (const key of ACCOUNT_KEYS) expect(view.member, key).not.toHaveProperty(key);
+    expect(paymentKeys(view)).toEqual([]);
     expect(page.text).not.toContain(ria.email);
     // Only the conversation with spetter's member, never Ria's with Rob.
     expect(view.conversations.map((c: { id: number }) => c.id)).toEqual([withSam]);
@@ -132,6 +143,9 @@ describe.each(engines())('the console across a pool on %s', (engine) => {
     // The reported member's card on spetter's page: no e-mail address.
     const page = await spetterMod.client.get(`/api/console/complaints/${id}`);
     expect(page.json().reported).toMatchObject({ profile_id: ria.profileId, brand: 'rijpedates' });
+    expect(paymentKeys(page.json())).toEqual([]);
+    expect(paymentKeys((await spetterMod.client.get('/api/console/complaints')).json().complaints.find((c: { id: number }) => c.id === id))).toEqual([]);
+    expect(paymentKeys((await spetterMod.client.get(`/api/console/members/${ria.userId}`)).json())).toEqual([]);
     expect(page.text).not.toContain(ria.email);
     // spetter's moderator opens her page from the complaint.
     expect((await spetterMod.client.get(`/api/console/members/${ria.userId}`)).json()).toMatchObject({ view: 'pool', via: ['complaint'] });
@@ -178,13 +192,23 @@ describe.each(engines())("a brand's shared fictional profile in the console's in
     const rijpeMod = await staffLogin(rt(), 'moderator', ['rijpedates']);
     const inbox = (await spetterMod.client.get('/api/console/inbox?brand=spetter')).json();
     expect(inbox.conversations.map((c: { id: number }) => c.id)).toContain(conversationId);
+    // Rosa pays on rijpedates: spetter's staff see nothing that comes of it, not even what she spent with their profile.
+    const listed = inbox.conversations.find((c: { id: number }) => c.id === conversationId);
+    expect(listed.member).toMatchObject({ id: rob.profileId, brand: 'rijpedates' });
+    expect(paymentKeys(listed)).toEqual([]);
+    expect(listed.member).not.toHaveProperty('language');
     expect((await rijpeMod.client.get('/api/console/inbox')).json().conversations.map((c: { id: number }) => c.id)).not.toContain(conversationId);
     expect((await rijpeMod.client.get(`/api/console/inbox/${conversationId}`)).status).toBe(404);
 
     const opened = await spetterMod.client.get(`/api/console/inbox/${conversationId}`);
     expect(opened.status).toBe(200);
     expect(opened.text).not.toContain(rob.email);
-    expect(opened.json().member).toMatchObject({ id: rob.profileId, brand: 'rijpedates', credits_spent_fictional: 6 });
+    expect(opened.json().member).toMatchObject({ id: rob.profileId, brand: 'rijpedates' });
+    expect(paymentKeys(opened.json())).toEqual([]);
+    expect(opened.json().member).not.toHaveProperty('language');
+    // Staff of every brand see her own brand's facts on the same card.
+    const owner = await staffLogin(rt(), 'owner');
+    expect((await owner.client.get(`/api/console/inbox/${conversationId}`)).json().member).toMatchObject({ id: rob.profileId, premium: false, language: 'nl', credits_spent_fictional: 6 });
     const entry = await rt().db.db.selectFrom('audit_log').selectAll().where('action', '=', 'inbox_read_pool').where('staff_id', '=', spetterMod.id).executeTakeFirstOrThrow();
     expect(entry).toMatchObject({ brand: 'spetter', object_type: 'conversation', object_id: String(conversationId) });
     // From there spetter's moderator opens Rob's page: the pool view through the conversation.

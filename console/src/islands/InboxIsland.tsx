@@ -195,8 +195,13 @@ export default function InboxIsland({ locale }: { locale: ConsoleLocale }) {
                 {data.member && (
                   <ProfileCard card={data.member} title={m.inbox_member({}, o)}>
                     {data.member.brand !== data.conversation.brand && <p className="text-slate-600"><BrandName id={data.member.brand} /></p>}
-                    <p className="text-slate-600">{data.member.premium ? m.inbox_premium({}, o) : m.inbox_free({}, o)}</p>
-                    <p className="text-slate-600">{m.inbox_spent({ n: data.member.credits_spent_fictional }, o)}</p>
+                    {/* A member of another brand of the pool: what they pay is their brand's, the card has none of it. */}
+                    {'premium' in data.member && (
+                      <>
+                        <p className="text-slate-600">{data.member.premium ? m.inbox_premium({}, o) : m.inbox_free({}, o)}</p>
+                        <p className="text-slate-600">{m.inbox_spent({ n: data.member.credits_spent_fictional }, o)}</p>
+                      </>
+                    )}
                   </ProfileCard>
                 )}
                 {data.fictional && (

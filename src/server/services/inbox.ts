@@ -101,8 +101,14 @@ export function createInboxService(deps: InboxDeps) {
     return new Map(rows.map((r) => [r.sender_profile_id, Number(r.spent)]));
   }
 
-  /** The member's card as the inbox shows it: the profile card, premium, and credits spent with fictional profiles. No e-mail, no payments. */
-  async function memberCards(profileIds: number[], brands: string[]) {
+  /**
+   * The member's card as the inbox shows it: the profile card, premium, language and credits spent
+   * with fictional profiles. No e-mail, no payments. A member of a brand outside the staff member's
+   * scope (another brand of the pool, issue 24) pays on their own brand: their card shows none of
+   * what comes of that (premium, credits spent) nor their language, as their member page (the pool
+   * view) shows none of their account.
+   */
+  async function memberCards(staff: StaffView, profileIds: number[], brands: string[]) {
     if (profileIds.length === 0) return new Map();
     const rows = await db
       .selectFrom('profiles')
@@ -115,7 +121,13 @@ export function createInboxService(deps: InboxDeps) {
     return new Map(
       cards.map(({ row, card }) => [
         row.id,
-        { ...card, brand: row.tenant_id, gender: row.gender, about: row.about, premium: row.paid_user === 1, language: row.language, credits_spent_fictional: spent.get(row.id) ?? 0 },
+        {
+          ...card,
+          brand: row.tenant_id,
+          gender: row.gender,
+          about: row.about,
+          ...(inScope(staff, row.tenant_id) ? { premium: row.paid_user === 1, language: row.language, credits_spent_fictional: spent.get(row.id) ?? 0 } : {}),
+        },
       ]),
     );
   }
@@ -167,7 +179,7 @@ export function createInboxService(deps: InboxDeps) {
         .orderBy('c.id')
         .execute();
       const page = rows.slice(0, INBOX_PAGE_SIZE);
-      const [members, fictional] = await Promise.all([memberCards([...new Set(page.map((r) => r.member_profile_id))], [...new Set(page.map((r) => r.tenant_id))]), fictionalCards([...new Set(page.map((r) => r.fictional_id))])]);
+      const [members, fictional] = await Promise.all([memberCards(staff, [...new Set(page.map((r) => r.member_profile_id))], [...new Set(page.map((r) => r.tenant_id))]), fictionalCards([...new Set(page.map((r) => r.fictional_id))])]);
       const staffIds = [...new Set(page.filter((r) => r.claimed_by !== null && r.claimed_until && r.claimed_until > nowIso()).map((r) => r.claimed_by!))];
       const emails = new Map(staffIds.length ? (await db.selectFrom('staff').select(['id', 'email']).where('id', 'in', staffIds).execute()).map((s) => [s.id, s.email]) : []);
       const now = nowIso();
@@ -231,7 +243,7 @@ export function createInboxService(deps: InboxDeps) {
         await audit(db, { staff, action: 'inbox_read_pool', brand: row.tenant_id, object: { type: 'conversation', id: row.id }, ip, details: { member_brand: row.member_brand } });
       }
       const [members, fictional, messages, claim, photos] = await Promise.all([
-        memberCards([row.member_profile_id], [row.tenant_id]),
+        memberCards(staff, [row.member_profile_id], [row.tenant_id]),
         fictionalCards([row.fictional_id]),
         chat.history(row.id, row.fictional_id),
         claimOf(row),
