@@ -9,7 +9,7 @@ import webpush from 'web-push';
 import ece from 'http_ece';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { engines, hostFetch, startTestRuntime, type TestRuntime } from '../support/runtime.ts';
-import { activeMember, mailsTo } from '../support/accounts.ts';
+import { activeMember, mailsTo, yearsAgo } from '../support/accounts.ts';
 import { pushService } from '../support/push-stand-in.ts';
 import { grant } from '../../src/server/ledger.ts';
 import { REMINDER_AFTER_H } from '../../src/server/services/notify.ts';
@@ -72,7 +72,7 @@ describe.each(engines())('notifications on %s', (engine) => {
     expect(String(arrived.headers.authorization)).toMatch(/^vapid t=/);
     expect(Number(arrived.headers.ttl)).toBeGreaterThan(0);
     const payload = JSON.parse(ece.decrypt(arrived.body, { version: 'aes128gcm', privateKey: keys.ecdh, authSecret: keys.auth }).toString());
-    expect(payload).toEqual({ type: 'message', title: `${bob.body.name} stuurde je een bericht`, body: 'Zin in een drankje?', url: `/chats/${sent.conversation_id}`, tag: `chat-${sent.conversation_id}` });
+    expect(payload).toEqual({ type: 'message', title: `${bob.body.name} stuurde je een bericht op Spetter`, body: 'Zin in een drankje?', url: `http://spetter.nl/chats/${sent.conversation_id}`, tag: `chat-${sent.conversation_id}` });
     // The push service answered 410 for the other: it is gone; the message is marked notified.
     await until('the dropped subscription', async () => true);
     await expect.poll(async () => (await rt.db.db.selectFrom('push_subscriptions').select('endpoint').where('user_id', '=', anna.userId).execute()).map((s) => s.endpoint)).toEqual([`${base}/push/${id}`]);
@@ -83,6 +83,34 @@ describe.each(engines())('notifications on %s', (engine) => {
     await send(bob, { conversation_id: sent.conversation_id });
     await new Promise((r) => setTimeout(r, 300));
     expect(push.received.length).toBe(before);
+  });
+
+  test("a conversation across the pool: each member's push comes from, names and links to their own brand", async () => {
+    // spetter and rijpedates share the pool benelux: Sam (spetter) writes to Ria (rijpedates), she answers.
+    const sam = await activeMember(rt, 'spetter', { name: 'Sam', gender: 'male', sexuality: 'hetero', date_of_birth: yearsAgo(45), country: 'NL', region: 'Noord-Holland' });
+    const ria = await activeMember(rt, 'rijpedates', { name: 'Ria', gender: 'female', sexuality: 'hetero', date_of_birth: yearsAgo(50), country: 'NL', region: 'Noord-Holland' });
+    const [samUser, riaUser] = [await sam.client.user(), await ria.client.user()];
+    const subscriptions = new Map<number, { keys: ReturnType<typeof browserKeys>; id: string }>();
+    for (const user of [samUser, riaUser]) {
+      await grant(rt.db.db, { userId: user.id, credits: 100, reason: 'bonus', ref: randomUUID() });
+      const keys = browserKeys();
+      const id = randomUUID();
+      subscriptions.set(user.id, { keys, id });
+      await rt.db.db.insertInto('push_subscriptions').values({ user_id: user.id, endpoint: `${base}/push/${id}`, p256dh: keys.p256dh, auth: keys.authText }).execute();
+      await rt.db.db.updateTable('users').set({ push_enabled: 1 }).where('id', '=', user.id).execute();
+    }
+    const pushOf = async (userId: number) => {
+      const { keys, id } = subscriptions.get(userId)!;
+      const arrived = await until('the push', () => push.received.find((r) => r.path === `/push/${id}`));
+      return JSON.parse(ece.decrypt(arrived.body, { version: 'aes128gcm', privateKey: keys.ecdh, authSecret: keys.auth }).toString());
+    };
+
+    const sent = await sam.client.post('/api/chat.php', { profile_id: riaUser.profile.id, kind: 'text', text: 'Hoi Ria!', client_id: randomUUID() });
+    expect(sent.status).toBe(200);
+    const id = sent.json().conversation_id as number;
+    expect(await pushOf(riaUser.id)).toEqual({ type: 'message', title: 'Sam stuurde je een bericht op Rijpe Dates', body: 'Hoi Ria!', url: `http://rijpedates.nl/chats/${id}`, tag: `chat-${id}` });
+    expect((await ria.client.post('/api/chat.php', { conversation_id: id, kind: 'text', text: 'Hoi Sam!', client_id: randomUUID() })).status).toBe(200);
+    expect(await pushOf(samUser.id)).toEqual({ type: 'message', title: 'Ria stuurde je een bericht op Spetter', body: 'Hoi Sam!', url: `http://spetter.nl/chats/${id}`, tag: `chat-${id}` });
   });
 
   test('e-mails by preference, batched: one for the new conversation, one for new messages until read, a like mail, and a reminder for everything unread', async () => {

@@ -56,12 +56,16 @@ export interface NotifyDeps {
   now?: () => Date;
 }
 
-/** What a push message carries to the service worker (public/sw.js). */
+/**
+ * What a push message carries to the service worker (src/server/static/sw.js). It comes from the
+ * member's own brand whoever wrote (a member of another brand of the pool, issue 24): its name in
+ * the title, its domain in the url.
+ */
 export interface PushPayload {
   type: 'message';
   title: string;
   body: string;
-  /** The page a click opens. */
+  /** The page a click opens: an absolute address on the member's own brand's main domain. */
   url: string;
   /** One notification per conversation: a newer one replaces it. */
   tag: string;
@@ -140,7 +144,8 @@ export function createNotifier(deps: NotifyDeps) {
       const fallback = tenant.locales.fallback;
       const preview = row.kind === 'text' && row.body ? [...row.body].slice(0, 120).join('') : message(`chat_preview_${row.kind}`, locale, {}, fallback);
       if (row.push_enabled === 1) {
-        await push(row.user_id, { type: 'message', title: message('push_message_title', locale, { name: row.sender_name }, fallback), body: preview, url: `/chats/${row.conversation_id}`, tag: `chat-${row.conversation_id}` });
+        const title = message('push_message_title', locale, { name: row.sender_name, brand: tenant.name }, fallback);
+        await push(row.user_id, { type: 'message', title, body: preview, url: `${site(tenant)}/chats/${row.conversation_id}`, tag: `chat-${row.conversation_id}` });
       }
       const first = (await db.selectFrom('messages').select('id').where('conversation_id', '=', row.conversation_id).orderBy('id').limit(1).executeTakeFirst())?.id === row.id;
       const params = { name: row.sender_name };

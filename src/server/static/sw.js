@@ -33,17 +33,18 @@ self.addEventListener('push', (event) => {
 
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const url = (event.notification.data && event.notification.data.url) || '/';
+  // The push names an address on the member's own brand (its main domain); a path is this site's.
+  const url = new URL((event.notification.data && event.notification.data.url) || '/', self.location.origin);
   event.waitUntil(
     (async () => {
       const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-      const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+      const open = windows.find((client) => new URL(client.url).origin === url.origin);
       if (open) {
         await open.focus();
-        open.postMessage({ type: 'NEW_PUSH_CLICK', version: VERSION, url });
+        open.postMessage({ type: 'NEW_PUSH_CLICK', version: VERSION, url: url.pathname + url.search });
         return;
       }
-      await self.clients.openWindow(url);
+      await self.clients.openWindow(url.href);
     })(),
   );
 });
