@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import type { StaffView } from '../../contract/console.ts';
@@ -39,6 +39,24 @@ export function poolBrands(staff: Pick<StaffView, 'brands'>, tenants: readonly T
   return tenants.filter((t) => partnerBrands(staff, t.id, tenants).length > 0);
 }
 
+/** The two profile columns of a relation between two profiles, one each way. */
+const EITHER_WAY = { likes: ['from_profile_id', 'to_profile_id'], blocks: ['blocker_profile_id', 'blocked_profile_id'] } as const;
+
+/** A like or block between the profile and a member of `brands`, either way: one indexed look-up. */
+function eitherWay(db: Kysely<Database>, table: keyof typeof EITHER_WAY, profileId: number, brands: string[]) {
+  const [from, to] = EITHER_WAY[table];
+  const one = sql.ref<number>(`r.${from}`);
+  const other = sql.ref<number>(`r.${to}`);
+  return db
+    .selectFrom(sql.table(table).as('r'))
+    .innerJoin('profiles as o', (join) => join.on((eb) => eb.or([eb.and([eb(one, '=', profileId), eb('o.id', '=', other)]), eb.and([eb(other, '=', profileId), eb('o.id', '=', one)])])))
+    .select('o.id')
+    .where((eb) => eb.or([eb(one, '=', profileId), eb(other, '=', profileId)]))
+    .where('o.tenant_id', 'in', brands)
+    .limit(1)
+    .executeTakeFirst();
+}
+
 /**
  * How a member (their profile, their user) is involved with members of `brands`: the kinds found,
  * none when they are not (the staff member then sees nothing of them). Each is one indexed look-up.
@@ -55,22 +73,8 @@ export async function involvement(db: Kysely<Database>, member: { profileId: num
       .where('o.tenant_id', 'in', brands)
       .limit(1)
       .executeTakeFirst(),
-    db
-      .selectFrom('likes as l')
-      .innerJoin('profiles as o', (join) => join.on((eb) => eb.or([eb.and([eb('l.from_profile_id', '=', profileId), eb('o.id', '=', eb.ref('l.to_profile_id'))]), eb.and([eb('l.to_profile_id', '=', profileId), eb('o.id', '=', eb.ref('l.from_profile_id'))])])))
-      .select('l.id')
-      .where((eb) => eb.or([eb('l.from_profile_id', '=', profileId), eb('l.to_profile_id', '=', profileId)]))
-      .where('o.tenant_id', 'in', brands)
-      .limit(1)
-      .executeTakeFirst(),
-    db
-      .selectFrom('blocks as b')
-      .innerJoin('profiles as o', (join) => join.on((eb) => eb.or([eb.and([eb('b.blocker_profile_id', '=', profileId), eb('o.id', '=', eb.ref('b.blocked_profile_id'))]), eb.and([eb('b.blocked_profile_id', '=', profileId), eb('o.id', '=', eb.ref('b.blocker_profile_id'))])])))
-      .select('b.id')
-      .where((eb) => eb.or([eb('b.blocker_profile_id', '=', profileId), eb('b.blocked_profile_id', '=', profileId)]))
-      .where('o.tenant_id', 'in', brands)
-      .limit(1)
-      .executeTakeFirst(),
+    eitherWay(db, 'likes', profileId, brands),
+    eitherWay(db, 'blocks', profileId, brands),
     // A complaint filed on one of the brands about the member, or by the member about one of their members.
     db
       .selectFrom('complaints as c')
