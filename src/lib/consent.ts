@@ -17,9 +17,13 @@ export const CONSENT_DAYS = 182;
 /** The class on <html> that shows the consent bar (global.css), put there by CONSENT_HINT_SCRIPT. */
 export const ASK_CONSENT_CLASS = 'ask-consent';
 
-export function readConsent(cookieHeader: string | null | undefined): ConsentChoice | null {
-  const value = readCookie(cookieHeader, CONSENT_COOKIE);
+/** The choice a consent cookie's value names, or null. */
+export function consentChoice(value: string | null): ConsentChoice | null {
   return value === 'accept' || value === 'refuse' ? value : null;
+}
+
+export function readConsent(cookieHeader: string | null | undefined): ConsentChoice | null {
+  return consentChoice(readCookie(cookieHeader, CONSENT_COOKIE));
 }
 
 /**

@@ -1,18 +1,29 @@
 /** The value of one cookie in a Cookie header (or document.cookie), or null. */
 export function readCookie(header: string | null | undefined, name: string): string | null {
-  if (!header) return null;
+  return readCookies(header, [name])[name] ?? null;
+}
+
+/**
+ * The values of some cookies of a Cookie header, read in one pass: the first cookie of each name
+ * (as readCookie reads it), null when absent or undecodable.
+ */
+export function readCookies<N extends string>(header: string | null | undefined, names: readonly N[]): Record<N, string | null> {
+  const found = Object.fromEntries(names.map((name) => [name, null])) as Record<N, string | null>;
+  if (!header) return found;
+  const seen = new Set<string>();
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
     if (eq === -1) continue;
-    if (part.slice(0, eq).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim());
-      } catch {
-        return null;
-      }
+    const name = part.slice(0, eq).trim();
+    if (seen.has(name) || !(names as readonly string[]).includes(name)) continue;
+    seen.add(name);
+    try {
+      found[name as N] = decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      // An undecodable value reads as none.
     }
   }
-  return null;
+  return found;
 }
 
 export interface CookieOptions {

@@ -625,3 +625,14 @@ describe('Belgian place names in the member language', () => {
     expect(placeLine({ country: 'BE', city: null, region: null }, 'nl')).toBe('');
   });
 });
+
+describe('cookies of a Cookie header', () => {
+  it('reads several in one pass, the first of a name, an undecodable one as none', async () => {
+    const { readCookie, readCookies } = await import('../../src/lib/cookies.ts');
+    const header = 'src=%7B%22n%22%3A1%7D; src_consent=accept; other=x; src=later; bad=%E0%A4%A';
+    expect(readCookies(header, ['src', 'src_consent', 'bad', 'absent'])).toEqual({ src: '{"n":1}', src_consent: 'accept', bad: null, absent: null });
+    expect(readCookies(undefined, ['src'])).toEqual({ src: null });
+    expect(readCookie(header, 'src_consent')).toBe('accept');
+    expect(readCookie('bad=%E0%A4%A; bad=ok', 'bad')).toBeNull();
+  });
+});

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Tenant } from '../../tenant/schema.ts';
 import { ATTRIBUTION_COOKIE, CONTROL_VARIANT, isPageVisit } from '../../lib/attribution.ts';
-import { readCookie } from '../../lib/cookies.ts';
-import { readConsent } from '../../lib/consent.ts';
+import { readCookies } from '../../lib/cookies.ts';
+import { CONSENT_COOKIE, consentChoice } from '../../lib/consent.ts';
 import type { TenantRegistry } from '../registry.ts';
 import type { TrafficService } from '../services/traffic.ts';
 
@@ -27,8 +27,8 @@ export async function landerFile(
   // A browser asking again for a page it has (If-None-Match) is not a new visit, nor is a HEAD.
   const counted = request.method === 'GET' && request.headers['if-none-match'] === undefined && isPageVisit(request.headers);
   const query = new URLSearchParams(request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '');
-  const cookies = request.headers.cookie;
-  const landed = await deps.traffic.land(page.tenant, lander, { cookie: readCookie(cookies, ATTRIBUTION_COOKIE), consent: readConsent(cookies), query, counted });
+  const cookies = readCookies(request.headers.cookie, [ATTRIBUTION_COOKIE, CONSENT_COOKIE]);
+  const landed = await deps.traffic.land(page.tenant, lander, { cookie: cookies[ATTRIBUTION_COOKIE], consent: consentChoice(cookies[CONSENT_COOKIE]), query, counted });
   if (landed.cookie) reply.header('set-cookie', landed.cookie);
   if (landed.variant === CONTROL_VARIANT) return { file: page.file, private: true };
   const variantFile = `l/${page.locale}/${VARIANT_FOLDER}/${landed.variant}${page.path}/index.html`;
