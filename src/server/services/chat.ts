@@ -26,7 +26,7 @@ import { waitingSince } from './inbox-waiting.ts';
 import { visibleTarget, type Liker } from './likes.ts';
 import { brandInScope, type ScopeOf } from './pool.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
-import { mediaUrl } from './main-image.ts';
+import { mediaUrl } from '../media-address.ts';
 import { deleteFiles, storeImage, type PhotoUpload } from './photos.ts';
 import type { MediaStore } from '../media-store.ts';
 import { initialPhotoStatus, isPublicPhoto, type PhotoModeration, type PhotoStatus } from '../../lib/photo-screening.ts';

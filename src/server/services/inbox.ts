@@ -13,7 +13,7 @@ import { giftCatalogue } from '../../lib/gifts.ts';
 import { audit } from './console.ts';
 import { amongBrands, brandCondition, brandsToQuery, inScope, type BrandIds } from './brand-scope.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
-import { mediaUrl } from './main-image.ts';
+import { mediaUrl } from '../media-address.ts';
 import { publishToConsole } from './console-events.ts';
 import { chatError, type ChatService } from './chat.ts';
 import type { CountryCode } from 'libphonenumber-js';

@@ -3,11 +3,7 @@ import type { Database } from '../db/index.ts';
 import type { Photo } from '../db/schema.ts';
 import type { MainImage } from '../../contract/cards.ts';
 import { compileOnce } from '../db/compiled.ts';
-
 import { mediaUrl } from '../media-address.ts';
-
-/** The address of a stored photo file name (`<tenant>/<name>.webp`): src/server/media-address.ts. */
-export { mediaUrl };
 
 /** SPEC §3 `profile.main_image`: declared once, in the contract. */
 export type { MainImage };

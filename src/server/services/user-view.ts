@@ -3,7 +3,8 @@ import type { Database } from '../db/index.ts';
 import type { User } from '../db/schema.ts';
 import type { NotificationDisabled } from '../db/schema.ts';
 import type { SiteUser } from '../../contract/user.ts';
-import { mainImage, mediaUrl } from './main-image.ts';
+import { mainImage } from './main-image.ts';
+import { mediaUrl } from '../media-address.ts';
 
 export { mainImage };
 
