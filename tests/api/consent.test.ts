@@ -2,11 +2,14 @@
  * The consent choice on landers (issue 23, docs/API.md "Consent"), on every engine: which cookies
  * a lander writes without network parameters, with them before any choice, after accepting and
  * after refusing; that a refused (or not yet asked) visitor's signup is still credited to the
- * network through the signup's own parameters, and its postback is sent; and that nothing of a
- * hostile parameter reaches the page.
+ * network through the signup's own parameters, and its postback is sent; that nothing of a
+ * hostile parameter reaches the page; and that 40 hostile calls of POST /api/consent.php at once
+ * (wrong types, huge strings, unknown fields, another brand's page or host) get a 2xx or a 4xx
+ * with a catalogue message, never a 500, and never a cookie but the host's own.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import { engines } from '../support/runtime.ts';
+import { engines, hostFetch } from '../support/runtime.ts';
+import { catalogueLocales, message } from '../../src/server/i18n.ts';
 import { tenantsWith } from '../support/tenants.ts';
 import { Client, apiError, setCookies, signUp, useRuntime } from '../support/accounts.ts';
 import { startReceiver } from '../support/receiver.ts';
@@ -117,5 +120,83 @@ describe.each(engines())('the consent choice on landers on %s', (engine) => {
       expect(apiError(res).message.length).toBeGreaterThan(0);
       expect(setCookies(res)).toEqual([]);
     }
+  });
+
+  test('an attack of 40 hostile requests at once: only 2xx and 4xx, each refusal with its catalogue message and no cookie, no cookie ever for another host or brand', async () => {
+    const port = rt().port;
+    const json = (body: unknown) => JSON.stringify(body);
+    const huge = 'x'.repeat(100_000);
+    /** Each request: its body as sent, and the host, content type and other headers it goes with. */
+    const attacks: { body: string; host?: string; type?: string; headers?: Record<string, string>; want?: number }[] = [
+      // Wrong types.
+      ...[1, true, null, ['accept'], {}, 'ACCEPT', 'accept\u0000', huge].map((choice) => ({ body: json({ choice }) })),
+      ...['adnet', [1, 2], null, { network: 5 }, { clickid: { $ne: null } }].map((tracking) => ({ body: json({ choice: 'accept', tracking }) })),
+      { body: json(['accept']) },
+      { body: 'null' },
+      { body: '"accept"' },
+      // Huge strings.
+      { body: json({ choice: 'accept', tracking: { network: 'n'.repeat(1001) } }) },
+      { body: json({ choice: 'accept', tracking: { sub1: huge } }) },
+      { body: json({ choice: 'refuse', tracking: { clickid: 'c'.repeat(3_000_000) } }) },
+      { body: json({ choice: 'accept', [huge]: 1 }) },
+      // Unknown fields, and the prototype.
+      { body: json({ choice: 'accept', admin: true, tracking: { network: 'adnet', evil: 'x' } }) },
+      { body: '{"choice":"accept","__proto__":{"choice":"refuse","polluted":1}}' },
+      { body: '{"choice":"refuse","tracking":{"__proto__":{"network":"adnet"}}}' },
+      { body: '{"choice":"accept","constructor":{"prototype":{"polluted":1}}}' },
+      // Not JSON, or not what it says it is.
+      { body: '{"choice":' },
+      { body: '' },
+      { body: `{"choice":"accept","tracking":${'['.repeat(5000)}${']'.repeat(5000)}}` },
+      { body: 'choice=accept', type: 'application/x-www-form-urlencoded' },
+      { body: json({ choice: 'accept' }), type: 'text/plain' },
+      // Values no network sends: kept out of the cookie, or refused.
+      { body: json({ choice: 'accept', tracking: { network: '<script>alert(1)</script>', ref: '\u202eevil' } }) },
+      // Another brand's host, or a page of another brand calling.
+      { body: json({ choice: 'accept' }), host: 'rijpedates', headers: { origin: `http://spetter.localhost:${port}` }, want: 403 },
+      { body: json({ choice: 'accept' }), host: 'spetter', headers: { origin: `http://rijpedates.localhost:${port}` }, want: 403 },
+      { body: json({ choice: 'refuse' }), host: 'velvet', headers: { 'sec-fetch-site': 'cross-site' }, want: 403 },
+      { body: json({ choice: 'accept' }), host: 'spetter', headers: { origin: 'null' }, want: 403 },
+      { body: json({ choice: 'accept', tracking: { network: 'adnet' } }), host: 'rijpedates', headers: { origin: `http://rijpedates.localhost:${port}` }, want: 200 },
+      { body: json({ choice: 'accept' }), host: 'evil.example', headers: { host: 'evil.example' } },
+      { body: json({ choice: 'accept' }), host: 'spetter', headers: { host: `spetter.localhost:${port}`, 'x-forwarded-host': 'rijpedates.localhost' } },
+      // Cookies that are not what the runtime wrote.
+      { body: json({ choice: 'accept', tracking: { network: 'adnet' } }), headers: { cookie: 'src=%E0%A4%A; src_consent=maybe' } },
+      { body: json({ choice: 'refuse' }), headers: { cookie: `src=${'z'.repeat(4000)}` } },
+      { body: json({ choice: 'accept' }), host: 'velvet', headers: { cookie: 'src_consent=accept; src_consent=refuse' } },
+    ];
+    expect(attacks).toHaveLength(40);
+    // Every message of the catalogue, in every language: a refusal says one of them.
+    const catalogue = new Set(catalogueLocales().flatMap((locale) => ['error_bad_request', 'error_payload_too_large', 'error_origin', 'error_unsupported_media_type', 'error_too_many_requests'].map((key) => { try { return message(key, locale); } catch { return ''; } })));
+    const answers = await Promise.all(
+      attacks.map(async (a, i) => {
+        const headers: Record<string, string> = { 'content-type': a.type ?? 'application/json', 'x-forwarded-for': `10.23.${Math.floor(i / 200)}.${1 + (i % 200)}`, ...a.headers };
+        const res = await hostFetch(rt(), a.host ?? 'spetter', '/api/consent.php', { method: 'POST', headers, body: a.body });
+        return { attack: `#${i} ${a.host ?? 'spetter'} ${a.body.slice(0, 80)}`, want: a.want, res };
+      }),
+    );
+    for (const { attack, want, res } of answers) {
+      expect(res.status, attack).toBeLessThan(500);
+      // A page of another brand, or one saying it is not this site's, is refused; the brand's own page is not.
+      if (want) expect(res.status, attack).toBe(want);
+      const cookies = setCookies(res);
+      // A cookie is the host's own, always: never one for a domain, another brand's or a parent.
+      for (const cookie of cookies) {
+        expect(cookie.attributes.domain, attack).toBeUndefined();
+        expect(['src', CONSENT_COOKIE], attack).toContain(cookie.name);
+      }
+      if (res.status >= 400) {
+        expect(catalogue, `${attack}: ${res.text.slice(0, 200)}`).toContain(apiError(res).message);
+        expect(cookies, attack).toEqual([]);
+      } else {
+        expect(res.status, attack).toBe(200);
+        const { consent } = res.json();
+        expect(cookies.find((c) => c.name === CONSENT_COOKIE)?.value, attack).toBe(consent);
+        // Nothing a network would not send reaches the attribution cookie.
+        const src = cookies.find((c) => c.name === 'src');
+        if (src) expect(Object.values(readAttribution(src.value)?.tracking ?? {}).every((v) => /^[\w.~-]{1,200}$/.test(String(v))), attack).toBe(true);
+      }
+    }
+    expect(({}) as Record<string, unknown>).not.toHaveProperty('polluted');
   });
 });
