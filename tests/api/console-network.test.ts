@@ -144,6 +144,11 @@ describe.each(engines())('the console across a pool on %s', (engine) => {
     const page = await spetterMod.client.get(`/api/console/complaints/${id}`);
     expect(page.json().reported).toMatchObject({ profile_id: ria.profileId, brand: 'rijpedates' });
     expect(paymentKeys(page.json())).toEqual([]);
+    // Nor her signup date: her account is her brand's. Lies, of spetter, shows hers; rijpedates sees Ria's.
+    expect(page.json().reported).not.toHaveProperty('signup_date');
+    expect(page.json().reporter).toHaveProperty('signup_date');
+    expect((await rijpeMod.client.get(`/api/console/complaints/${id}`)).json()).toMatchObject({ reported: { signup_date: expect.any(String) }, reporter: { brand: 'spetter' } });
+    expect((await rijpeMod.client.get(`/api/console/complaints/${id}`)).json().reporter).not.toHaveProperty('signup_date');
     expect(paymentKeys((await spetterMod.client.get('/api/console/complaints')).json().complaints.find((c: { id: number }) => c.id === id))).toEqual([]);
     expect(paymentKeys((await spetterMod.client.get(`/api/console/members/${ria.userId}`)).json())).toEqual([]);
     expect(page.text).not.toContain(ria.email);

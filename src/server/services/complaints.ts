@@ -107,8 +107,12 @@ export function createComplaintService(deps: {
           eb.exists(eb.selectFrom('profiles as concerned').select('concerned.id').whereRef('concerned.id', '=', 'complaints.reported_profile_id').where(brandCondition('concerned.tenant_id', brands))),
         ]);
 
-  /** A member's card as staff see it on a complaint: no e-mail address, no payments. */
-  async function card(by: { userId?: number; profileId?: number }) {
+  /**
+   * A member's card as staff see it on a complaint: no e-mail address, no payments; for a member of
+   * a brand outside the staff member's scope (another of the pool, issue 24) no signup date either:
+   * their account is their brand's.
+   */
+  async function card(staff: StaffView, by: { userId?: number; profileId?: number }) {
     let q = db
       .selectFrom('profiles')
       .leftJoin('users', 'users.id', 'profiles.user_id')
@@ -129,7 +133,7 @@ export function createComplaintService(deps: {
       about: row.about,
       status: row.suspended_at ? 'suspended' : (row.user_status ?? row.status),
       fictional: row.fictional === 1,
-      signup_date: row.signup_date,
+      ...(inScope(staff, row.tenant_id) ? { signup_date: row.signup_date } : {}),
       photos: photos.map((p) => ({ id: p.id, status: p.status, main: p.is_main === 1, url: staffMediaUrl(p.filename), thumb_url: staffMediaUrl(p.thumb_filename) })),
     };
   }
@@ -265,8 +269,8 @@ export function createComplaintService(deps: {
      */
     async complaint(staff: StaffView, id: number, ip: string) {
       const row = await requireComplaint(db, staff, id);
-      const reporter = await card({ userId: row.reporter_user_id });
-      const reported = row.reported_profile_id === null ? null : await card({ profileId: row.reported_profile_id });
+      const reporter = await card(staff, { userId: row.reporter_user_id });
+      const reported = row.reported_profile_id === null ? null : await card(staff, { profileId: row.reported_profile_id });
       const conversation = reporter && reported ? await conversationBetween(reporter.profile_id, reported.profile_id) : null;
       if (conversation) {
         await audit(db, { staff, action: 'complaint_conversation_read', brand: auditBrand(staff, row), object: { type: 'complaint', id: row.id }, ip, details: { conversation_id: conversation.id } });
