@@ -1,6 +1,7 @@
 import { atom, browserOnly, map } from './browser-only.ts';
 import { createRouter } from '@nanostores/router';
 import { api, ApiError } from './api.ts';
+import { changeGuard } from './change-guard.ts';
 import { $user } from './user.ts';
 import { onEvent } from './events.ts';
 import type { ChatCosts, ChatMessage, ChatsAnswer, ConversationAnswer, SendAnswer } from '../contract/chat.ts';
@@ -65,10 +66,11 @@ export function setChats(answer: ChatsAnswer): void {
   $unread.set(answer.total_unread);
 }
 
-export async function loadChats(): Promise<ChatsAnswer> {
-  const answer = await api('GET', '/chats.php');
-  setChats(answer);
-  return answer;
+/** The member's removals of chats, before which no older read of the list is set. */
+const guard = changeGuard();
+
+export function loadChats(): Promise<ChatsAnswer> {
+  return guard.read(() => api('GET', '/chats.php'), setChats);
 }
 
 const routeQuery = (key: string) => {
@@ -215,17 +217,19 @@ export function typing(): void {
  * reloaded.
  */
 export async function removeChat(conversationId: number, unreachable: string): Promise<void> {
-  const chats = $chats.get();
-  if (chats) {
-    const gone = chats.chats.find((c) => c.conversation.id === conversationId);
-    setChats({ chats: chats.chats.filter((c) => c.conversation.id !== conversationId), total_unread: chats.total_unread - (gone?.num_unread_messages ?? 0) });
-  }
-  if ($conversation.get()?.answer.conversation?.id === conversationId) {
-    $conversation.set(null);
-    $chatRouter.open('/chats');
-  }
   try {
-    await api('DELETE', '/chat.php', { conversation: { id: conversationId } });
+    await guard.change(async () => {
+      const chats = $chats.get();
+      if (chats) {
+        const gone = chats.chats.find((c) => c.conversation.id === conversationId);
+        setChats({ chats: chats.chats.filter((c) => c.conversation.id !== conversationId), total_unread: chats.total_unread - (gone?.num_unread_messages ?? 0) });
+      }
+      if ($conversation.get()?.answer.conversation?.id === conversationId) {
+        $conversation.set(null);
+        $chatRouter.open('/chats');
+      }
+      await api('DELETE', '/chat.php', { conversation: { id: conversationId } });
+    });
   } catch (error) {
     alert(error instanceof ApiError && error.code !== 'network' ? error.message : unreachable);
     await loadChats().catch(() => undefined);

@@ -4,6 +4,7 @@ import { api } from './api.ts';
 import type { SiteUser } from '../contract/user.ts';
 import { KEPT_MEMBER_KEY, SIGNED_IN_COOKIE } from '../lib/signed-in.ts';
 import { readCookie } from '../lib/cookies.ts';
+import { changeGuard } from './change-guard.ts';
 
 /** The logged-in member (SPEC §3 User), null when logged out. Pages seed it from the server render. */
 export const $user = atom<SiteUser | null>(null);
@@ -41,27 +42,29 @@ export function setUser(user: SiteUser | null): void {
   $user.set(user);
 }
 
+/** The member's logins, logouts and settings, before which no older read of the user is set. */
+const guard = changeGuard();
+
 /** Re-fetches the current user (GET /api/user.php). */
 export async function loadUser(): Promise<SiteUser | null> {
-  const { user } = await api('GET', '/user.php');
-  $user.set(user);
+  const { user } = await guard.read(() => api('GET', '/user.php'), (answer) => $user.set(answer.user));
   return user;
 }
 
 export async function login(email: string, password: string): Promise<SiteUser> {
-  const { user } = await api('POST', '/user.php', { email, password });
+  const { user } = await guard.change(() => api('POST', '/user.php', { email, password }));
   $user.set(user);
   return user;
 }
 
 export async function logout(): Promise<void> {
-  await api('POST', '/logout.php');
+  await guard.change(() => api('POST', '/logout.php'));
   $user.set(null);
 }
 
 /** Saves member settings on the user record (PUT /api/user.php): language, invisible mode, the own brand only. */
 export async function saveUserSettings(settings: { language?: string; invisible?: boolean; own_brand_only?: boolean }): Promise<SiteUser> {
-  const { user } = await api('PUT', '/user.php', settings as BodyOf<'PUT user.php'>);
+  const { user } = await guard.change(() => api('PUT', '/user.php', settings as BodyOf<'PUT user.php'>));
   $user.set(user);
   return user;
 }
