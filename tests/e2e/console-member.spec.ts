@@ -118,3 +118,23 @@ for (const viewport of [{ width: 1280, height: 900 }, { width: 768, height: 1024
     await ria.page.context().close();
   });
 }
+
+for (const viewport of [{ width: 1280, height: 900 }, { width: 768, height: 1024 }]) {
+  test(`a complaint about a rijpedates member on spetter's queue names her brand by its name (${viewport.width} px)`, async ({ page, browser }) => {
+    await page.setViewportSize(viewport);
+    const lies = await activeChatMember(browser, 'Lies', 'female', 0);
+    const ria = await activeChatMember(browser, 'Ria', 'female', 0, undefined, { brand: 'rijpedates', dateOfBirth: '1975-02-03' });
+    const filed = await callApi(lies.page, 'spetter', 'POST', '/api/complaint.php', { profile_id: ria.profileId, reason: 'fake_profile', subject: 'Nep', message: 'Dit profiel lijkt nep.' });
+    expect(filed.status, JSON.stringify(filed.json)).toBe(200);
+
+    await logInToConsole(page, await addConsoleStaff('moderator', ['spetter']), `/console/complaints/${filed.json.id}`);
+    await hydrated(page);
+    const reported = page.getByRole('region', { name: 'Member concerned' });
+    await expect(reported).toContainText('Rijpe Dates (rijpedates.nl)');
+    await expect(page.getByRole('region', { name: 'Reported by' })).toContainText('Spetter');
+    await expect(page.getByText(/\brijpedates\b(?!\.nl)/)).toHaveCount(0);
+    await page.screenshot({ path: `test-results/console-complaint-pool-${viewport.width}.png`, fullPage: true });
+    await lies.page.context().close();
+    await ria.page.context().close();
+  });
+}
