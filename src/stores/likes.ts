@@ -22,6 +22,9 @@ export const $likeDialog = atom<DialogState>(null);
 /** The member's likes and unlikes, before which no older read of the likes is set. */
 const guard = changeGuard();
 
+/** Runs another call that changes the member's likes (a swipe, a block), so no older read of them is set after it. */
+export const changeLikes = <T,>(run: () => Promise<T>): Promise<T> => guard.change(run);
+
 export function loadLikes(): Promise<LikesAnswer> {
   return guard.read(
     () => api('GET', '/likes.php'),

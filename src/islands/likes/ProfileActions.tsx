@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { m } from '../../paraglide/messages.js';
 import type { Locale } from '../../lib/locales.ts';
 import type { ProfileCardData, Relation } from '../../contract/likes.ts';
-import { markLiked } from '../../stores/likes.ts';
+import { changeLikes, markLiked } from '../../stores/likes.ts';
 import { api, ApiError } from '../../stores/api.ts';
 import { ConfirmDialog } from '../profile/ConfirmDialog.tsx';
 import { Notice } from '../profile/Notice.tsx';
@@ -50,7 +50,7 @@ export default function ProfileActions({ locale, profile, relation }: Props) {
   };
   const block = () =>
     run(async () => {
-      await api('POST', '/block.php', { profile_id: profile.id });
+      await changeLikes(() => api('POST', '/block.php', { profile_id: profile.id }));
       setConfirm(false);
       setBlocked(true);
       // The block deleted the likes between the two.

@@ -13,7 +13,7 @@ import type { SwipeCard, SwipeState } from '../../contract/likes.ts';
 import { SWIPE_LIKES_PER_DAY } from '../../contract/likes.ts';
 import type { Fictional } from '../search/ProfileCard.tsx';
 import { api, ApiError } from '../../stores/api.ts';
-import { $likeDialog, markLiked } from '../../stores/likes.ts';
+import { $likeDialog, changeLikes, markLiked } from '../../stores/likes.ts';
 import { useHydrated } from '../useHydrated.ts';
 
 /** How far (px) a card must be dragged to count as an answer. */
@@ -113,7 +113,7 @@ export default function SwipeGame({ locale, fictional, initial, interestLabels }
     setError('');
     setLeaving(action);
     try {
-      const result = await api('POST', '/swipe.php', { profile_id: top.id, action });
+      const result = await changeLikes(() => api('POST', '/swipe.php', { profile_id: top.id, action }));
       setState({ likes_left: result.likes_left, next_at: result.next_at });
       if (action === 'like') markLiked(top.id, true);
       if (result.match) $likeDialog.set({ kind: 'match', profile: top });
