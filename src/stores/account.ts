@@ -2,7 +2,7 @@ import { atom } from './browser-only.ts';
 import type { BodyOf } from '../contract/endpoints.ts';
 import type { DeleteReasonsAnswer } from '../contract/accounts.ts';
 import { api } from './api.ts';
-import { $user } from './user.ts';
+import { $user, changeUser } from './user.ts';
 
 /** A reason to leave and what the site offers against it (GET /api/account.php?reasons=1). */
 /** The reasons to delete an account, with their solutions (GET /api/account.php): the contract's. */
@@ -35,6 +35,6 @@ export async function loadDeleteReasons(): Promise<DeleteReasons> {
 
 /** Requests deletion (DELETE /api/account.php); the server logs the member out and mails a reactivation link. */
 export async function deleteAccount(reason: BodyOf<'DELETE account.php'>['reason'], password: string): Promise<void> {
-  await api('DELETE', '/account.php', { reason, password });
+  await changeUser(() => api('DELETE', '/account.php', { reason, password }));
   $user.set(null);
 }

@@ -1,5 +1,5 @@
 import { api } from './api.ts';
-import { $user } from './user.ts';
+import { $user, changeUser } from './user.ts';
 import type { SiteUser } from '../contract/user.ts';
 
 /**
@@ -15,7 +15,7 @@ export async function requestPasswordReset(email: string): Promise<void> {
 
 /** Sets the new password with the token from that mail (POST /api/reset-password.php {token, password}). */
 export async function resetPassword(token: string, password: string): Promise<void> {
-  await api('POST', '/reset-password.php', { token, password });
+  await changeUser(() => api('POST', '/reset-password.php', { token, password }));
   // The server logs the member out everywhere.
   $user.set(null);
 }
@@ -27,7 +27,7 @@ export async function resendActivation(): Promise<void> {
 
 /** Undoes a deletion within the 14 days of SPEC §4 (POST /api/account.php?reactivate=1 {token}). */
 export async function reactivateAccount(token: string): Promise<SiteUser> {
-  const { user } = await api('POST', '/account.php?reactivate=1', { token });
+  const { user } = await changeUser(() => api('POST', '/account.php?reactivate=1', { token }));
   $user.set(user);
   return user;
 }

@@ -2,7 +2,7 @@ import { atom, browserOnly, map } from './browser-only.ts';
 import { createRouter } from '@nanostores/router';
 import { api, ApiError } from './api.ts';
 import { changeGuard } from './change-guard.ts';
-import { $user } from './user.ts';
+import { $user, changeUser } from './user.ts';
 import { onEvent } from './events.ts';
 import type { ChatCosts, ChatMessage, ChatsAnswer, ConversationAnswer, SendAnswer } from '../contract/chat.ts';
 import { TYPING_SEND_EVERY_MS, TYPING_SHOW_MS } from '../lib/typing.ts';
@@ -166,7 +166,7 @@ async function deliver(clientId: string, kind: ChatMessage['kind'], text: string
   $offer.set({ kind: null, message: '' });
   $conversation.set({ ...open, pending: [...open.pending.filter((p) => p.clientId !== clientId), { clientId, kind, text, failed: null }] });
   try {
-    const sent = await call();
+    const sent = await changeUser(call);
     const now = $conversation.get();
     if (now?.key === open.key) {
       const conversation = now.answer.conversation ?? { id: sent.conversation_id, messages: [], older_hidden: false, read_up_to: 0 };

@@ -2,7 +2,7 @@ import { atom, map } from './browser-only.ts';
 import type { ProfileCardData } from '../contract/cards.ts';
 import type { BodyOf } from '../contract/endpoints.ts';
 import { api } from './api.ts';
-import { $user } from './user.ts';
+import { $user, changeUser } from './user.ts';
 import type { SiteUser } from '../contract/user.ts';
 
 /**
@@ -99,20 +99,22 @@ export function signupInProgress(step: SignupStep, form: SignupForm): boolean {
  */
 export async function submitSignup(tracking: Tracking): Promise<SiteUser> {
   const f = $signupForm.get();
-  const { user } = await api('POST', '/signup.php', {
-    email: f.email.trim(),
-    password: f.password,
-    name: f.name.trim(),
-    date_of_birth: f.date_of_birth,
-    // The form refuses to submit without them (signupStepErrors).
-    gender: f.gender as BodyOf<'POST signup.php'>['gender'],
-    sexuality: f.sexuality as BodyOf<'POST signup.php'>['sexuality'],
-    country: f.country,
-    ...(f.region ? { region: f.region } : {}),
-    ...(f.city.trim() ? { city: f.city.trim() } : {}),
-    ...(f.signup_message.trim() ? { signup_message: f.signup_message.trim() } : {}),
-    ...(Object.keys(tracking).length > 0 ? { tracking } : {}),
-  });
+  const { user } = await changeUser(() =>
+    api('POST', '/signup.php', {
+      email: f.email.trim(),
+      password: f.password,
+      name: f.name.trim(),
+      date_of_birth: f.date_of_birth,
+      // The form refuses to submit without them (signupStepErrors).
+      gender: f.gender as BodyOf<'POST signup.php'>['gender'],
+      sexuality: f.sexuality as BodyOf<'POST signup.php'>['sexuality'],
+      country: f.country,
+      ...(f.region ? { region: f.region } : {}),
+      ...(f.city.trim() ? { city: f.city.trim() } : {}),
+      ...(f.signup_message.trim() ? { signup_message: f.signup_message.trim() } : {}),
+      ...(Object.keys(tracking).length > 0 ? { tracking } : {}),
+    }),
+  );
   $user.set(user);
   $signupStep.set('complete');
   return user;

@@ -45,6 +45,9 @@ export function setUser(user: SiteUser | null): void {
 /** The member's logins, logouts and settings, before which no older read of the user is set. */
 const guard = changeGuard();
 
+/** Runs another call whose answer changes the user (a signup, a send's credits, a deletion), so no older read of the user is set after it. */
+export const changeUser = <T,>(run: () => Promise<T>): Promise<T> => guard.change(run);
+
 /** Re-fetches the current user (GET /api/user.php). */
 export async function loadUser(): Promise<SiteUser | null> {
   const { user } = await guard.read(() => api('GET', '/user.php'), (answer) => $user.set(answer.user));
