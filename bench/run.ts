@@ -23,7 +23,7 @@ import { lighthouseSection } from './lighthouse.ts';
 import { revenueSection } from './revenue.ts';
 import { WEIGHT_HEAD, pageWeights, weightCells } from './weight.ts';
 import { consoleSection } from './console.ts';
-import { poolScopeOf, poolTenantsDir, seedPool, timeSearchStatements } from './search.ts';
+import { poolScopeOf, poolTenantsDir, seedPool, seedPoolKept, timeSearchStatements } from './search.ts';
 import { mediaSection } from './media.ts';
 import { loadAllTenants } from '../src/tenant/load.ts';
 import { migrateToLatest } from '../src/server/db/migrate.ts';
@@ -246,7 +246,9 @@ if (sections.has('search')) {
                   }
                   const handle = openBenchDb(engine, database);
                   try {
-                    await seedPool(handle.db, size);
+                    // BENCH_POOL_SCHEMA: PostgreSQL's kept million (a schema of the bench's own, copied by the next run).
+                    if (engine === 'postgres' && process.env.BENCH_POOL_SCHEMA) await seedPoolKept(handle.db, size, process.env.BENCH_POOL_SCHEMA);
+                    else await seedPool(handle.db, size);
                   } finally {
                     await handle.close();
                   }

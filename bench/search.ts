@@ -7,7 +7,7 @@
  * Used by bench/run.ts (`npm run bench -- search`); it never asserts.
  */
 import type { Database, Db } from '../src/server/db/index.ts';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { analyze } from '../src/server/db/migrate.ts';
 import { createMemoryBus } from '../src/server/bus.ts';
 import { createSearchService } from '../src/server/services/search.ts';
@@ -57,6 +57,31 @@ export function poolTenantsDir(): { dir: string; remove(): void } {
 export function poolScopeOf(dir: string): ScopeOf {
   const tenants = loadAllTenants(dir);
   return (tenant) => poolScope(tenants.find((t) => t.id === tenant.id)!, tenants);
+}
+
+/** The columns seedPool writes (and keepPool copies). */
+const POOL_COLUMNS = ['tenant_id', 'user_id', 'name', 'gender', 'sexuality', 'birth_date', 'country', 'region', 'city', 'body_type', 'interests', 'status', 'fictional', 'listed', 'last_seen_at', 'created_at', 'updated_at'] as const;
+
+/**
+ * The million of seedPool on PostgreSQL, kept between runs in a schema of its own (`kept`,
+ * BENCH_POOL_SCHEMA): copied from it when it holds them (a minute against ten of seeding),
+ * seeded and then kept in it otherwise. SQLite keeps a copy of its file instead (BENCH_POOL_FILE).
+ */
+export async function seedPoolKept(db: Kysely<Database>, members: number, kept: string): Promise<void> {
+  const columns = sql.join(POOL_COLUMNS.map((c) => sql.ref(c)));
+  const table = sql.table(`${kept}.profiles`);
+  const there = (await sql<{ t: string | null }>`select to_regclass(${`${kept}.profiles`})::text as t`.execute(db)).rows[0]?.t;
+  const held = there ? Number((await sql<{ n: string }>`select count(*) as n from ${table}`.execute(db)).rows[0]!.n) : 0;
+  if (held === members) {
+    await sql`insert into profiles (${columns}) select ${columns} from ${table} order by id`.execute(db);
+    await analyze(db);
+    return;
+  }
+  const before = Number((await db.selectFrom('profiles').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow()).id ?? 0);
+  await seedPool(db, members);
+  await sql`create schema if not exists ${sql.id(kept)}`.execute(db);
+  await sql`drop table if exists ${table}`.execute(db);
+  await sql`create table ${table} as select id, ${columns} from profiles where id > ${before}`.execute(db);
 }
 
 export async function seedPool(db: Kysely<Database>, members: number): Promise<void> {

@@ -10,7 +10,7 @@ import { lockProfiles, nowIso } from '../db/engine.ts';
 import { ageOn, yearsBefore } from '../../lib/account-rules.ts';
 import { brandDay } from '../../lib/brand-day.ts';
 import { wantedGenders } from './search.ts';
-import { bandedPage, homeBands, visibleProfiles, type ProfileQuery } from './visibility.ts';
+import { bandedPage, homeBands, visibleProfiles, type Band, type ProfileQuery } from './visibility.ts';
 import type { ScopeOf } from './pool.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
 import { newestProfile, sourceOf, stillMatches, type ListFilters, type ListingCache } from './listing-cache.ts';
@@ -56,11 +56,10 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
     return me;
   }
 
-  /** The brand's profiles the member may see, of the genders they look for. */
-  function wanted(tenant: Tenant, liker: Liker, me: Profile): ProfileQuery {
+  /** The brand's profiles the member may see, of the genders they look for, with the listing's own conditions (`where`). */
+  function wanted(tenant: Tenant, liker: Liker, me: Profile, ...where: Band[]): ProfileQuery {
     const genders = wantedBy(me);
-    const q = visibleProfiles(db, deps.scopeOf(tenant), liker);
-    return genders ? q.where('profiles.gender', 'in', genders) : q;
+    return visibleProfiles(db, deps.scopeOf(tenant), liker, { where: [genders ? (eb) => eb('profiles.gender', 'in', genders) : null, ...where] });
   }
 
   /** Likes given in the swipe game today, and the state the game shows. */
@@ -110,7 +109,7 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
       }
       rows = rows.slice(0, SWIPE_DECK_SIZE);
       if (rows.length < SWIPE_DECK_SIZE && list.ids.length > DECK_LOOKS) {
-        rows = await bandedPage(() => unanswered(wanted(tenant, liker, me)), homeBands(me.country, me.region), read, { offset: 0, limit: SWIPE_DECK_SIZE });
+        rows = await bandedPage((band) => unanswered(wanted(tenant, liker, me, band)), homeBands(me.country, me.region), read, { offset: 0, limit: SWIPE_DECK_SIZE });
       }
       const cards = await profileCards(db, rows, now());
       return { ...(await state(tenant, liker)), profiles: cards.map(({ row, card }) => ({ ...card, about: row.about, interests: parseInterests(row.interests) })) };
@@ -160,11 +159,11 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
       const minAge = Math.max(18, myAge - MATCH_AGE_SPAN);
       const maxAge = myAge + MATCH_AGE_SPAN;
       const mine = new Set(parseInterests(me.interests));
-      const pool = () =>
-        wanted(tenant, liker, me)
-          .where('profiles.birth_date', '<=', yearsBefore(today, minAge))
-          .where('profiles.birth_date', '>', yearsBefore(today, maxAge + 1))
-          .where('profiles.id', 'not in', (eb) => eb.selectFrom('likes').select('likes.to_profile_id').where('likes.from_profile_id', '=', liker.profileId));
+      const [bornOnOrBefore, bornAfter] = [yearsBefore(today, minAge), yearsBefore(today, maxAge + 1)];
+      const pool = (band: Band) =>
+        wanted(tenant, liker, me, band, (eb) => eb('profiles.birth_date', '<=', bornOnOrBefore), (eb) => eb('profiles.birth_date', '>', bornAfter)).where('profiles.id', 'not in', (eb) =>
+          eb.selectFrom('likes').select('likes.to_profile_id').where('likes.from_profile_id', '=', liker.profileId),
+        );
       const rows = await bandedPage(pool, homeBands(me.country, me.region), (q, n, offset) => q.select([...CARD_COLUMNS, 'profiles.interests']).limit(n).offset(offset).execute(), {
         offset: 0,
         limit: MATCH_POOL,
