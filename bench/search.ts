@@ -26,6 +26,8 @@ import { Capture } from './queries.ts';
 
 const BATCH = 1000;
 const DAY = 86_400_000;
+/** Cards the member passes before the last deck shape: more than the shared list's first 120 the deck reads (swipes.ts DECK_LOOKS). */
+const ANSWERED = 300;
 /** The pool's brands: the demo's two of the pool `benelux` and eighteen more (tenant files of the bench's own: poolTenantsDir). */
 export const POOL_BRANDS = ['spetter', 'rijpedates', ...Array.from({ length: 18 }, (_, i) => `pool${String(i + 3).padStart(2, '0')}`)];
 /** The eighteen more brands' niches in turn (SPEC §2), each with its niche's default audience in the Benelux. */
@@ -157,11 +159,14 @@ export async function timeSearchStatements(handle: Db, tenant: Tenant, liker: Li
     ['members.php?country=NL&region=Utrecht', (db, listings) => createSearchService({ db, listings, scopeOf }).members(tenant, liker.userId, { page: 1, country: 'NL', region: 'Utrecht' }, null)],
     ['members.php?page=40', (db, listings) => createSearchService({ db, listings, scopeOf }).members(tenant, liker.userId, { page: 40 }, null)],
     ['swipe.php (the deck)', (db, listings) => createSwipeService({ db, bus, listings, scopeOf }).deck(tenant, liker)],
+    [`swipe.php (the deck, ${ANSWERED} answered)`, (db, listings) => createSwipeService({ db, bus, listings, scopeOf }).deck(tenant, liker)],
   ];
   const capture = new Capture();
   const captured = capture.attach(handle.db);
   const out: StatementTiming[] = [];
   for (const [shape, run] of shapes) {
+    // The deck's not-answered rule past the shared list's first cards: the member passes ANSWERED cards first.
+    if (shape.includes('answered')) await answer(handle.db, tenant, liker, scopeOf);
     const cold = await runs(times, () => run(handle.db, createListingCache({ db: handle.db })));
     const kept = createListingCache({ db: handle.db });
     const warm = await runs(times, () => run(handle.db, kept));
@@ -180,6 +185,17 @@ export async function timeSearchStatements(handle: Db, tenant: Tenant, liker: Li
     out.push({ shape, cold, warm, statementsCold: coldRuns.length, statementsWarm, statements });
   }
   return out;
+}
+
+/** The member passes ANSWERED cards of their decks, as the swipe game does (the service's own writes). */
+async function answer(db: Kysely<Database>, tenant: Tenant, liker: Liker, scopeOf: ScopeOf): Promise<void> {
+  const swipes = createSwipeService({ db, bus: createMemoryBus(), listings: createListingCache({ db }), scopeOf });
+  for (let passed = 0; passed < ANSWERED; ) {
+    const { profiles } = await swipes.deck(tenant, liker);
+    if (profiles.length === 0) return;
+    for (const card of profiles.slice(0, ANSWERED - passed)) await swipes.swipe(tenant, liker, card.id, 'pass');
+    passed += profiles.length;
+  }
 }
 
 /** A statement in a few words: the table it reads first and its limit. */
