@@ -278,14 +278,14 @@ if (sections.has('search')) {
           );
           for (const t of await timeSearchStatements(handle, tenant, { userId: me.id, profileId: me.profile.id }, TIMES, scopeOf)) {
             shapeRows.push([engine, label, t.shape, t.statementsCold, t.statementsWarm, t.cold.p50.toFixed(1), t.cold.p95.toFixed(1), t.warm.p50.toFixed(1), t.warm.p95.toFixed(1)]);
-            t.statements.forEach((st, i) => statementRows.push([engine, label, t.shape, i + 1, st.what, st.p95.toFixed(2), st.plan]));
+            t.statements.forEach((st, i) => statementRows.push([engine, label, t.shape, i + 1, st.what, st.p50.toFixed(2), st.p95.toFixed(2), st.plan]));
           }
           table(
             `The search's and the deck's service calls, ${TIMES} one after the other: the shared list read each time (cold) and kept (warm), ms (target p95 < 20)`,
             ['engine', 'members', 'shape', 'statements cold', 'warm', 'cold p50', 'cold p95', 'warm p50', 'warm p95'],
             shapeRows,
           );
-          table(`Each statement of a cold call, run alone ${TIMES} times (p95, ms), and its plan`, ['engine', 'members', 'shape', '#', 'reads', 'p95', 'plan'], statementRows);
+          table(`Each statement of a cold call, run alone ${TIMES} times (p50 and p95, ms), and its plan`, ['engine', 'members', 'shape', '#', 'reads', 'p50', 'p95', 'plan'], statementRows);
         } finally {
           await handle.close();
           await rt.close();
