@@ -38,7 +38,8 @@ export type Condition = (eb: ExpressionBuilder<Database, 'profiles'>) => Express
  *
  * `where`: the listing's own conditions (its filters, its band), written before the scope: SQLite
  * tests a statement's terms in the order written, and a pool's scope is the costliest of them, so
- * it is tested only for the profiles the filters keep (bench/README.md "Every shape under 20 ms").
+ * it is tested only for the profiles the filters keep (bench/README.md "The pool's lists from
+ * their index alone").
  */
 export function visibleProfiles(
   db: Kysely<Database>,

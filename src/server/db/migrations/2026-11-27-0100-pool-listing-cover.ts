@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 
 /**
- * A pool's listings read from their index alone (issue 24, bench/README.md "Every shape under 20
- * ms"): the pool's last-seen indexes of migration 0055 also hold every column the pool's scope
- * reads (services/pool.ts `inScope`: the choice to be pooled, fictional, and the audiences'
- * sexuality, body type and interests), so a list walks the index in order and tests the scope and
- * the filters there: no table row is read for a profile it passes over. At 1,000,000 members a
- * list of an age range passes over ten profiles for each it keeps.
+ * A pool's listings read from their index alone (issue 24, bench/README.md "The pool's lists from
+ * their index alone"): the pool's last-seen indexes of migration 0055 also hold every column the
+ * pool's scope reads (services/pool.ts `inScope`: the choice to be pooled, fictional, and the
+ * audiences' sexuality, body type and interests), so a list walks the index in order and tests the
+ * scope and the filters there: no table row is read for a profile it passes over. At 1,000,000
+ * members a list of an age range passes over ten profiles for each it keeps.
  */
 const SCOPE = ['pooled', 'fictional', 'sexuality', 'body_type', 'interests'];
 const INDEXES = {
