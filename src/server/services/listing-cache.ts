@@ -66,13 +66,25 @@ export interface IdList {
 }
 
 /**
- * The home bands of a listing (own region, own country, everyone) that a country filter leaves:
- * the searched country is the home country (no "everyone else"), or another (one band).
+ * The home bands of a listing (own region, own country, everyone) that its filters can fill: a
+ * country filter leaves the home country's bands (no "everyone else") or, for another country, one
+ * band; a region filter leaves the bands holding one of its regions. A band the filters leave
+ * empty is not read (PostgreSQL planned such a read as a walk of the whole index).
  */
-export function bandsOf(f: Pick<ListFilters, 'country' | 'home'>): Band[] {
-  const home = homeBands(f.home.country, f.home.region);
-  if (!f.country || !f.home.country) return home;
-  return f.country === f.home.country ? home.slice(0, -1) : [null];
+export function bandsOf(f: Pick<ListFilters, 'country' | 'regions' | 'home'>): Band[] {
+  const { country, region } = f.home;
+  const home = homeBands(country, region);
+  if (!country) return home;
+  if (f.country && f.country !== country) return [null];
+  const kinds = region ? (['region', 'country', 'others'] as const) : (['country', 'others'] as const);
+  const regions = f.regions;
+  const fillable = (kind: (typeof kinds)[number]) => {
+    if (kind === 'others') return !f.country && (!regions || regions.some((r) => r.country !== country));
+    if (!regions) return true;
+    const atHome = regions.filter((r) => r.country === country);
+    return kind === 'region' ? atHome.some((r) => r.name === region) : atHome.some((r) => r.name !== region);
+  };
+  return home.filter((_, i) => fillable(kinds[i]!));
 }
 
 /** The highest profile id: a new profile anywhere changes it (select it beside the searcher's own row). */
