@@ -57,7 +57,7 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
   }
 
   /** The brand's profiles the member may see, of the genders they look for, with the listing's own conditions (`where`). */
-  function wanted(tenant: Tenant, liker: Liker, me: Profile, ...where: Band[]): ProfileQuery {
+  function wanted(tenant: Tenant, liker: Liker, me: Profile, ...where: (Condition | null)[]): ProfileQuery {
     const genders = wantedBy(me);
     return visibleProfiles(db, deps.scopeOf(tenant), liker, { where: [genders ? (eb) => eb('profiles.gender', 'in', genders) : null, ...where] });
   }
