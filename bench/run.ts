@@ -23,7 +23,7 @@ import { lighthouseSection } from './lighthouse.ts';
 import { revenueSection } from './revenue.ts';
 import { WEIGHT_HEAD, pageWeights, weightCells } from './weight.ts';
 import { consoleSection } from './console.ts';
-import { poolScopeOf, poolTenantsDir, seedPool, timeSearchStatements } from './search.ts';
+import { poolScopeOf, poolTenantsDir, seedPool, seedPoolKept, timeSearchStatements } from './search.ts';
 import { mediaSection } from './media.ts';
 import { loadAllTenants } from '../src/tenant/load.ts';
 import { migrateToLatest } from '../src/server/db/migrate.ts';
@@ -246,7 +246,9 @@ if (sections.has('search')) {
                   }
                   const handle = openBenchDb(engine, database);
                   try {
-                    await seedPool(handle.db, size);
+                    // BENCH_POOL_SCHEMA: PostgreSQL's kept million (a schema of the bench's own, copied by the next run).
+                    if (engine === 'postgres' && process.env.BENCH_POOL_SCHEMA) await seedPoolKept(handle.db, size, process.env.BENCH_POOL_SCHEMA);
+                    else await seedPool(handle.db, size);
                   } finally {
                     await handle.close();
                   }
@@ -276,14 +278,14 @@ if (sections.has('search')) {
           );
           for (const t of await timeSearchStatements(handle, tenant, { userId: me.id, profileId: me.profile.id }, TIMES, scopeOf)) {
             shapeRows.push([engine, label, t.shape, t.statementsCold, t.statementsWarm, t.cold.p50.toFixed(1), t.cold.p95.toFixed(1), t.warm.p50.toFixed(1), t.warm.p95.toFixed(1)]);
-            t.statements.forEach((st, i) => statementRows.push([engine, label, t.shape, i + 1, st.what, st.p95.toFixed(2), st.plan]));
+            t.statements.forEach((st, i) => statementRows.push([engine, label, t.shape, i + 1, st.what, st.p50.toFixed(2), st.p95.toFixed(2), st.plan]));
           }
           table(
             `The search's and the deck's service calls, ${TIMES} one after the other: the shared list read each time (cold) and kept (warm), ms (target p95 < 20)`,
             ['engine', 'members', 'shape', 'statements cold', 'warm', 'cold p50', 'cold p95', 'warm p50', 'warm p95'],
             shapeRows,
           );
-          table(`Each statement of a cold call, run alone ${TIMES} times (p95, ms), and its plan`, ['engine', 'members', 'shape', '#', 'reads', 'p95', 'plan'], statementRows);
+          table(`Each statement of a cold call, run alone ${TIMES} times (p50 and p95, ms), and its plan`, ['engine', 'members', 'shape', '#', 'reads', 'p50', 'p95', 'plan'], statementRows);
         } finally {
           await handle.close();
           await rt.close();

@@ -8,6 +8,9 @@ import { Client, activeMember, apiError, mailsTo, useRuntime, yearsAgo } from '.
 import { userTopic } from '../../src/server/services/events.ts';
 import { SWIPE_LIKES_PER_DAY } from '../../src/contract/likes.ts';
 import { brandDay } from '../../src/lib/brand-day.ts';
+import { seedDemo } from '../../src/server/db/seed.ts';
+import { loadAllTenants } from '../../src/tenant/load.ts';
+import { TENANTS_DIR } from '../support/runtime.ts';
 
 type Member = Awaited<ReturnType<typeof activeMember>> & { profileId: number; userId: number };
 
@@ -291,4 +294,28 @@ describe.each(engines())('likes API on %s', (engine) => {
     expect(apiError(await anna.client.post('/api/complaint.php', { reason: 'other', subject: '  ', message: 'Een lang genoeg bericht.' }))).toMatchObject({ code: 'complaint_subject' });
     expect(apiError(await anna.client.post('/api/complaint.php', { reason: 'boos', subject: 'Iets', message: 'Een lang genoeg bericht.' }))).toMatchObject({ code: 'complaint_reason' });
   });
+});
+
+describe.each(engines())('the swipe game at a brand\'s size on %s', (engine) => {
+  const rt = useRuntime(engine);
+
+  test('the swipe game past the first cards everyone near shares: every woman the search finds comes once, then none', async () => {
+    // A brand's size: more women than the head of the shared list the deck reads first (120).
+    await seedDemo(rt().db.db, loadAllTenants(TENANTS_DIR), { perTenant: 300 });
+    const bob = await member(rt(), { gender: 'male', region: 'Utrecht', country: 'NL' });
+    const search = (await bob.client.get('/api/members.php')).json();
+    expect(search.total_capped).toBe(false);
+    expect(search.total).toBeGreaterThan(120);
+    const seen = new Set<number>();
+    for (;;) {
+      const deck = (await bob.client.get('/api/swipe.php')).json();
+      if (deck.profiles.length === 0) break;
+      for (const card of deck.profiles as { id: number }[]) {
+        expect(seen.has(card.id), `card ${card.id} shown again`).toBe(false);
+        seen.add(card.id);
+        expect((await bob.client.post('/api/swipe.php', { profile_id: card.id, action: 'pass' })).status).toBe(200);
+      }
+    }
+    expect(seen.size).toBe(search.total);
+  }, 120_000);
 });

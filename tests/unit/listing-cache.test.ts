@@ -1,7 +1,7 @@
 /**
  * The pure parts of the search's shared lists (src/server/services/listing-cache.ts): which home
- * bands a country filter leaves, a member's narrowing of a list, and the re-check of a row read
- * again against the list's filters.
+ * bands a country or region filter leaves, a member's narrowing of a list, and the re-check of a
+ * row read again against the list's filters.
  */
 import { describe, expect, test } from 'vitest';
 import { bandsOf, narrowed, stillMatches, type ListFilters } from '../../src/server/services/listing-cache.ts';
@@ -15,6 +15,18 @@ describe('shared search lists', () => {
     expect(bandsOf({ home, country: 'NL' })).toHaveLength(2);
     expect(bandsOf({ home, country: 'BE' })).toEqual([null]);
     expect(bandsOf({ home: { country: null, region: null } })).toEqual([null]);
+  });
+
+  test('a region filter keeps the home bands that can hold one of its regions', () => {
+    // Bands are conditions (functions): compared by their text, all of one home.
+    const text = (bands: unknown[]) => bands.map(String);
+    const [ownRegion, ownCountry, others] = text(bandsOf({ home }));
+    expect(new Set([ownRegion, ownCountry, others]).size).toBe(3);
+    expect(text(bandsOf({ home, country: 'NL', regions: [{ country: 'NL', name: 'Utrecht' }] }))).toEqual([ownRegion]);
+    expect(text(bandsOf({ home, country: 'NL', regions: [{ country: 'NL', name: 'Zeeland' }] }))).toEqual([ownCountry]);
+    expect(text(bandsOf({ home, regions: [{ country: 'NL', name: 'Limburg' }, { country: 'BE', name: 'Limburg' }] }))).toEqual([ownCountry, others]);
+    expect(text(bandsOf({ home, regions: [{ country: 'BE', name: 'Antwerpen' }] }))).toEqual([others]);
+    expect(bandsOf({ home: { country: 'NL', region: null }, regions: [{ country: 'NL', name: 'Zeeland' }] })).toHaveLength(1);
   });
 
   test('a member narrows a list by their own profile and blocks, keeping its order', () => {

@@ -6,7 +6,7 @@ import { fitKey, fitOf, type Fit, type PoolScope } from './pool.ts';
 import type { AudiencePerson } from '../../lib/audience.ts';
 import { listingGeneration } from './listing-changes.ts';
 import { compileOnce } from '../db/compiled.ts';
-import { bandedPage, blockedWith, homeBands, visibleProfiles, type Band, type ProfileQuery, type Viewer } from './visibility.ts';
+import { bandedPage, blockedWith, homeBands, visibleProfiles, type Band, type Condition, type ProfileQuery, type Viewer } from './visibility.ts';
 
 /**
  * The work members who search alike share (bench/README.md "The search under load"): for one set
@@ -66,13 +66,25 @@ export interface IdList {
 }
 
 /**
- * The home bands of a listing (own region, own country, everyone) that a country filter leaves:
- * the searched country is the home country (no "everyone else"), or another (one band).
+ * The home bands of a listing (own region, own country, everyone) that its filters can fill: a
+ * country filter leaves the home country's bands (no "everyone else") or, for another country, one
+ * band; a region filter leaves the bands holding one of its regions. A band the filters leave
+ * empty is not read (PostgreSQL planned such a read as a walk of the whole index).
  */
-export function bandsOf(f: Pick<ListFilters, 'country' | 'home'>): Band[] {
-  const home = homeBands(f.home.country, f.home.region);
-  if (!f.country || !f.home.country) return home;
-  return f.country === f.home.country ? home.slice(0, -1) : [null];
+export function bandsOf(f: Pick<ListFilters, 'country' | 'regions' | 'home'>): Band[] {
+  const { country, region } = f.home;
+  const home = homeBands(country, region);
+  if (!country) return home;
+  if (f.country && f.country !== country) return [null];
+  const kinds = region ? (['region', 'country', 'others'] as const) : (['country', 'others'] as const);
+  const regions = f.regions;
+  const fillable = (kind: (typeof kinds)[number]) => {
+    if (kind === 'others') return !f.country && (!regions || regions.some((r) => r.country !== country));
+    if (!regions) return true;
+    const atHome = regions.filter((r) => r.country === country);
+    return kind === 'region' ? atHome.some((r) => r.name === region) : atHome.some((r) => r.name !== region);
+  };
+  return home.filter((_, i) => fillable(kinds[i]!));
 }
 
 /** The highest profile id: a new profile anywhere changes it (select it beside the searcher's own row). */
@@ -87,7 +99,7 @@ export function createListingCache(deps: { db: Kysely<Database> }) {
     ttl: LIST_TTL_MS,
     ttlAutopurge: false,
     fetchMethod: async (key, _stale, { context: { source, f, size } }) => {
-      const rows = await bandedPage(() => matching(source, f), bandsOf(f), (q, limit, offset) => q.select('profiles.id').limit(limit).offset(offset).execute(), {
+      const rows = await bandedPage((band) => matching(source, f, null, band), bandsOf(f), (q, limit, offset) => q.select('profiles.id').limit(limit).offset(offset).execute(), {
         offset: 0,
         limit: size + HEADROOM,
       });
@@ -98,23 +110,15 @@ export function createListingCache(deps: { db: Kysely<Database> }) {
   /**
    * The source's profiles `viewer` may see now (the one visibility rule); for no viewer (the
    * shared list) those the source's scope holds for every viewer of its fit (see Source).
+   * `where`: the listing's own conditions (visibleProfiles tests them before the scope).
    */
-  function visible(source: Source, viewer: Viewer | null = null): ProfileQuery {
-    return viewer ? visibleProfiles(db, source.scope, viewer) : visibleProfiles(db, source.scope, null, { scopeOnly: true, fit: source.fit ?? undefined });
+  function visible(source: Source, viewer: Viewer | null = null, where: (Condition | null)[] = []): ProfileQuery {
+    return viewer ? visibleProfiles(db, source.scope, viewer, { where }) : visibleProfiles(db, source.scope, null, { scopeOnly: true, fit: source.fit ?? undefined, where });
   }
 
-  /** The source's profiles matching the filters that `viewer` may see now. */
-  function matching(source: Source, f: ListFilters, viewer: Viewer | null = null): ProfileQuery {
-    let q = visible(source, viewer);
-    if (f.genders) q = q.where('profiles.gender', 'in', f.genders);
-    if (f.country) q = q.where('profiles.country', '=', f.country);
-    if (f.regions) {
-      const wanted = f.regions;
-      q = q.where((eb) => eb.or(wanted.map((r) => eb.and([eb('profiles.country', '=', r.country), eb('profiles.region', '=', r.name)]))));
-    }
-    if (f.bornOnOrBefore) q = q.where('profiles.birth_date', '<=', f.bornOnOrBefore);
-    if (f.bornAfter) q = q.where('profiles.birth_date', '>', f.bornAfter);
-    return q;
+  /** The source's profiles in `band` (null: all) matching the filters that `viewer` may see now. */
+  function matching(source: Source, f: ListFilters, viewer: Viewer | null = null, band: Band = null): ProfileQuery {
+    return visible(source, viewer, [band, ...filtersOf(f)]);
   }
 
   const PROFILE_SLOT = '\u0000hidden-from' as unknown as number;
@@ -147,6 +151,18 @@ export function createListingCache(deps: { db: Kysely<Database> }) {
 }
 
 export type ListingCache = ReturnType<typeof createListingCache>;
+
+/** The filters of a list as conditions on `profiles` (their SQL side; stillMatches is the same in code). */
+function filtersOf(f: ListFilters): Condition[] {
+  const { genders, country, regions, bornOnOrBefore, bornAfter } = f;
+  const out: Condition[] = [];
+  if (genders) out.push((eb) => eb('profiles.gender', 'in', genders));
+  if (country) out.push((eb) => eb('profiles.country', '=', country));
+  if (regions) out.push((eb) => eb.or(regions.map((r) => eb.and([eb('profiles.country', '=', r.country), eb('profiles.region', '=', r.name)]))));
+  if (bornOnOrBefore) out.push((eb) => eb('profiles.birth_date', '<=', bornOnOrBefore));
+  if (bornAfter) out.push((eb) => eb('profiles.birth_date', '>', bornAfter));
+  return out;
+}
 
 /**
  * Whether a profile read again by id still matches the filters of the list it came from (its

@@ -176,7 +176,7 @@ export function createProfileService(deps: { db: Kysely<Database>; scopeOf: Scop
         .execute();
       // Same gender, the profile's own country first, most recently seen first.
       const related = await bandedPage(
-        () => visibleProfiles(db, deps.scopeOf(tenant), seer).where('profiles.id', '!=', p.id).where('profiles.gender', '=', p.gender),
+        (band) => visibleProfiles(db, deps.scopeOf(tenant), seer, { where: [band, (eb) => eb('profiles.gender', '=', p.gender)] }).where('profiles.id', '!=', p.id),
         homeBands(p.country, null),
         (q, limit, offset) => q.selectAll('profiles').limit(limit).offset(offset).execute(),
         { offset: 0, limit: RELATED_PROFILES },
@@ -209,10 +209,7 @@ export function createProfileService(deps: { db: Kysely<Database>; scopeOf: Scop
       const me = await own(userId);
       const wanted = wantedGenders(me);
       const rows = await bandedPage(
-        () => {
-          const q = visibleProfiles(db, deps.scopeOf(tenant), { userId, profileId: me.id });
-          return wanted.length < GENDERS.length ? q.where('profiles.gender', 'in', wanted) : q;
-        },
+        (band) => visibleProfiles(db, deps.scopeOf(tenant), { userId, profileId: me.id }, { where: [band, wanted.length < GENDERS.length ? (eb) => eb('profiles.gender', 'in', wanted) : null] }),
         homeBands(me.country, me.region),
         (q, limit, offset) => q.selectAll('profiles').limit(limit).offset(offset).execute(),
         { offset: 0, limit },

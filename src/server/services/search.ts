@@ -9,7 +9,7 @@ import type { SearchAnswer as SearchResult, SearchCard, SearchQuery } from '../.
 import { findRegion } from '../data/regions.ts';
 import type { MainImage } from './main-image.ts';
 import { profileCards } from './cards.ts';
-import { bandedPage, countBands, homeBands, type ProfileQuery, type Viewer } from './visibility.ts';
+import { bandedPage, countBands, homeBands, type Band, type ProfileQuery, type Viewer } from './visibility.ts';
 import { bandsOf, narrowed, newestProfile, sourceOf, stillMatches, type ListFilters, type ListingCache, type Source } from './listing-cache.ts';
 import { compileOnce } from '../db/compiled.ts';
 import { LRUCache } from 'lru-cache';
@@ -184,7 +184,7 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
 
   /** When nothing matches: profiles of the genders looked for, nearest first, without the other filters. */
   function similar(source: Source, filters: ListFilters, viewer: Viewer | null, read: Read): Promise<Row[]> {
-    const looked = () => listings.matching(source, { home: filters.home, genders: filters.genders }, viewer);
+    const looked = (band: Band) => listings.matching(source, { home: filters.home, genders: filters.genders }, viewer, band);
     return bandedPage(looked, homeBands(filters.home.country, filters.home.region), read, { offset: 0, limit: SIMILAR_PROFILES });
   }
 
@@ -207,7 +207,7 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
    * statement each (a member with more blocks than a shared list's headroom).
    */
   async function searchEach(source: Source, filters: ListFilters, viewer: Viewer | null, read: Read, page: number): Promise<SearchResult> {
-    const filtered = () => listings.matching(source, filters, viewer);
+    const filtered = (band: Band) => listings.matching(source, filters, viewer, band);
     const bands = bandsOf(filters);
     const counts = await countBands(db, filtered, bands, SEARCH_COUNT_LIMIT);
     const total = counts.reduce((a, b) => a + b, 0);

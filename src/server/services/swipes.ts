@@ -10,7 +10,7 @@ import { lockProfiles, nowIso } from '../db/engine.ts';
 import { ageOn, yearsBefore } from '../../lib/account-rules.ts';
 import { brandDay } from '../../lib/brand-day.ts';
 import { wantedGenders } from './search.ts';
-import { bandedPage, homeBands, visibleProfiles, type ProfileQuery } from './visibility.ts';
+import { bandedPage, homeBands, visibleProfiles, type Band, type Condition, type ProfileQuery } from './visibility.ts';
 import type { ScopeOf } from './pool.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
 import { newestProfile, sourceOf, stillMatches, type ListFilters, type ListingCache } from './listing-cache.ts';
@@ -56,11 +56,10 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
     return me;
   }
 
-  /** The brand's profiles the member may see, of the genders they look for. */
-  function wanted(tenant: Tenant, liker: Liker, me: Profile): ProfileQuery {
+  /** The brand's profiles the member may see, of the genders they look for, with the listing's own conditions (`where`). */
+  function wanted(tenant: Tenant, liker: Liker, me: Profile, ...where: (Condition | null)[]): ProfileQuery {
     const genders = wantedBy(me);
-    const q = visibleProfiles(db, deps.scopeOf(tenant), liker);
-    return genders ? q.where('profiles.gender', 'in', genders) : q;
+    return visibleProfiles(db, deps.scopeOf(tenant), liker, { where: [genders ? (eb) => eb('profiles.gender', 'in', genders) : null, ...where] });
   }
 
   /** Likes given in the swipe game today, and the state the game shows. */
@@ -84,15 +83,10 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
     async deck(tenant: Tenant, liker: Liker): Promise<SwipeState & { profiles: SwipeCard[] }> {
       const me = await db.selectFrom('profiles').selectAll().select(newestProfile.as('newest')).where('id', '=', liker.profileId).executeTakeFirst();
       if (!me) throw notFound();
-      // Not answered nor liked: a list read once per query keeps the listing's index order.
-      const unanswered = (q: ProfileQuery) =>
-        q.where('profiles.id', 'not in', (eb) =>
-          eb
-            .selectFrom('swipes')
-            .select('swipes.to_profile_id as id')
-            .where('swipes.from_profile_id', '=', liker.profileId)
-            .unionAll(eb.selectFrom('likes').select('likes.to_profile_id as id').where('likes.from_profile_id', '=', liker.profileId)),
-        );
+      // Not answered nor liked: a list read once per query keeps the listing's index order (tested
+      // before the scope, visibility.ts `where`).
+      const unanswered: Condition = (eb) =>
+        eb('profiles.id', 'not in', eb.selectFrom('swipes').select('swipes.to_profile_id as id').where('swipes.from_profile_id', '=', liker.profileId).unionAll(eb.selectFrom('likes').select('likes.to_profile_id as id').where('likes.from_profile_id', '=', liker.profileId)));
       const read = (q: ProfileQuery, limit: number, offset: number) => q.select([...CARD_COLUMNS, 'profiles.gender', 'profiles.about', 'profiles.interests']).limit(limit).offset(offset).execute();
       // The search's shared list of the genders looked for, nearest first, its first profiles read
       // fresh through the visibility rule without those answered; the member's own list when the
@@ -102,15 +96,20 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
       const list = await deps.listings.ids(source, filters, Number(me.newest ?? 0), SEARCH_COUNT_LIMIT);
       const looked = Array.from(list.ids.subarray(0, DECK_LOOKS)).filter((id) => id !== me.id);
       let rows: Awaited<ReturnType<typeof read>> = [];
-      for (let from = 0; from < looked.length && rows.length < SWIPE_DECK_SIZE; from += DECK_CHUNK) {
-        const chunk = looked.slice(from, from + DECK_CHUNK);
+      let covered = 0;
+      while (covered < looked.length && rows.length < SWIPE_DECK_SIZE) {
+        const chunk = looked.slice(covered, covered + DECK_CHUNK);
+        covered += chunk.length;
         const at = new Map(chunk.map((id, i) => [id, i]));
-        const fresh = (await read(unanswered(deps.listings.visible(source, liker)).where('profiles.id', 'in', chunk), chunk.length, 0)).filter((row) => stillMatches(row, filters));
-        rows.push(...fresh.sort((a, b) => at.get(a.id)! - at.get(b.id)!));
+        const found = await read(deps.listings.visible(source, liker, [(eb) => eb('profiles.id', 'in', chunk), unanswered]), chunk.length, 0);
+        rows.push(...found.filter((row) => stillMatches(row, filters)).sort((a, b) => at.get(a.id)! - at.get(b.id)!));
+        // A chunk all answered: the member has swiped past the head of the shared list, so their
+        // own list (below) is read rather than the rest of the head, chunk by chunk.
+        if (found.length === 0) break;
       }
       rows = rows.slice(0, SWIPE_DECK_SIZE);
-      if (rows.length < SWIPE_DECK_SIZE && list.ids.length > DECK_LOOKS) {
-        rows = await bandedPage(() => unanswered(wanted(tenant, liker, me)), homeBands(me.country, me.region), read, { offset: 0, limit: SWIPE_DECK_SIZE });
+      if (rows.length < SWIPE_DECK_SIZE && (covered < looked.length || list.ids.length > DECK_LOOKS)) {
+        rows = await bandedPage((band) => wanted(tenant, liker, me, band, unanswered), homeBands(me.country, me.region), read, { offset: 0, limit: SWIPE_DECK_SIZE });
       }
       const cards = await profileCards(db, rows, now());
       return { ...(await state(tenant, liker)), profiles: cards.map(({ row, card }) => ({ ...card, about: row.about, interests: parseInterests(row.interests) })) };
@@ -160,11 +159,11 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
       const minAge = Math.max(18, myAge - MATCH_AGE_SPAN);
       const maxAge = myAge + MATCH_AGE_SPAN;
       const mine = new Set(parseInterests(me.interests));
-      const pool = () =>
-        wanted(tenant, liker, me)
-          .where('profiles.birth_date', '<=', yearsBefore(today, minAge))
-          .where('profiles.birth_date', '>', yearsBefore(today, maxAge + 1))
-          .where('profiles.id', 'not in', (eb) => eb.selectFrom('likes').select('likes.to_profile_id').where('likes.from_profile_id', '=', liker.profileId));
+      const [bornOnOrBefore, bornAfter] = [yearsBefore(today, minAge), yearsBefore(today, maxAge + 1)];
+      const pool = (band: Band) =>
+        wanted(tenant, liker, me, band, (eb) => eb('profiles.birth_date', '<=', bornOnOrBefore), (eb) => eb('profiles.birth_date', '>', bornAfter)).where('profiles.id', 'not in', (eb) =>
+          eb.selectFrom('likes').select('likes.to_profile_id').where('likes.from_profile_id', '=', liker.profileId),
+        );
       const rows = await bandedPage(pool, homeBands(me.country, me.region), (q, n, offset) => q.select([...CARD_COLUMNS, 'profiles.interests']).limit(n).offset(offset).execute(), {
         offset: 0,
         limit: MATCH_POOL,

@@ -21,6 +21,9 @@ export function blockedWith(db: Kysely<Database>, me: number, options: { theirsO
   return options.theirsOnly ? blockedMe : blockedMe.unionAll(db.selectFrom('blocks').select('blocks.blocked_profile_id as id').where('blocks.blocker_profile_id', '=', me));
 }
 
+/** A condition on `profiles` a listing narrows by: a filter, or one band of its order. */
+export type Condition = (eb: ExpressionBuilder<Database, 'profiles'>) => Expression<SqlBool>;
+
 /**
  * The one rule of which profiles a viewer may see (DESIGN §8, §12): the brand's own and those of
  * its pool within its audience (`scope`, services/pool.ts), listed (active,
@@ -32,10 +35,21 @@ export function blockedWith(db: Kysely<Database>, me: number, options: { theirsO
  * `scopeOnly`: the listed profiles of the scope alone, for viewers of one fit to the pool's
  * audiences (`fit`, pool.ts fitOf; none: a visitor's), a list shared a few seconds
  * (listing-cache.ts) and narrowed by each member's own profile and blocks when read.
+ *
+ * `where`: the listing's own conditions (its filters, its band), written before the scope: SQLite
+ * tests a statement's terms in the order written, and a pool's scope is the costliest of them, so
+ * it is tested only for the profiles the filters keep (bench/README.md "The pool's lists from
+ * their index alone").
  */
-export function visibleProfiles(db: Kysely<Database>, scope: PoolScope, viewer: Viewer | null, options: { self?: boolean; blockedByMe?: boolean; scopeOnly?: boolean; fit?: Fit } = {}) {
-  if (options.scopeOnly) return db.selectFrom('profiles').where(inScope(scope, options.fit ?? null, new Date())).where('profiles.listed', '=', 1);
-  let q = db.selectFrom('profiles').where(inScope(scope, viewer?.profileId ?? null, new Date()));
+export function visibleProfiles(
+  db: Kysely<Database>,
+  scope: PoolScope,
+  viewer: Viewer | null,
+  options: { self?: boolean; blockedByMe?: boolean; scopeOnly?: boolean; fit?: Fit; where?: (Condition | null)[] } = {},
+) {
+  let q = db.selectFrom('profiles');
+  for (const condition of options.where ?? []) if (condition) q = q.where(condition);
+  if (options.scopeOnly) return q.where('profiles.listed', '=', 1).where(inScope(scope, options.fit ?? null, new Date()));
   if (viewer && options.self) {
     // Invisible mode hides a member from others, never from themselves.
     q = q.where((eb) => eb.or([eb('profiles.listed', '=', 1), eb.and([eb('profiles.user_id', '=', viewer.userId), eb('profiles.status', '=', 'active')])]));
@@ -47,7 +61,7 @@ export function visibleProfiles(db: Kysely<Database>, scope: PoolScope, viewer: 
   // index order on both engines, where a correlated NOT EXISTS became an anti-join over every
   // profile on PostgreSQL.
   if (viewer?.profileId) q = q.where('profiles.id', 'not in', blockedWith(db, viewer.profileId, { theirsOnly: options.blockedByMe }));
-  return q;
+  return q.where(inScope(scope, viewer?.profileId ?? null, new Date()));
 }
 
 /**
@@ -77,8 +91,8 @@ export async function setProfileStatus(db: Kysely<Database>, userId: number, sta
 /** The profiles query visibleProfiles() starts, with whatever filters a listing adds. */
 export type ProfileQuery = ReturnType<typeof visibleProfiles>;
 
-/** One band of a listing: the profiles matching `where`, most recently seen first. */
-export type Band = ((eb: ExpressionBuilder<Database, 'profiles'>) => Expression<SqlBool>) | null;
+/** One band of a listing: the profiles matching it (null: all), most recently seen first. */
+export type Band = Condition | null;
 
 /**
  * The bands of a listing that shows a home country first and, within it, a home region first
@@ -95,7 +109,8 @@ export function homeBands(country: string | null, region: string | null): Band[]
   ];
 }
 
-const band = (q: ProfileQuery, where: Band): ProfileQuery => (where ? q.where(where) : q);
+/** A listing's query for one of its bands (visibleProfiles with the band among its `where`). */
+export type BandQuery = (band: Band) => ProfileQuery;
 
 /** Most recently seen first; the id decides between equal times (an index gives both orders). */
 const lastSeenOrder = (q: ProfileQuery): ProfileQuery => q.orderBy('profiles.last_seen_at', 'desc').orderBy('profiles.id', 'desc');
@@ -105,12 +120,12 @@ const lastSeenOrder = (q: ProfileQuery): ProfileQuery => q.orderBy('profiles.las
  * count stops at the limit instead of reading every match (a brand of 100,000 members has no
  * use for more). The caller caps the sum.
  */
-export async function countBands(db: Kysely<Database>, query: () => ProfileQuery, bands: Band[], limit: number): Promise<number[]> {
+export async function countBands(db: Kysely<Database>, query: BandQuery, bands: Band[], limit: number): Promise<number[]> {
   const row = await db
     .selectNoFrom((eb) =>
       bands.map((where, i) =>
         eb
-          .selectFrom(band(query(), where).select(sql.lit(1).as('one')).limit(limit).as(`b${i}`))
+          .selectFrom(query(where).select(sql.lit(1).as('one')).limit(limit).as(`b${i}`))
           .select((inner) => inner.fn.countAll<number | string | bigint>().as('n'))
           .as(`n${i}`),
       ),
@@ -132,7 +147,7 @@ export async function countBands(db: Kysely<Database>, query: () => ProfileQuery
  * every band is read in turn until the page is full (small pages: related profiles).
  */
 export async function bandedPage<Row>(
-  query: () => ProfileQuery,
+  query: BandQuery,
   bands: Band[],
   read: (q: ProfileQuery, limit: number, offset: number) => Promise<Row[]>,
   opts: { offset: number; limit: number; counts?: number[] },
@@ -147,7 +162,7 @@ export async function bandedPage<Row>(
       offset -= count;
       continue;
     }
-    rows.push(...(await read(lastSeenOrder(band(query(), where)), need, offset)));
+    rows.push(...(await read(lastSeenOrder(query(where)), need, offset)));
     offset = 0;
   }
   return rows;
