@@ -11,7 +11,7 @@ import type { MainImage } from './main-image.ts';
 import { profileCards } from './cards.ts';
 import { bandedPage, countBands, homeBands, type ProfileQuery, type Viewer } from './visibility.ts';
 import { bandsOf, narrowed, newestProfile, sourceOf, stillMatches, type ListFilters, type ListingCache, type Source } from './listing-cache.ts';
-import { compileOnce } from '../db/compiled.ts';
+import { compileOnce, compiledPerCount } from '../db/compiled.ts';
 import { LRUCache } from 'lru-cache';
 import type { ScopeOf } from './pool.ts';
 import { yearsBefore } from '../../lib/account-rules.ts';
@@ -55,11 +55,11 @@ const SEARCHES_AT_ONCE = 2;
 /** Rows of the shared list read beyond a page, to fill it when one was hidden since the list was read (chosen). */
 const STALE_SPARE = 4;
 
-/** Compiled statements of the page by ids kept (chosen: a shape per brand scope, day, viewer kind and page length). */
+/** Compiled statements of the page by ids kept (chosen: a shape per brand scope, day and viewer kind, each compiled per page length). */
 const PAGE_SHAPES_KEPT = 500;
 /** Placeholders of the statements compiled once (db/compiled.ts). */
 const USER_SLOT = '\u0000search-user' as unknown as number;
-const PROFILE_SLOT = '\u0000search-profile';
+const PROFILE_SLOT = '\u0000search-profile' as unknown as number;
 
 export function createSearchService(deps: { db: Kysely<Database>; listings: ListingCache; scopeOf: ScopeOf }) {
   const { db, listings } = deps;
@@ -72,24 +72,26 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
     db.selectFrom('profiles').select(['id', 'gender', 'sexuality', 'country', 'region', 'birth_date', 'body_type', 'interests']).select(newestProfile.as('newest')).where('user_id', '=', USER_SLOT),
     [USER_SLOT],
   );
-  const pages = new LRUCache<string, (...values: unknown[]) => Promise<Row[]>>({ max: PAGE_SHAPES_KEPT });
+  const pages = new LRUCache<string, (ids: readonly number[], ...me: number[]) => Promise<Row[]>>({ max: PAGE_SHAPES_KEPT });
 
   /**
    * The rows of `ids` the member (`me`, their profile id; null: a visitor) may see now, through
    * the one visibility rule, with the heart: a statement compiled once for each brand's scope, day
-   * (its audiences' birth dates), viewer kind and number of ids.
+   * (its audiences' birth dates), viewer kind and number of ids (db/compiled.ts compiledPerCount).
    */
   function pageByIds(source: Source, me: number | null, ids: number[]): Promise<Row[]> {
-    const key = JSON.stringify([source.scope.key, new Date().toISOString().slice(0, 10), me !== null, ids.length]);
+    const key = JSON.stringify([source.scope.key, new Date().toISOString().slice(0, 10), me !== null]);
     let run = pages.get(key);
     if (!run) {
-      const slots = ids.map((_, i) => `\u0000id-${i}`);
-      const viewer = me === null ? null : { userId: Number.NaN, profileId: PROFILE_SLOT as unknown as number };
-      const query = cardRows(listings.visible(source, viewer).where('profiles.id', 'in', slots as unknown as number[]), viewer?.profileId, ids.length, 0);
-      run = compileOnce(db, query, me === null ? slots : [PROFILE_SLOT, ...slots]) as (...values: unknown[]) => Promise<Row[]>;
+      const read = (ids: readonly number[], me: number | null) => {
+        const viewer = me === null ? null : { userId: Number.NaN, profileId: me };
+        return cardRows(listings.visible(source, viewer).where('profiles.id', 'in', ids), viewer?.profileId, ids.length, 0);
+      };
+      const keptUpTo = PER_PAGE + STALE_SPARE;
+      run = me === null ? compiledPerCount<Row>(db, (ids) => read(ids, null), { keptUpTo }) : compiledPerCount<Row, [number]>(db, read, { keptUpTo, slots: [PROFILE_SLOT] });
       pages.set(key, run);
     }
-    return me === null ? run(...ids) : run(me, ...ids);
+    return me === null ? run(ids) : run(ids, me);
   }
 
   /** A listing's card rows; for a member (`me`, their profile id), whether they like each (the heart), in the same statement. */
