@@ -1,6 +1,4 @@
 import { sql, type Kysely } from 'kysely';
-import pLimit from 'p-limit';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from '../db/index.ts';
 import type { Gender, Profile } from '../db/schema.ts';
 import type { Tenant } from '../../tenant/schema.ts';
@@ -12,6 +10,7 @@ import { profileCards } from './cards.ts';
 import { bandedPage, countBands, homeBands, type ProfileQuery, type Viewer } from './visibility.ts';
 import { bandsOf, narrowed, newestProfile, sourceOf, stillMatches, type ListFilters, type ListingCache, type Source } from './listing-cache.ts';
 import { compileOnce, compiledPerCount } from '../db/compiled.ts';
+import { createTurnGate } from '../turn-gate.ts';
 import { LRUCache } from 'lru-cache';
 import type { ScopeOf } from './pool.ts';
 import { yearsBefore } from '../../lib/account-rules.ts';
@@ -44,13 +43,13 @@ type Read = (q: ProfileQuery, limit: number, offset: number) => Promise<Row[]>;
 const CARD_COLUMNS = ['profiles.id', 'profiles.name', 'profiles.birth_date', 'profiles.gender', 'profiles.country', 'profiles.region', 'profiles.city', 'profiles.fictional'] as const;
 
 /**
- * Searches one process runs in one turn of the event loop. On SQLite a search is synchronous
- * work of a millisecond or two with no real wait in it, so fifty searches that arrived together
- * would otherwise all run to the end in one turn and every other request of every brand would
- * wait behind them (bench/README.md "No stall"). Each search starts in a later turn
- * (setImmediate), at most this many at a time.
+ * The share of a turn of the event loop searches take (ms, chosen: four or five searches of the
+ * demo's size, one at a million). On SQLite a search is synchronous work with no real wait in
+ * it, so fifty searches that arrived together would otherwise all run to the end in one turn and
+ * every other request of every brand would wait behind them (bench/README.md "No stall"); past
+ * this share they wait for a later turn, in arrival order (turn-gate.ts).
  */
-const SEARCHES_AT_ONCE = 2;
+const SEARCH_TURN_MS = 1;
 
 /** Rows of the shared list read beyond a page, to fill it when one was hidden since the list was read (chosen). */
 const STALE_SPARE = 4;
@@ -63,7 +62,7 @@ const PROFILE_SLOT = '\u0000search-profile' as unknown as number;
 
 export function createSearchService(deps: { db: Kysely<Database>; listings: ListingCache; scopeOf: ScopeOf }) {
   const { db, listings } = deps;
-  const gate = pLimit(SEARCHES_AT_ONCE);
+  const gate = createTurnGate(SEARCH_TURN_MS);
 
   // The statements every search runs while its list is kept, built and compiled once (db/compiled.ts):
   // the searcher's own row with the newest profile id, and the page's rows by id.
@@ -122,10 +121,7 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
      * first, then the own region, then the most recently seen. `visitorCountry` (geo-IP) orders a visitor's results the same way.
      */
     members(tenant: Tenant, userId: number | null, query: SearchQuery, visitorCountry: string | null = null): Promise<SearchResult> {
-      return gate(async () => {
-        await nextTurn();
-        return search(tenant, userId, query, visitorCountry);
-      });
+      return gate(() => search(tenant, userId, query, visitorCountry));
     },
   };
 
