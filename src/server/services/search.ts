@@ -43,13 +43,14 @@ type Read = (q: ProfileQuery, limit: number, offset: number) => Promise<Row[]>;
 const CARD_COLUMNS = ['profiles.id', 'profiles.name', 'profiles.birth_date', 'profiles.gender', 'profiles.country', 'profiles.region', 'profiles.city', 'profiles.fictional'] as const;
 
 /**
- * The share of a turn of the event loop searches take (ms, chosen: four or five searches of the
- * demo's size, one at a million). On SQLite a search is synchronous work with no real wait in
- * it, so fifty searches that arrived together would otherwise all run to the end in one turn and
- * every other request of every brand would wait behind them (bench/README.md "No stall"); past
- * this share they wait for a later turn, in arrival order (turn-gate.ts).
+ * The share of a turn of the event loop searches take (ms, chosen: about the two searches of the
+ * demo's size the gate before it let run in a turn; a search at a million takes a turn alone).
+ * On SQLite a search is synchronous work with no real wait in it, so fifty searches that arrived
+ * together would otherwise all run to the end in one turn and every other request of every brand
+ * would wait behind them (bench/README.md "No stall"); past this share they wait for a later
+ * turn, in arrival order (turn-gate.ts).
  */
-const SEARCH_TURN_MS = 1;
+const SEARCH_TURN_MS = 0.5;
 
 /** Rows of the shared list read beyond a page, to fill it when one was hidden since the list was read (chosen). */
 const STALE_SPARE = 4;
