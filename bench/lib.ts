@@ -141,6 +141,8 @@ export interface Runtime {
   loopDelay(): Promise<LoopDelay>;
   /** The runtime process's resident memory now (from /proc), in bytes. */
   rss(): number;
+  /** CPU time the runtime process has used so far (user and system, from /proc), ms: per request, the figure a loaded machine leaves comparable. */
+  cpuMs(): number;
   /** A request to http://127.0.0.1:<port> with the Host header of a brand. */
   request(tenant: string, method: string, path: string, headers?: Record<string, string>, body?: string): Promise<Answer>;
   get(tenant: string, path: string, headers?: Record<string, string>): Promise<Answer>;
@@ -211,6 +213,11 @@ export async function startRuntime(
     pid: child.pid!,
     database: { file: join(dir, 'app.db'), schema },
     rss: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) * 1024,
+    cpuMs: () => {
+      // Fields 14 and 15 of /proc/<pid>/stat (utime, stime) in clock ticks of 10 ms; the name before them may hold spaces.
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    },
     host,
     async loopDelay() {
       const file = join(dir, 'loop.json');

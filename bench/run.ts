@@ -264,16 +264,18 @@ if (sections.has('search')) {
             const bytes = (await rt.get('spetter', path, { cookie: member.cookie })).body.length;
             const before = await load(bare.url(bytes));
             await rt.loopDelay();
+            const cpuBefore = rt.cpuMs();
             const got = await load(`http://127.0.0.1:${rt.port}${path}`, { host: rt.host('spetter'), cookie: member.cookie });
+            const cpuUs = ((rt.cpuMs() - cpuBefore) * 1000) / Math.max(1, got.rps * SECONDS);
             const loop = await rt.loopDelay();
             const after = await load(bare.url(bytes));
             const base = (before.rps + after.rps) / 2;
             const failed = got.non2xx + got.errors;
-            loadRows.push([engine, label, path.replace('/api/', ''), got.rps.toFixed(0), got.p50.toFixed(0), got.p99.toFixed(0), base.toFixed(0), ratio(got.rps, base), loop.p99.toFixed(1), failed ? `${failed} failed` : '']);
+            loadRows.push([engine, label, path.replace('/api/', ''), got.rps.toFixed(0), got.p50.toFixed(0), got.p99.toFixed(0), base.toFixed(0), ratio(got.rps, base), cpuUs.toFixed(0), loop.p99.toFixed(1), failed ? `${failed} failed` : '']);
           }
           table(
             `The search under load: a logged-in spetter member, ${CONNECTIONS} connections for ${SECONDS} s, beside bare node:http answering the same body size just before and after (target: ratio >= 0.1x, p99 < 50 ms); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
-            ['engine', 'members', 'request', 'req/s', 'p50 ms', 'p99 ms', 'bare req/s', 'ratio', 'loop p99 ms', ''],
+            ['engine', 'members', 'request', 'req/s', 'p50 ms', 'p99 ms', 'bare req/s', 'ratio', 'runtime CPU µs/request', 'loop p99 ms', ''],
             loadRows,
           );
           for (const t of await timeSearchStatements(handle, tenant, { userId: me.id, profileId: me.profile.id }, TIMES, scopeOf)) {

@@ -3,9 +3,14 @@
  * brand's time zone, daylight saving included.
  */
 
+/** A zone's wall-clock format, made once per zone: making one costs far more than using it (the swipe deck asks five times a request). */
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+
 /** Milliseconds the zone's wall clock is ahead of UTC at `instant`. */
 function zoneOffset(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(instant);
+  let wallClock = wallClocks.get(timeZone);
+  if (!wallClock) wallClocks.set(timeZone, (wallClock = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' })));
+  const parts = wallClock.formatToParts(instant);
   const n = (type: string) => Number(parts.find((p) => p.type === type)!.value);
   const wall = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
   return wall - Math.floor(instant / 1000) * 1000;

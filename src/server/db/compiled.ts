@@ -25,3 +25,29 @@ export function compileOnce<Row, Values extends readonly unknown[]>(
     return rows;
   };
 }
+
+/**
+ * A statement whose shape differs only by how many ids its `in (…)` list holds (a page of cards,
+ * their photos): compiled once per count up to `keptUpTo` (compileOnce), built with the values
+ * each time past it. `build` writes the statement for the ids and values it is given; `slots` are
+ * the placeholders of the values other than the ids (the viewer's profile id), in the order the
+ * runner takes them after the ids.
+ */
+export function compiledPerCount<Row, Values extends readonly unknown[] = []>(
+  db: Kysely<any>,
+  build: (ids: readonly number[], ...values: Values) => Compilable<Row>,
+  opts: { keptUpTo: number; slots?: { readonly [K in keyof Values]: unknown } },
+): (ids: readonly number[], ...values: Values) => Promise<Row[]> {
+  const slots = (opts.slots ?? []) as unknown as Values;
+  const kept = new Map<number, (...values: unknown[]) => Promise<Row[]>>();
+  return async (ids, ...values) => {
+    if (ids.length > opts.keptUpTo) return (await db.executeQuery(build(ids, ...values).compile())).rows;
+    let run = kept.get(ids.length);
+    if (!run) {
+      const idSlots = ids.map((_, i) => `\u0000id-${i}` as unknown as number);
+      run = compileOnce<Row, unknown[]>(db, build(idSlots, ...slots), [...idSlots, ...slots]);
+      kept.set(ids.length, run);
+    }
+    return run(...ids, ...values);
+  };
+}

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { Photo } from '../db/schema.ts';
 import type { MainImage } from '../../contract/cards.ts';
-import { compileOnce } from '../db/compiled.ts';
+import { compiledPerCount } from '../db/compiled.ts';
 import { mediaUrl } from '../media-address.ts';
 
 /** SPEC §3 `profile.main_image`: declared once, in the contract. */
@@ -38,27 +38,25 @@ export async function ownMainImage(db: Kysely<Database>, profileId: number): Pro
 }
 
 type PhotoRow = Pick<Photo, 'profile_id' | 'filename' | 'thumb_filename' | 'status' | 'is_main'>;
-/** The photos statement of mainImages() for each number of profiles, compiled once per database handle (db/compiled.ts): every listing's cards run it. */
-const photoStatements = new WeakMap<Kysely<Database>, Map<number, (...ids: number[]) => Promise<PhotoRow[]>>>();
+/** The photos statement of mainImages(), compiled per number of profiles once per database handle (db/compiled.ts): every listing's cards run it. */
+const photoStatements = new WeakMap<Kysely<Database>, (ids: readonly number[]) => Promise<PhotoRow[]>>();
 /** Numbers of profiles whose statement is kept (a listing's page or less; more are built each time). */
 const KEPT_UP_TO = 64;
 
-function photosOf(db: Kysely<Database>, count: number): (...ids: number[]) => Promise<PhotoRow[]> {
-  const slots = Array.from({ length: count }, (_, i) => `\u0000photo-profile-${i}` as unknown as number);
-  const build = (ids: readonly number[]) =>
-    db
-      .selectFrom('photos')
-      .select(['profile_id', 'filename', 'thumb_filename', 'status', 'is_main'])
-      .where('profile_id', 'in', ids)
-      .where((eb) => eb.or([eb('is_main', '=', 1), eb('status', '=', 'active')]))
-      .orderBy('is_main', 'desc')
-      .orderBy('position', 'asc')
-      .orderBy('id', 'asc');
-  if (count > KEPT_UP_TO) return (...ids) => build(ids).execute() as Promise<PhotoRow[]>;
-  let kept = photoStatements.get(db);
-  if (!kept) photoStatements.set(db, (kept = new Map()));
-  let run = kept.get(count);
-  if (!run) kept.set(count, (run = compileOnce<PhotoRow, number[]>(db, build(slots), slots)));
+function photosOf(db: Kysely<Database>): (ids: readonly number[]) => Promise<PhotoRow[]> {
+  let run = photoStatements.get(db);
+  if (!run) {
+    const build = (ids: readonly number[]) =>
+      db
+        .selectFrom('photos')
+        .select(['profile_id', 'filename', 'thumb_filename', 'status', 'is_main'])
+        .where('profile_id', 'in', ids)
+        .where((eb) => eb.or([eb('is_main', '=', 1), eb('status', '=', 'active')]))
+        .orderBy('is_main', 'desc')
+        .orderBy('position', 'asc')
+        .orderBy('id', 'asc');
+    photoStatements.set(db, (run = compiledPerCount<PhotoRow>(db, build, { keptUpTo: KEPT_UP_TO })));
+  }
   return run;
 }
 
@@ -66,7 +64,7 @@ function photosOf(db: Kysely<Database>, count: number): (...ids: number[]) => Pr
 export async function mainImages(db: Kysely<Database>, profileIds: readonly number[]): Promise<Map<number, MainImage>> {
   const images = new Map<number, MainImage>();
   if (profileIds.length === 0) return images;
-  const photos = await photosOf(db, profileIds.length)(...profileIds);
+  const photos = await photosOf(db)(profileIds);
   const chosen = new Map<number, boolean>(); // profile -> whether its chosen main photo is active
   for (const photo of photos) {
     if (photo.is_main === 1) {

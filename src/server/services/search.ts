@@ -1,6 +1,4 @@
 import { sql, type Kysely } from 'kysely';
-import pLimit from 'p-limit';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from '../db/index.ts';
 import type { Gender, Profile } from '../db/schema.ts';
 import type { Tenant } from '../../tenant/schema.ts';
@@ -11,7 +9,8 @@ import type { MainImage } from './main-image.ts';
 import { profileCards } from './cards.ts';
 import { bandedPage, countBands, homeBands, type Band, type ProfileQuery, type Viewer } from './visibility.ts';
 import { bandsOf, narrowed, newestProfile, sourceOf, stillMatches, type ListFilters, type ListingCache, type Source } from './listing-cache.ts';
-import { compileOnce } from '../db/compiled.ts';
+import { compileOnce, compiledPerCount } from '../db/compiled.ts';
+import { createTurnGate } from '../turn-gate.ts';
 import { LRUCache } from 'lru-cache';
 import type { ScopeOf } from './pool.ts';
 import { yearsBefore } from '../../lib/account-rules.ts';
@@ -44,26 +43,27 @@ type Read = (q: ProfileQuery, limit: number, offset: number) => Promise<Row[]>;
 const CARD_COLUMNS = ['profiles.id', 'profiles.name', 'profiles.birth_date', 'profiles.gender', 'profiles.country', 'profiles.region', 'profiles.city', 'profiles.fictional'] as const;
 
 /**
- * Searches one process runs in one turn of the event loop. On SQLite a search is synchronous
- * work of a millisecond or two with no real wait in it, so fifty searches that arrived together
- * would otherwise all run to the end in one turn and every other request of every brand would
- * wait behind them (bench/README.md "No stall"). Each search starts in a later turn
- * (setImmediate), at most this many at a time.
+ * The share of a turn of the event loop searches take (ms, chosen: about the two searches of the
+ * demo's size the gate before it let run in a turn; a search at a million takes a turn alone).
+ * On SQLite a search is synchronous work with no real wait in it, so fifty searches that arrived
+ * together would otherwise all run to the end in one turn and every other request of every brand
+ * would wait behind them (bench/README.md "No stall"); past this share they wait for a later
+ * turn, in arrival order (turn-gate.ts).
  */
-const SEARCHES_AT_ONCE = 2;
+const SEARCH_TURN_MS = 0.5;
 
 /** Rows of the shared list read beyond a page, to fill it when one was hidden since the list was read (chosen). */
 const STALE_SPARE = 4;
 
-/** Compiled statements of the page by ids kept (chosen: a shape per brand scope, day, viewer kind and page length). */
+/** Compiled statements of the page by ids kept (chosen: a shape per brand scope, day and viewer kind, each compiled per page length). */
 const PAGE_SHAPES_KEPT = 500;
 /** Placeholders of the statements compiled once (db/compiled.ts). */
 const USER_SLOT = '\u0000search-user' as unknown as number;
-const PROFILE_SLOT = '\u0000search-profile';
+const PROFILE_SLOT = '\u0000search-profile' as unknown as number;
 
 export function createSearchService(deps: { db: Kysely<Database>; listings: ListingCache; scopeOf: ScopeOf }) {
   const { db, listings } = deps;
-  const gate = pLimit(SEARCHES_AT_ONCE);
+  const gate = createTurnGate(SEARCH_TURN_MS);
 
   // The statements every search runs while its list is kept, built and compiled once (db/compiled.ts):
   // the searcher's own row with the newest profile id, and the page's rows by id.
@@ -72,24 +72,26 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
     db.selectFrom('profiles').select(['id', 'gender', 'sexuality', 'country', 'region', 'birth_date', 'body_type', 'interests']).select(newestProfile.as('newest')).where('user_id', '=', USER_SLOT),
     [USER_SLOT],
   );
-  const pages = new LRUCache<string, (...values: unknown[]) => Promise<Row[]>>({ max: PAGE_SHAPES_KEPT });
+  const pages = new LRUCache<string, (ids: readonly number[], ...me: number[]) => Promise<Row[]>>({ max: PAGE_SHAPES_KEPT });
 
   /**
    * The rows of `ids` the member (`me`, their profile id; null: a visitor) may see now, through
    * the one visibility rule, with the heart: a statement compiled once for each brand's scope, day
-   * (its audiences' birth dates), viewer kind and number of ids.
+   * (its audiences' birth dates), viewer kind and number of ids (db/compiled.ts compiledPerCount).
    */
   function pageByIds(source: Source, me: number | null, ids: number[]): Promise<Row[]> {
-    const key = JSON.stringify([source.scope.key, new Date().toISOString().slice(0, 10), me !== null, ids.length]);
+    const key = JSON.stringify([source.scope.key, new Date().toISOString().slice(0, 10), me !== null]);
     let run = pages.get(key);
     if (!run) {
-      const slots = ids.map((_, i) => `\u0000id-${i}`);
-      const viewer = me === null ? null : { userId: Number.NaN, profileId: PROFILE_SLOT as unknown as number };
-      const query = cardRows(listings.visible(source, viewer).where('profiles.id', 'in', slots as unknown as number[]), viewer?.profileId, ids.length, 0);
-      run = compileOnce(db, query, me === null ? slots : [PROFILE_SLOT, ...slots]) as (...values: unknown[]) => Promise<Row[]>;
+      const read = (ids: readonly number[], me: number | null) => {
+        const viewer = me === null ? null : { userId: Number.NaN, profileId: me };
+        return cardRows(listings.visible(source, viewer).where('profiles.id', 'in', ids), viewer?.profileId, ids.length, 0);
+      };
+      const keptUpTo = PER_PAGE + STALE_SPARE;
+      run = me === null ? compiledPerCount<Row>(db, (ids) => read(ids, null), { keptUpTo }) : compiledPerCount<Row, [number]>(db, read, { keptUpTo, slots: [PROFILE_SLOT] });
       pages.set(key, run);
     }
-    return me === null ? run(...ids) : run(me, ...ids);
+    return me === null ? run(ids) : run(ids, me);
   }
 
   /** A listing's card rows; for a member (`me`, their profile id), whether they like each (the heart), in the same statement. */
@@ -120,10 +122,7 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
      * first, then the own region, then the most recently seen. `visitorCountry` (geo-IP) orders a visitor's results the same way.
      */
     members(tenant: Tenant, userId: number | null, query: SearchQuery, visitorCountry: string | null = null): Promise<SearchResult> {
-      return gate(async () => {
-        await nextTurn();
-        return search(tenant, userId, query, visitorCountry);
-      });
+      return gate(() => search(tenant, userId, query, visitorCountry));
     },
   };
 

@@ -13,7 +13,9 @@ import { wantedGenders } from './search.ts';
 import { bandedPage, homeBands, visibleProfiles, type Band, type Condition, type ProfileQuery } from './visibility.ts';
 import type { ScopeOf } from './pool.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
-import { newestProfile, sourceOf, stillMatches, type ListFilters, type ListingCache } from './listing-cache.ts';
+import { newestProfile, sourceOf, stillMatches, type ListFilters, type ListingCache, type Source } from './listing-cache.ts';
+import { compileOnce, compiledPerCount } from '../db/compiled.ts';
+import { LRUCache } from 'lru-cache';
 import { recordLike, visibleTarget, type Liker, type OnLike } from './likes.ts';
 
 /** Years either side of the member's own age the match finder looks in (chosen). */
@@ -25,6 +27,11 @@ const MATCH_POOL = 240;
 const DECK_LOOKS = 120;
 /** Of those, read in one statement (chosen: a deck's worth three times over, most members have answered few). */
 const DECK_CHUNK = 3 * SWIPE_DECK_SIZE;
+/** Compiled statements of the deck's chunk kept (chosen: a shape per brand scope and day, each compiled per chunk length). */
+const CHUNK_SHAPES_KEPT = 500;
+/** Placeholders of the deck's statements compiled once (db/compiled.ts). */
+const PROFILE_SLOT = '\u0000deck-profile' as unknown as number;
+const DAY_START_SLOT = '\u0000deck-day-start';
 
 /** The genders a member looks for, or undefined for every gender (no filter). */
 const wantedBy = (me: Pick<Profile, 'gender' | 'sexuality'>): Gender[] | undefined => {
@@ -50,6 +57,52 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
   const { db, bus } = deps;
   const now = deps.now ?? (() => new Date());
 
+  // The statements of every deck, built and compiled once (db/compiled.ts): the member's own row with
+  // the newest profile id, the likes given in the game today, and the chunk of the shared list read
+  // fresh (per scope and day, compiled per chunk length).
+  const deckRow = compileOnce<Profile & { newest: number | string | null }, [number]>(
+    db,
+    db.selectFrom('profiles').selectAll().select(newestProfile.as('newest')).where('id', '=', PROFILE_SLOT),
+    [PROFILE_SLOT],
+  );
+  const likesToday = (executor: Kysely<Database>, profileId: number, dayStart: string) =>
+    executor
+      .selectFrom('swipes')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where('from_profile_id', '=', profileId)
+      .where('action', '=', 'like')
+      .where('created_at', '>=', dayStart);
+  const likesTodayCompiled = compileOnce<{ n: number | string | bigint }, [number, string]>(db, likesToday(db, PROFILE_SLOT, DAY_START_SLOT), [PROFILE_SLOT, DAY_START_SLOT]);
+  const chunks = new LRUCache<string, (ids: readonly number[], me: number) => Promise<DeckRow[]>>({ max: CHUNK_SHAPES_KEPT });
+
+  /** Not answered nor liked by `me`: a list read once per query keeps the listing's index order (tested before the scope, visibility.ts `where`). */
+  const unanswered =
+    (me: number): Condition =>
+    (eb) =>
+      eb(
+        'profiles.id',
+        'not in',
+        eb
+          .selectFrom('swipes')
+          .select('swipes.to_profile_id as id')
+          .where('swipes.from_profile_id', '=', me)
+          .unionAll(eb.selectFrom('likes').select('likes.to_profile_id as id').where('likes.from_profile_id', '=', me)),
+      );
+  const readDeck = (q: ProfileQuery, limit: number, offset: number) => q.select([...CARD_COLUMNS, 'profiles.gender', 'profiles.about', 'profiles.interests']).limit(limit).offset(offset);
+  type DeckRow = Awaited<ReturnType<ReturnType<typeof readDeck>['execute']>>[number];
+
+  /** The rows of `ids` (a chunk of the shared list) the member may see now and has not answered, through the one visibility rule. */
+  function chunkRows(source: Source, liker: Liker, ids: number[]): Promise<DeckRow[]> {
+    const key = JSON.stringify([source.scope.key, new Date().toISOString().slice(0, 10)]);
+    let run = chunks.get(key);
+    if (!run) {
+      const build = (ids: readonly number[], me: number) => readDeck(deps.listings.visible(source, { userId: Number.NaN, profileId: me }, [(eb) => eb('profiles.id', 'in', ids), unanswered(me)]), ids.length, 0);
+      run = compiledPerCount<DeckRow, [number]>(db, build, { keptUpTo: DECK_CHUNK, slots: [PROFILE_SLOT] });
+      chunks.set(key, run);
+    }
+    return run(ids, liker.profileId);
+  }
+
   async function own(liker: Liker): Promise<Profile> {
     const me = await db.selectFrom('profiles').selectAll().where('id', '=', liker.profileId).executeTakeFirst();
     if (!me) throw notFound();
@@ -65,13 +118,8 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
   /** Likes given in the swipe game today, and the state the game shows. */
   async function state(tenant: Tenant, liker: Liker, executor: Kysely<Database> = db): Promise<SwipeState> {
     const day = brandDay(now(), tenant.timezone);
-    const { n } = await executor
-      .selectFrom('swipes')
-      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-      .where('from_profile_id', '=', liker.profileId)
-      .where('action', '=', 'like')
-      .where('created_at', '>=', day.start.toISOString())
-      .executeTakeFirstOrThrow();
+    const start = day.start.toISOString();
+    const [{ n }] = (executor === db ? await likesTodayCompiled(liker.profileId, start) : await likesToday(executor, liker.profileId, start).execute()) as [{ n: number | string | bigint }];
     const left = Math.max(0, SWIPE_LIKES_PER_DAY - Number(n));
     return { likes_left: left, next_at: left === 0 ? day.end.toISOString() : null };
   }
@@ -81,13 +129,9 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
 
     /** GET /api/swipe.php: the next cards (never one answered or liked before) and the likes left today. */
     async deck(tenant: Tenant, liker: Liker): Promise<SwipeState & { profiles: SwipeCard[] }> {
-      const me = await db.selectFrom('profiles').selectAll().select(newestProfile.as('newest')).where('id', '=', liker.profileId).executeTakeFirst();
+      const [me] = await deckRow(liker.profileId);
       if (!me) throw notFound();
-      // Not answered nor liked: a list read once per query keeps the listing's index order (tested
-      // before the scope, visibility.ts `where`).
-      const unanswered: Condition = (eb) =>
-        eb('profiles.id', 'not in', eb.selectFrom('swipes').select('swipes.to_profile_id as id').where('swipes.from_profile_id', '=', liker.profileId).unionAll(eb.selectFrom('likes').select('likes.to_profile_id as id').where('likes.from_profile_id', '=', liker.profileId)));
-      const read = (q: ProfileQuery, limit: number, offset: number) => q.select([...CARD_COLUMNS, 'profiles.gender', 'profiles.about', 'profiles.interests']).limit(limit).offset(offset).execute();
+      const read = (q: ProfileQuery, limit: number, offset: number) => readDeck(q, limit, offset).execute();
       // The search's shared list of the genders looked for, nearest first, its first profiles read
       // fresh through the visibility rule without those answered; the member's own list when the
       // first DECK_LOOKS of it were all answered.
@@ -95,13 +139,13 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
       const filters: ListFilters = { genders: wantedBy(me), home: { country: me.country, region: me.region } };
       const list = await deps.listings.ids(source, filters, Number(me.newest ?? 0), SEARCH_COUNT_LIMIT);
       const looked = Array.from(list.ids.subarray(0, DECK_LOOKS)).filter((id) => id !== me.id);
-      let rows: Awaited<ReturnType<typeof read>> = [];
+      let rows: DeckRow[] = [];
       let covered = 0;
       while (covered < looked.length && rows.length < SWIPE_DECK_SIZE) {
         const chunk = looked.slice(covered, covered + DECK_CHUNK);
         covered += chunk.length;
         const at = new Map(chunk.map((id, i) => [id, i]));
-        const found = await read(deps.listings.visible(source, liker, [(eb) => eb('profiles.id', 'in', chunk), unanswered]), chunk.length, 0);
+        const found = await chunkRows(source, liker, chunk);
         rows.push(...found.filter((row) => stillMatches(row, filters)).sort((a, b) => at.get(a.id)! - at.get(b.id)!));
         // A chunk all answered: the member has swiped past the head of the shared list, so their
         // own list (below) is read rather than the rest of the head, chunk by chunk.
@@ -109,7 +153,7 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
       }
       rows = rows.slice(0, SWIPE_DECK_SIZE);
       if (rows.length < SWIPE_DECK_SIZE && (covered < looked.length || list.ids.length > DECK_LOOKS)) {
-        rows = await bandedPage((band) => wanted(tenant, liker, me, band, unanswered), homeBands(me.country, me.region), read, { offset: 0, limit: SWIPE_DECK_SIZE });
+        rows = await bandedPage((band) => wanted(tenant, liker, me, band, unanswered(liker.profileId)), homeBands(me.country, me.region), read, { offset: 0, limit: SWIPE_DECK_SIZE });
       }
       const cards = await profileCards(db, rows, now());
       return { ...(await state(tenant, liker)), profiles: cards.map(({ row, card }) => ({ ...card, about: row.about, interests: parseInterests(row.interests) })) };
