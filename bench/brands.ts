@@ -15,10 +15,12 @@
  *   brand's home page is served.
  *
  * It only reports. BENCH_BRANDS_MEMBERS: demo people per brand (default the seed's 300);
- * BENCH_BRANDS_KEEP=1 keeps the folders (their path is printed).
+ * BENCH_BRANDS_KEEP=1 keeps the folders (their path is printed); BENCH_BRANDS_BUILDS=link builds
+ * one brand per language set and links the others to it (see linkBuild).
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { BUILD_STAMP, type BuildStamp } from '../src/server/programs.ts';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brandCopies, copyColours, writeBrandCopies, type BrandCopy, type Source } from './brand-copies.ts';
@@ -89,12 +91,32 @@ async function build(copies: BrandCopy[], folders: Folders, rows: (string | numb
   }
   const rest = copies.filter((c) => firsts.get(c.languages.join(','))!.id !== c.id);
   if (!rest.length) return;
+  if (process.env.BENCH_BRANDS_BUILDS === 'link') {
+    const linking = performance.now();
+    for (const copy of rest) linkBuild(folders.distDir, firsts.get(copy.languages.join(','))!.id, copy.id);
+    rows.push([n, `the other ${rest.length} brands: their language set's first build linked (cp -al), not built`, seconds(linking).toFixed(1), "pages name the first brand; the runtime's work and memory per brand are the same", loadAverage()]);
+    return;
+  }
   const { seconds: s, output } = await sitegen(['build', ...rest.map((c) => c.id)], folders.env).done;
   const each = builtSeconds(output);
   const printed = each.length ? `median ${median(each).toFixed(1)} s, max ${Math.max(...each).toFixed(1)} s a brand` : '';
   rows.push([n, `sitegen build <the other ${rest.length}> (every brand's output)`, s.toFixed(1), `${(s / rest.length).toFixed(2)} s a brand; ${printed}`, loadAverage()]);
   const dist = folderBytes(folders.distDir);
   rows.push([n, 'dist/ on disk', '', `${(dist / MB).toFixed(0)} MB, ${(dist / MB / n).toFixed(1)} MB a brand`, '']);
+}
+
+/**
+ * BENCH_BRANDS_BUILDS=link: dist/<id> as hard links to the files of dist/<from> (no disk, no build),
+ * with a stamp of its own (a new file: writing through the link would change <from>'s). For the
+ * runtime's figures at an N whose builds would take hours today; every page names <from>'s brand.
+ */
+function linkBuild(distDir: string, from: string, id: string): void {
+  const copied = spawnSync('cp', ['-al', join(distDir, from), join(distDir, id)]);
+  if (copied.status !== 0) throw new Error(`cp -al ${from} ${id}: ${copied.stderr}`);
+  const stamp = join(distDir, id, BUILD_STAMP);
+  const fields = JSON.parse(readFileSync(stamp, 'utf8')) as BuildStamp;
+  rmSync(stamp);
+  writeFileSync(stamp, JSON.stringify({ ...fields, id }));
 }
 
 /** Every brand's home and lander to a visitor, /members, a profile and /profile to a member of it; RSS after each brand. */
