@@ -73,7 +73,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+/** `node <args>` in the checkout, its stdout and stderr together; rejects with them when it exits non-zero. */
+export function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(NODE, args, { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -311,4 +312,67 @@ export async function load(url: string, headers: Record<string, string> = {}, co
     non2xx: r.non2xx,
     errors: r.errors,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A member of a brand, signed up through the API as a browser would
+
+export interface Member {
+  tenant: string;
+  cookie: string;
+  /** A profile the member can open (the first of their search). */
+  profileId: number;
+}
+
+export const SIGNUP: Record<string, { country: string; region: string | null; city: string | null }> = {
+  spetter: { country: 'NL', region: 'Noord-Holland', city: 'Amsterdam' },
+  velvet: { country: 'GB', region: null, city: null },
+};
+
+export async function signUp(rt: Runtime, tenant: string, where?: (typeof SIGNUP)[string]): Promise<Member> {
+  const place = where ?? SIGNUP[tenant] ?? SIGNUP.velvet!;
+  const body = JSON.stringify({
+    email: `bench-${tenant}-${Date.now()}@example.nl`,
+    password: 'geheim-wachtwoord-1',
+    name: 'Bench',
+    date_of_birth: '1990-05-17',
+    gender: 'male',
+    sexuality: 'hetero',
+    ...place,
+  });
+  const headers = { origin: `http://${rt.host(tenant)}`, 'content-type': 'application/json', 'x-forwarded-for': `10.9.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}` };
+  const res = await rt.request(tenant, 'POST', '/api/signup.php', headers, body);
+  if (res.status !== 201) throw new Error(`${tenant}: signup answered ${res.status}: ${res.text()}`);
+  const session = (res.headers['set-cookie'] ?? []).find((c) => /^(__Host-)?session=/.test(c));
+  if (!session) throw new Error(`${tenant}: signup set no session cookie`);
+  const cookie = session.split(';')[0]!;
+  const search = await rt.get(tenant, '/api/members.php', { cookie });
+  const { profiles } = search.json<{ profiles: { id: number }[] }>();
+  if (!profiles.length) throw new Error(`${tenant}: the member's search found nobody (is the demo population seeded?)`);
+  return { tenant, cookie, profileId: profiles[0]!.id };
+}
+
+/** A request under load beside the baseline: what it got, the bare req/s of its body size, the runtime's event-loop delay meanwhile. */
+export interface Beside {
+  got: LoadResult;
+  /** Bare node:http's req/s with a body of the same size, the mean of just before and just after. */
+  bare: number;
+  loop: LoopDelay;
+  /** The runtime's CPU time per request answered during the load, µs (from /proc: comparable on a loaded machine). */
+  cpuUs: number;
+}
+
+/**
+ * `path` of a brand loaded for SECONDS, with bare node:http answering a body of `bytes` loaded just
+ * before and just after it: the machine's speed drifts on shared cores, so the ratio is to their mean.
+ */
+export async function loadBeside(rt: Runtime, bare: Bare, tenant: string, path: string, headers: Record<string, string>, bytes: number): Promise<Beside> {
+  const before = await load(bare.url(bytes));
+  await rt.loopDelay(); // starts the event-loop histogram over
+  const cpuBefore = rt.cpuMs();
+  const got = await load(`http://127.0.0.1:${rt.port}${path}`, { ...headers, host: rt.host(tenant) });
+  const cpuUs = ((rt.cpuMs() - cpuBefore) * 1000) / Math.max(1, got.rps * SECONDS);
+  const loop = await rt.loopDelay();
+  const after = await load(bare.url(bytes));
+  return { got, bare: (before.rps + after.rps) / 2, loop, cpuUs };
 }

@@ -4,7 +4,7 @@
  * build time per brand. Prints tables only; it never asserts on timings (bench/README.md).
  *
  * Sections (all by default): throughput, landing, search, stall, queries, traffic, delivery, console, profile, weight,
- * memory, build, lighthouse, revenue, media.
+ * memory, build, lighthouse, revenue, media; and when named only: brands (BENCH_BRANDS_N, bench/brands.ts).
  * Environment: BENCH_SECONDS (per load run, default 10), DATABASE_URL (adds PostgreSQL),
  * BENCH_THROUGHPUT (a word: only the throughput rows that name it, such as lander).
  */
@@ -25,15 +25,19 @@ import { WEIGHT_HEAD, pageWeights, weightCells } from './weight.ts';
 import { consoleSection } from './console.ts';
 import { poolScopeOf, poolTenantsDir, seedPool, seedPoolKept, timeSearchStatements } from './search.ts';
 import { mediaSection } from './media.ts';
+import { brandsSection } from './brands.ts';
 import { loadAllTenants } from '../src/tenant/load.ts';
 import { migrateToLatest } from '../src/server/db/migrate.ts';
 import { TENANTS_DIR } from '../cli/paths.ts';
-import { CONNECTIONS, REPO, SECONDS, kb, load, ratio, roundTrips, startBare, startRuntime, table, type Bare, type Engine, type Runtime } from './lib.ts';
+import { CONNECTIONS, REPO, SECONDS, SIGNUP, kb, load, loadBeside, ratio, roundTrips, signUp, startBare, startRuntime, table, type Bare, type Engine, type Member, type Runtime } from './lib.ts';
 
 const ALL = ['throughput', 'landing', 'search', 'stall', 'queries', 'traffic', 'delivery', 'console', 'profile', 'weight', 'memory', 'build', 'lighthouse', 'revenue', 'media'] as const;
-type Section = (typeof ALL)[number];
+/** Sections run only when named: `brands` builds N brands (minutes to hours). */
+const ASKED_ONLY = ['brands'] as const;
+type Section = (typeof ALL)[number] | (typeof ASKED_ONLY)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
-for (const a of asked) if (!ALL.includes(a as Section)) throw new Error(`bench: unknown section ${a} (${ALL.join(', ')})`);
+const known: readonly string[] = [...ALL, ...ASKED_ONLY];
+for (const a of asked) if (!known.includes(a)) throw new Error(`bench: unknown section ${a} (${known.join(', ')})`);
 const sections = new Set<Section>(asked.length ? (asked as Section[]) : ALL);
 
 const started = performance.now();
@@ -49,44 +53,6 @@ if (sections.has('build')) {
     ['brand', 'seconds'],
     [...timings.map((t) => [t.id, t.seconds.toFixed(1)]), ['total', timings.reduce((s, t) => s + t.seconds, 0).toFixed(1)]],
   );
-}
-
-// ---------------------------------------------------------------------------------------------
-// A member of each brand, signed up through the API as a browser would
-
-interface Member {
-  tenant: string;
-  cookie: string;
-  /** A profile the member can open (the first of their search). */
-  profileId: number;
-}
-
-const SIGNUP: Record<string, { country: string; region: string | null; city: string | null }> = {
-  spetter: { country: 'NL', region: 'Noord-Holland', city: 'Amsterdam' },
-  velvet: { country: 'GB', region: null, city: null },
-};
-
-async function signUp(rt: Runtime, tenant: string, where?: (typeof SIGNUP)[string]): Promise<Member> {
-  const place = where ?? SIGNUP[tenant] ?? SIGNUP.velvet!;
-  const body = JSON.stringify({
-    email: `bench-${tenant}-${Date.now()}@example.nl`,
-    password: 'geheim-wachtwoord-1',
-    name: 'Bench',
-    date_of_birth: '1990-05-17',
-    gender: 'male',
-    sexuality: 'hetero',
-    ...place,
-  });
-  const headers = { origin: `http://${rt.host(tenant)}`, 'content-type': 'application/json', 'x-forwarded-for': `10.9.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}` };
-  const res = await rt.request(tenant, 'POST', '/api/signup.php', headers, body);
-  if (res.status !== 201) throw new Error(`${tenant}: signup answered ${res.status}: ${res.text()}`);
-  const session = (res.headers['set-cookie'] ?? []).find((c) => /^(__Host-)?session=/.test(c));
-  if (!session) throw new Error(`${tenant}: signup set no session cookie`);
-  const cookie = session.split(';')[0]!;
-  const search = await rt.get(tenant, '/api/members.php', { cookie });
-  const { profiles } = search.json<{ profiles: { id: number }[] }>();
-  if (!profiles.length) throw new Error(`${tenant}: the member's search found nobody (is the demo population seeded?)`);
-  return { tenant, cookie, profileId: profiles[0]!.id };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -151,15 +117,9 @@ if (sections.has('throughput')) {
           const res = await rt.get(target.tenant, target.path, target.headers);
           const size = res.body.length;
           if (res.status !== 200) throw new Error(`${target.what}: ${target.path} answered ${res.status}`);
-          // Bare node:http with a body of the same size, just before and just after the row: the
-          // machine's speed drifts (shared cores), and the ratio is to the mean of the two.
-          const before = await load(bare.url(size));
-          await rt.loopDelay(); // starts the event-loop histogram over
-          const got = await load(`http://127.0.0.1:${rt.port}${target.path}`, { ...target.headers, host: rt.host(target.tenant) });
+          const { got, bare: baseRps, loop } = await loadBeside(rt, bare, target.tenant, target.path, target.headers, size);
           const failed = got.non2xx + got.errors;
-          const loop = await rt.loopDelay();
-          const after = await load(bare.url(size));
-          const base = { rps: (before.rps + after.rps) / 2 };
+          const base = { rps: baseRps };
           rows.push([
             engine,
             target.what,
@@ -262,14 +222,7 @@ if (sections.has('search')) {
           const me = (await rt.get('spetter', '/api/user.php', { cookie: member.cookie })).json<{ user: { id: number; profile: { id: number } } }>().user;
           for (const path of ['/api/members.php', '/api/members.php?min_age=30&max_age=40', '/api/swipe.php']) {
             const bytes = (await rt.get('spetter', path, { cookie: member.cookie })).body.length;
-            const before = await load(bare.url(bytes));
-            await rt.loopDelay();
-            const cpuBefore = rt.cpuMs();
-            const got = await load(`http://127.0.0.1:${rt.port}${path}`, { host: rt.host('spetter'), cookie: member.cookie });
-            const cpuUs = ((rt.cpuMs() - cpuBefore) * 1000) / Math.max(1, got.rps * SECONDS);
-            const loop = await rt.loopDelay();
-            const after = await load(bare.url(bytes));
-            const base = (before.rps + after.rps) / 2;
+            const { got, bare: base, loop, cpuUs } = await loadBeside(rt, bare, 'spetter', path, { cookie: member.cookie }, bytes);
             const failed = got.non2xx + got.errors;
             loadRows.push([engine, label, path.replace('/api/', ''), got.rps.toFixed(0), got.p50.toFixed(0), got.p99.toFixed(0), base.toFixed(0), ratio(got.rps, base), cpuUs.toFixed(0), loop.p99.toFixed(1), failed ? `${failed} failed` : '']);
           }
@@ -606,5 +559,8 @@ if (sections.has('weight') || sections.has('memory')) {
 
 // Lighthouse on a phone, every brand's public and member pages (bench/lighthouse.ts)
 if (sections.has('lighthouse')) await lighthouseSection();
+
+// N generated brands built, served and loaded (issue 25, bench/brands.ts): only when named
+if (sections.has('brands')) await brandsSection();
 
 console.log(`\nbench: done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
