@@ -3,6 +3,7 @@ import { createRouter } from '@nanostores/router';
 import { api, ApiError } from './api.ts';
 import { $user } from './user.ts';
 import { onEvent } from './events.ts';
+import { readOrder } from './read-order.ts';
 import type { ChatCosts, ChatMessage, ChatsAnswer, ConversationAnswer, SendAnswer } from '../contract/chat.ts';
 import { TYPING_SEND_EVERY_MS, TYPING_SHOW_MS } from '../lib/typing.ts';
 
@@ -65,10 +66,11 @@ export function setChats(answer: ChatsAnswer): void {
   $unread.set(answer.total_unread);
 }
 
+/** Removing a chat shows at once; a list read that overlapped the removal would bring it back. */
+const listChanges = readOrder();
+
 export async function loadChats(): Promise<ChatsAnswer> {
-  const answer = await api('GET', '/chats.php');
-  setChats(answer);
-  return answer;
+  return listChanges.read(() => api('GET', '/chats.php'), setChats);
 }
 
 const routeQuery = (key: string) => {
@@ -225,7 +227,7 @@ export async function removeChat(conversationId: number, unreachable: string): P
     $chatRouter.open('/chats');
   }
   try {
-    await api('DELETE', '/chat.php', { conversation: { id: conversationId } });
+    await listChanges.change(() => api('DELETE', '/chat.php', { conversation: { id: conversationId } }));
   } catch (error) {
     alert(error instanceof ApiError && error.code !== 'network' ? error.message : unreachable);
     await loadChats().catch(() => undefined);

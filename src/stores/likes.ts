@@ -1,5 +1,6 @@
 import { atom, computed } from './browser-only.ts';
 import { api } from './api.ts';
+import { readOrder } from './read-order.ts';
 import type { LikeAnswer, LikesAnswer, ProfileCardData } from '../contract/likes.ts';
 
 /** The member's likes (GET /api/likes.php), null until loaded. */
@@ -18,12 +19,18 @@ export const $likesBadge = computed($newLikes, (n) => (n > 0 ? String(n) : ''));
 export type DialogState = { kind: 'like' | 'match'; profile: ProfileCardData & { liked_me?: boolean } } | null;
 export const $likeDialog = atom<DialogState>(null);
 
+/** A like given or taken back shows on every button; a read that overlapped it would undo that. */
+const likeChanges = readOrder();
+
 export async function loadLikes(): Promise<LikesAnswer> {
-  const answer = await api('GET', '/likes.php');
-  $likes.set(answer);
-  $newLikes.set(answer.total_new);
-  $liked.set(new Set(answer.profiles.map((l) => l.profile.id)));
-  return answer;
+  return likeChanges.read(
+    () => api('GET', '/likes.php'),
+    (answer) => {
+      $likes.set(answer);
+      $newLikes.set(answer.total_new);
+      $liked.set(new Set(answer.profiles.map((l) => l.profile.id)));
+    },
+  );
 }
 
 /** Records in the store that the member (no longer) likes a profile. */
@@ -36,14 +43,14 @@ export function markLiked(profileId: number, liked: boolean): void {
 
 /** Likes a profile; a match opens the match dialog. */
 export async function likeProfile(profile: ProfileCardData): Promise<LikeAnswer> {
-  const answer = await api('POST', '/like.php', { profile_id: profile.id });
+  const answer = await likeChanges.change(() => api('POST', '/like.php', { profile_id: profile.id }));
   markLiked(profile.id, true);
   if (answer.match) $likeDialog.set({ kind: 'match', profile });
   return answer;
 }
 
 export async function unlikeProfile(profileId: number): Promise<void> {
-  await api('DELETE', '/like.php', { profile_id: profileId });
+  await likeChanges.change(() => api('DELETE', '/like.php', { profile_id: profileId }));
   markLiked(profileId, false);
 }
 

@@ -1,6 +1,7 @@
 import { atom } from './browser-only.ts';
 import { api, ApiError } from './api.ts';
 import { loadUser } from './user.ts';
+import { readOrder } from './read-order.ts';
 import { FREE_PHOTOS, PREMIUM_PHOTOS } from '../lib/membership.ts';
 
 export { FREE_PHOTOS, PREMIUM_PHOTOS };
@@ -28,12 +29,8 @@ export function photoLimit(paidUser: boolean): number {
   return paidUser ? PREMIUM_PHOTOS : FREE_PHOTOS;
 }
 
-/**
- * Counts the changes the member started (upload, main, delete). A list read before a change began
- * is older than the change's own answer and must not replace it: the page's first read, still on
- * its way when a quick upload returned, used to hide the new photo until the next reload.
- */
-let changes = 0;
+/** The member's changes (upload, main, delete) answer with the list; a read that overlapped one is older. */
+const changes = readOrder();
 
 function settle(photos: Photo[]): Photo[] {
   $photos.set(photos);
@@ -43,9 +40,7 @@ function settle(photos: Photo[]): Photo[] {
 }
 
 export async function loadPhotos(): Promise<Photo[]> {
-  const before = changes;
-  const { photos } = await api('GET', '/photos.php');
-  if (changes === before) $photos.set(photos);
+  const { photos } = await changes.read(() => api('GET', '/photos.php'), (answer) => $photos.set(answer.photos));
   return photos;
 }
 
@@ -56,9 +51,8 @@ export async function loadPhotos(): Promise<Photo[]> {
 export function uploadPhoto(file: File): Promise<Photo[]> {
   const form = new FormData();
   form.append('photo', file);
-  changes += 1;
   $upload.set({ progress: 0 });
-  return new Promise<{ photos: Photo[] }>((resolve, reject) => {
+  return changes.change(() => new Promise<{ photos: Photo[] }>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/api/photos.php');
     xhr.responseType = 'json';
@@ -73,20 +67,15 @@ export function uploadPhoto(file: File): Promise<Photo[]> {
     };
     xhr.onerror = () => reject(new ApiError(0, 'network', 'network error', undefined, undefined));
     xhr.send(form);
-  })
-    .then(({ photos }) => settle(photos))
+  }).then(({ photos }) => settle(photos)))
     .finally(() => $upload.set(null));
 }
 
 /** Makes a photo the main image (PUT /api/photos.php {id, main: true}). */
 export async function setMainPhoto(id: number): Promise<Photo[]> {
-  changes += 1;
-  const { photos } = await api('PUT', '/photos.php', { id, main: true });
-  return settle(photos);
+  return changes.change(async () => settle((await api('PUT', '/photos.php', { id, main: true })).photos));
 }
 
 export async function deletePhoto(id: number): Promise<Photo[]> {
-  changes += 1;
-  const { photos } = await api('DELETE', '/photos.php', { id });
-  return settle(photos);
+  return changes.change(async () => settle((await api('DELETE', '/photos.php', { id })).photos));
 }
