@@ -1,9 +1,10 @@
 /**
  * Orders a store's reads against the member's own changes. A list read that overlapped a change
  * (asked while one was under way, or while one began) may carry the state from before it: kept,
- * it would undo what the member just did until the next read. The CI failures it answers: the
- * photos page's first read arriving after a quick upload hid the new photo; a chat removed while
- * the periodic refresh was on its way came back; a like given then did the same to its button.
+ * it would undo what the member just did until the next read. The CI failure it answers: the
+ * photos page's first read, arriving after a quick upload's own answer, hid the new photo. A chat
+ * removed while the periodic refresh is on its way, a like given then, and a notification switch
+ * moved before the page's first read came back have the same shape.
  */
 export interface ReadOrder {
   /** Runs one of the member's changes; reads that overlap it are not kept. */
