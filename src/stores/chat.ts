@@ -1,9 +1,8 @@
 import { atom, browserOnly, map } from './browser-only.ts';
 import { createRouter } from '@nanostores/router';
-import { api, ApiError } from './api.ts';
+import { api, ApiError, readOrder } from './api.ts';
 import { $user } from './user.ts';
 import { onEvent } from './events.ts';
-import { readOrder } from './read-order.ts';
 import type { ChatCosts, ChatMessage, ChatsAnswer, ConversationAnswer, SendAnswer } from '../contract/chat.ts';
 import { TYPING_SEND_EVERY_MS, TYPING_SHOW_MS } from '../lib/typing.ts';
 

@@ -1,6 +1,5 @@
 import { atom, computed } from './browser-only.ts';
-import { api } from './api.ts';
-import { readOrder } from './read-order.ts';
+import { api, readOrder } from './api.ts';
 import type { LikeAnswer, LikesAnswer, ProfileCardData } from '../contract/likes.ts';
 
 /** The member's likes (GET /api/likes.php), null until loaded. */

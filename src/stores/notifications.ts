@@ -1,7 +1,6 @@
 import { atom } from './browser-only.ts';
-import { api } from './api.ts';
+import { api, readOrder } from './api.ts';
 import { loadUser } from './user.ts';
-import { readOrder } from './read-order.ts';
 import { EMAIL_NOTIFICATION_TYPES, type EmailNotificationType, type DisabledReason } from '../contract/enums.ts';
 
 export { EMAIL_NOTIFICATION_TYPES, type EmailNotificationType, type DisabledReason };

@@ -1,7 +1,6 @@
 import { atom } from './browser-only.ts';
-import { api, ApiError } from './api.ts';
+import { api, ApiError, readOrder } from './api.ts';
 import { loadUser } from './user.ts';
-import { readOrder } from './read-order.ts';
 import { FREE_PHOTOS, PREMIUM_PHOTOS } from '../lib/membership.ts';
 
 export { FREE_PHOTOS, PREMIUM_PHOTOS };

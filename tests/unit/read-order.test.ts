@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readOrder } from '../../src/stores/read-order.ts';
+import { readOrder } from '../../src/stores/api.ts';
 
 /** A promise the test settles by hand: one request on its way. */
 function pending<T>() {
