@@ -533,7 +533,7 @@ async function weight(rt: Runtime, members: Member[]): Promise<void> {
   const listed = process.env.BENCH_WEIGHT_MODULES;
   for (const id of ids) pages.push([id, '/landers/tinderswipe', null], [id, '/', null], [id, '/login', null], [id, '/signup', null], [id, '/pricing', null]);
   for (const member of members) {
-    for (const path of ['/members', `/members/${member.profileId}`, '/profile', '/likes', '/chats', '/credits', '/credits/repeat-order', '/directdebit', '/transactions']) pages.push([member.tenant, path, member]);
+    for (const path of ['/members', `/members/${member.profileId}`, '/profile', '/likes', '/swipe-game', '/chats', '/credits', '/credits/repeat-order', '/directdebit', '/transactions']) pages.push([member.tenant, path, member]);
   }
   for (const [id, path, member] of pages) {
     const w = await measure(id, path, member ? { cookie: member.cookie } : {});

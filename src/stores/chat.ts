@@ -1,7 +1,6 @@
 import { atom, browserOnly, map } from './browser-only.ts';
 import { createRouter } from '@nanostores/router';
-import { api, ApiError } from './api.ts';
-import { changeGuard } from './change-guard.ts';
+import { api, ApiError, changeGuard } from './api.ts';
 import { $user, changeUser } from './user.ts';
 import { onEvent } from './events.ts';
 import type { ChatCosts, ChatMessage, ChatsAnswer, ConversationAnswer, SendAnswer } from '../contract/chat.ts';

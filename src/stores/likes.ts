@@ -1,6 +1,5 @@
 import { atom, computed } from './browser-only.ts';
-import { api } from './api.ts';
-import { changeGuard } from './change-guard.ts';
+import { api, changeGuard } from './api.ts';
 import type { LikeAnswer, LikesAnswer, ProfileCardData } from '../contract/likes.ts';
 
 /** The member's likes (GET /api/likes.php), null until loaded. */

@@ -1,5 +1,5 @@
 import { atom } from './browser-only.ts';
-import { api } from './api.ts';
+import { api, changeGuard } from './api.ts';
 import { loadUser } from './user.ts';
 import { EMAIL_NOTIFICATION_TYPES, type EmailNotificationType, type DisabledReason } from '../contract/enums.ts';
 
@@ -14,14 +14,15 @@ export interface NotificationSettings {
 
 export const $notifications = atom<NotificationSettings | null>(null);
 
+/** A switch moves at once and its save answers with the settings; the page's first read, if it overlapped, is older. */
+const changes = changeGuard();
+
 export async function loadNotifications(): Promise<NotificationSettings> {
-  const settings = await api('GET', '/notifications.php');
-  $notifications.set(settings);
-  return settings;
+  return changes.read(() => api('GET', '/notifications.php'), (settings) => $notifications.set(settings));
 }
 
 async function save(body: { email?: Partial<Record<EmailNotificationType, boolean>>; push?: boolean; reenable?: true }): Promise<NotificationSettings> {
-  const settings = await api('PUT', '/notifications.php', body);
+  const settings = await changes.change(() => api('PUT', '/notifications.php', body));
   $notifications.set(settings);
   return settings;
 }

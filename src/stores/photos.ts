@@ -1,7 +1,6 @@
 import { atom } from './browser-only.ts';
-import { api, ApiError } from './api.ts';
+import { api, ApiError, changeGuard } from './api.ts';
 import { loadUser } from './user.ts';
-import { changeGuard } from './change-guard.ts';
 import { FREE_PHOTOS, PREMIUM_PHOTOS } from '../lib/membership.ts';
 
 export { FREE_PHOTOS, PREMIUM_PHOTOS };

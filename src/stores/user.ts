@@ -1,10 +1,9 @@
 import { atom, computed } from './browser-only.ts';
 import type { BodyOf } from '../contract/endpoints.ts';
-import { api } from './api.ts';
+import { api, changeGuard } from './api.ts';
 import type { SiteUser } from '../contract/user.ts';
 import { KEPT_MEMBER_KEY, SIGNED_IN_COOKIE } from '../lib/signed-in.ts';
 import { readCookie } from '../lib/cookies.ts';
-import { changeGuard } from './change-guard.ts';
 
 /** The logged-in member (SPEC §3 User), null when logged out. Pages seed it from the server render. */
 export const $user = atom<SiteUser | null>(null);

@@ -1,7 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { hydrated } from '../support/console-e2e.ts';
-import { test, expect, brandUrl, callApi, confirmEntryWarning, approveChatPhotosOf, grantCredits, activeChatMember as member, type ChatMember as Member } from '../support/e2e.ts';
+import { test, expect, brandUrl, callApi, confirmEntryWarning, approveChatPhotosOf, grantCredits, nextStream, openListening, activeChatMember as member, type ChatMember as Member } from '../support/e2e.ts';
 
 /**
  * Browser tests of the chat paid with credits (SPEC §2, §4, §9): two members in two browsers,
@@ -16,22 +16,23 @@ const credits = async (page: Page) => (await callApi(page, 'spetter', 'GET', '/a
 const settings = async (page: Page) => (await callApi(page, 'spetter', 'GET', '/api/settings.php')).json.settings;
 
 test('a message, a gift and a photo arrive live with the typing indicator; credits, unread counts and the title follow', async ({ browser }) => {
-  const anna = await member(browser, unique('Anna'), 'female');
-  const bob = await member(browser, unique('Bob'), 'male', 100);
+  // Two members in browsers of their own, signed up side by side.
+  const [anna, bob] = await Promise.all([member(browser, unique('Anna'), 'female'), member(browser, unique('Bob'), 'male', 100)]);
   const brand = await settings(bob.page);
   const start = await credits(bob.page);
 
-  // Anna waits on her chats page.
-  await anna.page.goto(brandUrl('spetter', '/chats'));
-  await confirmEntryWarning(anna.page);
+  // Anna waits on her chats page, listening: what Bob does from now on reaches her live (no timer).
+  await openListening(anna.page, brandUrl('spetter', '/chats'));
   await expect(anna.page.getByText('Nog geen gesprekken')).toBeVisible();
 
-  // Bob writes to Anna from her profile.
+  // Bob writes to Anna from her profile; his chat page listens before Anna reads and answers.
   await bob.page.goto(brandUrl('spetter', `/members/${anna.profileId}`));
   await confirmEntryWarning(bob.page);
   await hydrated(bob.page);
+  const bobListening = nextStream(bob.page);
   await bob.page.getByRole('link', { name: 'Bericht sturen' }).click();
   await expect(bob.page).toHaveURL(brandUrl('spetter', `/members/${anna.profileId}/chat`));
+  await bobListening;
   await expect(bob.page.getByText(`Zeg hallo tegen ${anna.name}!`)).toBeVisible();
   // An icebreaker fills in the message; Bob sends his own words.
   await bob.page.getByRole('button', { name: /^Hoi! Je profiel maakte me nieuwsgierig/ }).click();
@@ -48,7 +49,7 @@ test('a message, a gift and a photo arrive live with the typing indicator; credi
 
   // Anna's open list gets the conversation with its unread count; the title counts it.
   const item = anna.page.locator(`[data-chat="${conversationId}"]`);
-  await expect(item).toContainText('Hoi Anna, zin in koffie?', { timeout: 15_000 });
+  await expect(item).toContainText('Hoi Anna, zin in koffie?');
   await expect(item).toContainText('1');
   await expect(anna.page).toHaveTitle(/^\(1\) /);
   await item.getByRole('link').click();
@@ -92,8 +93,7 @@ test('a message, a gift and a photo arrive live with the typing indicator; credi
 });
 
 test('without enough credits the message is refused with the way to credits; a free member\'s third conversation is refused with the way to premium', async ({ browser }) => {
-  const bob = await member(browser, unique('Bob'), 'male');
-  const women = [await member(browser, unique('Ann'), 'female'), await member(browser, unique('Bea'), 'female'), await member(browser, unique('Cor'), 'female')];
+  const [bob, ...women] = await Promise.all([member(browser, unique('Bob'), 'male'), member(browser, unique('Ann'), 'female'), member(browser, unique('Bea'), 'female'), member(browser, unique('Cor'), 'female')]);
   const brand = await settings(bob.page);
   // Spend the signup credits down to less than one message.
   const balance = await credits(bob.page);
@@ -129,9 +129,7 @@ test('without enough credits the message is refused with the way to credits; a f
 });
 
 test('removing a chat takes it away at once; when the server fails, an alert shows the error and the list comes back', async ({ browser }) => {
-  const anna = await member(browser, unique('Anna'), 'female');
-  const bob = await member(browser, unique('Bob'), 'male', 50);
-  const eve = await member(browser, unique('Eve'), 'female');
+  const [anna, bob, eve] = await Promise.all([member(browser, unique('Anna'), 'female'), member(browser, unique('Bob'), 'male', 50), member(browser, unique('Eve'), 'female')]);
   for (const other of [anna, eve]) {
     const res = await callApi(bob.page, 'spetter', 'POST', '/api/chat.php', { profile_id: other.profileId, kind: 'text', text: `Hoi ${other.name}`, client_id: `e2e-${other.profileId}-${Date.now()}` });
     expect(res.status).toBe(200);
@@ -166,9 +164,7 @@ test('removing a chat takes it away at once; when the server fails, an alert sho
 });
 
 test('on a phone the list and the conversation take turns; switching conversations does not reload the page', async ({ browser }) => {
-  const anna = await member(browser, unique('Anna'), 'female');
-  const eve = await member(browser, unique('Eve'), 'female');
-  const bob = await member(browser, unique('Bob'), 'male', 50, { width: 375, height: 740 });
+  const [anna, eve, bob] = await Promise.all([member(browser, unique('Anna'), 'female'), member(browser, unique('Eve'), 'female'), member(browser, unique('Bob'), 'male', 50, { width: 375, height: 740 })]);
   for (const other of [anna, eve]) {
     await callApi(bob.page, 'spetter', 'POST', '/api/chat.php', { profile_id: other.profileId, kind: 'text', text: `Hoi ${other.name}`, client_id: `e2e-${other.profileId}-${Date.now()}` });
   }

@@ -70,18 +70,57 @@ test('on a phone after signup, /members shows one banner and the first result on
 });
 
 for (const viewport of [DESKTOP, PHONE]) {
-  test(`the swipe card and its buttons fit a ${viewport.width}x${viewport.height} screen after signup`, async ({ browser }) => {
+  test(`the swipe card and its buttons fit a ${viewport.width}x${viewport.height} screen after signup, the card as large as fits`, async ({ browser }) => {
     const { page } = await newMember(browser, viewport);
     await openWithBanners(page, '/swipe-game');
     await expect(page.locator('[data-swipe-card]')).toBeVisible();
+    const boxes = () => Promise.all(['[data-swipe-card]', '[data-swipe="pass"]', '[data-swipe="like"]'].map((s) => box(page.locator(s))));
     // The deck follows the banners as they come in.
-    await expect.poll(async () => {
-      const boxes = await Promise.all(['[data-swipe-card]', '[data-swipe="pass"]', '[data-swipe="like"]'].map((s) => box(page.locator(s))));
-      return boxes.every((b) => b.y >= 0 && b.y + b.height <= viewport.height && b.x >= 0 && b.x + b.width <= viewport.width);
-    }).toBe(true);
+    await expect.poll(async () => (await boxes()).every((b) => b.y >= 0 && b.y + b.height <= viewport.height && b.x >= 0 && b.x + b.width <= viewport.width)).toBe(true);
+    const [card, pass, like] = await boxes();
+    const lowest = Math.max(...[card!, pass!, like!].map((b) => b.y + b.height));
+    // As large as fits: what stands lowest reaches the foot of the screen (less a small margin),
+    // unless the card is as wide as it may be (28rem).
+    expect(lowest >= viewport.height - 24 || Math.round(card!.width) >= 448, `card ${Math.round(card!.width)}x${Math.round(card!.height)} at ${Math.round(card!.y)}, lowest ${Math.round(lowest)}`).toBe(true);
+    if (viewport === DESKTOP) {
+      // Beside the card, as the drag goes: pass on the left, like on the right.
+      expect(pass!.x + pass!.width).toBeLessThan(card!.x);
+      expect(like!.x).toBeGreaterThan(card!.x + card!.width);
+    } else {
+      // On a phone they overlap the card's foot, and the card's words stand above them.
+      expect(pass!.y).toBeLessThan(card!.y + card!.height);
+      const words = await box(page.locator('[data-swipe-card] h2'));
+      expect(words.y + words.height).toBeLessThanOrEqual(Math.min(pass!.y, like!.y));
+    }
     await page.context().close();
   });
 }
+
+test('on a phone the chat gives the message the width: one line for the empty box, the send button and the tools whole on the screen', async ({ browser }) => {
+  const { page } = await newMember(browser, PHONE, { activate: true });
+  await page.goto(brandUrl('spetter', '/members'));
+  await confirmEntryWarning(page);
+  const href = await page.locator('main li a[href^="/members/"]').first().getAttribute('href');
+  const sent = await callApi(page, 'spetter', 'POST', '/api/chat.php', { profile_id: Number(href!.split('/').pop()), kind: 'text', text: 'Hoi! Ik zag je profiel en dacht: die wil ik leren kennen. Zin in een drankje deze week?', client_id: `layout-${Date.now()}` });
+  expect(sent.status, JSON.stringify(sent.json)).toBe(200);
+  await page.goto(brandUrl('spetter', `/chats/${sent.json.conversation_id}`));
+  const input = page.getByRole('textbox', { name: 'Je bericht' });
+  await expect(input).toBeEnabled();
+  const field = await box(input);
+  expect(field.width).toBeGreaterThanOrEqual(PHONE.width * 0.7);
+  // The placeholder on one line: the empty box is one line high.
+  expect(field.height).toBeLessThanOrEqual(48);
+  const controls = [page.getByRole('button', { name: 'Versturen' }), page.getByRole('button', { name: 'Foto sturen' }), page.getByRole('button', { name: 'Cadeau sturen' }), input];
+  for (const control of controls) {
+    const b = await box(control);
+    expect(b.x >= 0 && b.y >= 0 && b.x + b.width <= PHONE.width && b.y + b.height <= PHONE.height, JSON.stringify(b)).toBe(true);
+    expect(Math.min(b.width, b.height)).toBeGreaterThanOrEqual(40);
+  }
+  // The messages keep most of the screen, and nothing is cut sideways.
+  expect((await box(page.locator('[data-messages]'))).height).toBeGreaterThanOrEqual(PHONE.height / 2);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+  await page.context().close();
+});
 
 for (const viewport of [DESKTOP, PHONE]) {
   test(`at ${viewport.width} px the profile's cards stand apart and the notifications' cards are one width`, async ({ browser }) => {

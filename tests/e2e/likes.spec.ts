@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { test, expect, brandUrl, callApi, confirmEntryWarning } from '../support/e2e.ts';
+import { test, expect, brandUrl, callApi, confirmEntryWarning, openListening } from '../support/e2e.ts';
 import { linkIn, mailTo } from '../support/mail.ts';
 
 /**
@@ -45,9 +45,8 @@ const unique = (base: string) => `${base}${Date.now().toString(36).slice(-4)}${c
 test('a like reaches the other member, a like back is a match both see, and the likes tabs hold them', async ({ browser }) => {
   const anna = await member(browser, unique('Anna'), 'female');
   const bob = await member(browser, unique('Bob'), 'male');
-  // Anna is on the members search when Bob likes her.
-  await anna.page.goto(brandUrl('spetter', '/members'));
-  await confirmEntryWarning(anna.page);
+  // Anna is on the members search when Bob likes her, listening.
+  await openListening(anna.page, brandUrl('spetter', '/members'));
   const annaLikes = anna.page.getByRole('navigation', { name: 'Hoofdmenu' }).getByRole('link', { name: /Likes/ });
 
   await bob.page.goto(brandUrl('spetter', `/members/${anna.profileId}`));
@@ -56,7 +55,7 @@ test('a like reaches the other member, a like back is a match both see, and the 
   await expect(bob.page.getByRole('button', { name: 'Like intrekken' })).toBeVisible();
 
   // The event stream brings the like to Anna's open page: the badge and the title count it.
-  await expect(annaLikes).toContainText('1', { timeout: 15_000 });
+  await expect(annaLikes).toContainText('1');
   await expect(anna.page).toHaveTitle(/^\(1\) /);
 
   await annaLikes.click();
@@ -64,8 +63,8 @@ test('a like reaches the other member, a like back is a match both see, and the 
   const card = anna.page.locator(`[data-like-item="${bob.profileId}"]`);
   await expect(card).toContainText('Nieuw');
   await expect(card).toContainText(bob.name);
-  // Bob's side: his given tab shows Anna.
-  await bob.page.goto(brandUrl('spetter', '/likes/given'));
+  // Bob's side: his given tab shows Anna; he stays there, listening.
+  await openListening(bob.page, brandUrl('spetter', '/likes/given'));
   await expect(bob.page.locator(`[data-like-item="${anna.profileId}"]`)).toContainText(anna.name);
 
   // Anna likes back from the list: the match dialog opens for her, and on Bob's page too.
@@ -75,7 +74,7 @@ test('a like reaches the other member, a like back is a match both see, and the 
   await expect(annaDialog).toContainText(`Jij en ${bob.name} vinden elkaar leuk.`);
   await expect(annaDialog.locator('[data-like-dialog-image]')).toHaveCSS('opacity', '1');
   const bobDialog = bob.page.getByRole('dialog', { name: 'Het is een match!' });
-  await expect(bobDialog).toBeVisible({ timeout: 15_000 });
+  await expect(bobDialog).toBeVisible();
   await expect(bobDialog).toContainText(anna.name);
   // The view-profile button leads to the profile.
   await bobDialog.getByRole('link', { name: 'Bekijk profiel' }).last().click();

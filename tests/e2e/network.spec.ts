@@ -1,4 +1,4 @@
-import { test, expect, brandUrl, callApi, confirmEntryWarning, signUpMember, activeChatMember, type ChatMember } from '../support/e2e.ts';
+import { test, expect, brandUrl, callApi, confirmEntryWarning, nextStream, openListening, signUpMember, activeChatMember, type ChatMember } from '../support/e2e.ts';
 
 /**
  * Browser tests of the member network (issue 24): spetter shares the pool benelux with Rijpe
@@ -56,25 +56,27 @@ test('a member of spetter finds, likes and writes to a member of Rijpe Dates, wh
   await expect(sam.page.getByRole('heading', { name: new RegExp(ria.name) })).toBeVisible();
   expect((await callApi(sam.page, 'spetter', 'POST', '/api/like.php', { profile_id: ria.profileId })).status).toBe(200);
 
-  await ria.page.goto(brandUrl('rijpedates', '/chats'));
-  await confirmEntryWarning(ria.page);
+  // Ria listens on rijpedates; Sam's chat page listens before she answers.
+  await openListening(ria.page, brandUrl('rijpedates', '/chats'));
 
+  const samListening = nextStream(sam.page);
   await sam.page.getByRole('link', { name: 'Bericht sturen' }).click();
   const input = sam.page.getByRole('textbox', { name: 'Je bericht' });
   await input.fill('Hoi Ria, ik zag je op Spetter!');
   await input.press('Enter');
   await expect(sam.page).toHaveURL(/\/chats\/\d+$/);
   const conversationId = Number(new URL(sam.page.url()).pathname.split('/').pop());
+  await samListening;
 
   // Ria hears of it live on rijpedates and answers there.
   const item = ria.page.locator(`[data-chat="${conversationId}"]`);
-  await expect(item).toContainText('Hoi Ria, ik zag je op Spetter!', { timeout: 15_000 });
+  await expect(item).toContainText('Hoi Ria, ik zag je op Spetter!');
   await item.getByRole('link').click();
   await expect(ria.page).toHaveURL(brandUrl('rijpedates', `/chats/${conversationId}`));
   const answer = ria.page.getByRole('textbox', { name: 'Je bericht' });
   await answer.fill('Hoi Sam, leuk!');
   await answer.press('Enter');
-  await expect(sam.page.locator('[data-message]').last()).toContainText('Hoi Sam, leuk!', { timeout: 15_000 });
+  await expect(sam.page.locator('[data-message]').last()).toContainText('Hoi Sam, leuk!');
 
   expect(await credits(sam, 'spetter')).toBe(samStart - 5);
   expect(await credits(ria, 'rijpedates')).toBe(riaStart - 6);

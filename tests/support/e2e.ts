@@ -17,6 +17,25 @@ export async function confirmEntryWarning(page: Page): Promise<void> {
 }
 
 /**
+ * Waits until the next page `page` shows has its event stream open (the server subscribes the tab
+ * before it answers the stream's headers): what another member does from then on arrives live. A
+ * test that acts before races the stream, and sees the event only at the next periodic refresh.
+ * Call it before the navigation; await it after.
+ */
+export function nextStream(page: Page): Promise<unknown> {
+  const from = page.url();
+  return page.waitForResponse((r) => new URL(r.url()).pathname === '/api/events.php' && r.ok() && r.frame().url() !== from);
+}
+
+/** Opens a member page and waits until its event stream is open (`nextStream`). */
+export async function openListening(page: Page, url: string): Promise<void> {
+  const stream = nextStream(page);
+  await page.goto(url);
+  await confirmEntryWarning(page);
+  await stream;
+}
+
+/**
  * Calls the brand's API from its own page, as the islands do: the browser sends the brand's
  * Origin and keeps the session cookie. (Node cannot resolve <brand>.localhost; Chromium can.)
  */
@@ -72,13 +91,17 @@ export interface ChatMember {
 export async function activeChatMember(browser: Browser, name: string, gender: 'male' | 'female', credits = 0, viewport = { width: 1280, height: 800 }, on: { brand?: string; dateOfBirth?: string } = {}): Promise<ChatMember> {
   const brand = on.brand ?? 'spetter';
   const page = await (await browser.newContext({ viewport })).newPage();
+  // The brand's robots.txt gives the browser the brand's origin for its calls without rendering a
+  // page: the member's own pages are what the tests look at (a page here cost two renders a member).
+  await page.goto(brandUrl(brand, '/robots.txt'));
   signups += 1;
   const email = `chat-${process.pid}-${Date.now().toString(36)}-${signups}@example.nl`;
   const res = await callApi(page, brand, 'POST', '/api/signup.php', { email, password: MEMBER_PASSWORD, name, date_of_birth: on.dateOfBirth ?? '1990-05-04', gender, sexuality: 'hetero', country: 'NL', region: 'Utrecht', city: 'Utrecht' });
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   await expect.poll(() => linkIn(mailTo(email), /\/api\/activate\.php$/), { timeout: 10_000 }).toBeTruthy();
-  await page.goto(brandUrl(brand, linkIn(mailTo(email), /\/api\/activate\.php$/)!));
-  await expect(page).toHaveURL(/\/activate\/done/);
+  // The mail's link, followed as the browser follows it, to the page that says it is done.
+  const activated = await page.evaluate(async (link) => (await fetch(link)).url, linkIn(mailTo(email), /\/api\/activate\.php$/)!);
+  expect(new URL(activated).pathname).toBe('/activate/done');
   if (credits) await grantCredits(res.json.user.id, credits);
   return { page, profileId: res.json.user.profile.id, userId: res.json.user.id, name };
 }

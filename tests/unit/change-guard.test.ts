@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeGuard } from '../../src/stores/change-guard.ts';
+import { changeGuard } from '../../src/stores/api.ts';
 
 /** A call whose answer the test gives when it wants. */
 function deferred<T>() {

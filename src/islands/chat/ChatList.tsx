@@ -63,7 +63,7 @@ export function ChatList({ ctx, chats, activeId }: { ctx: ChatContext; chats: Ch
                     <span className="flex items-baseline gap-2">
                       <span className={`truncate ${unread ? 'font-bold' : 'font-semibold'}`}>{item.profile.name}</span>
                       {/* In the browser's time zone, which the server does not know: shown once hydrated. */}
-                      {item.last_message && <span className="ml-auto shrink-0 text-xs text-gray-500">{hydrated ? chatTime(item.last_message.created_at, ctx.locale) : ''}</span>}
+                      {item.last_message && <span className="ml-auto shrink-0 text-xs text-gray-600">{hydrated ? chatTime(item.last_message.created_at, ctx.locale) : ''}</span>}
                     </span>
                     <span className={`block truncate text-sm ${unread ? 'font-semibold text-gray-900' : 'text-gray-600'}`}>{preview(item, ctx.locale)}</span>
                   </span>

@@ -196,8 +196,9 @@ export function Conversation({ ctx, open, user }: { ctx: ChatContext; open: Open
           <Notice tone="warning" text={premiumText} action={{ href: '/premium', label: m.nav_get_premium({}, o) }} />
         )}
         {offer.kind === 'credits' && <Notice tone="danger" text={offer.message} action={{ href: '/credits', label: m.chat_buy_credits({}, o) }} />}
-        <form className="flex items-end gap-1" onSubmit={submit}>
-          <div className="flex shrink-0 items-center">
+        {/* On a phone the tools take a row of their own above the message: the text gets the width. */}
+        <form className="flex flex-wrap items-end gap-1 sm:flex-nowrap" onSubmit={submit}>
+          <div className="flex w-full shrink-0 items-center sm:w-auto">
             <ToolButton icon="i-tabler-photo" label={m.chat_send_photo({}, o)} disabled={!canSend} onClick={() => file.current?.click()} />
             <ToolButton icon="i-tabler-gift" label={m.chat_send_gift({}, o)} disabled={!canSend} onClick={() => setDialog('gift')} />
             <ToolButton icon="i-tabler-gif" label={m.chat_send_gif({}, o)} disabled={!canSend} onClick={() => setDialog('gif')} />
