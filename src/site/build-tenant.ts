@@ -1,5 +1,7 @@
 import { loadTenant } from '../tenant/load.ts';
 import type { Tenant } from '../tenant/schema.ts';
+import { tenantLanders } from './landers.ts';
+import { staticPaths, type StaticRoute } from './static-paths.ts';
 
 let cached: Tenant | undefined;
 
@@ -16,7 +18,10 @@ export function buildTenant(): Tenant {
   return cached;
 }
 
-/** getStaticPaths entries for every locale of the build's tenant. */
-export function localePaths<P extends Record<string, string | undefined>>(extra: (locale: string) => P[] = () => [{} as P]) {
-  return buildTenant().locales.available.flatMap((locale) => extra(locale).map((params) => ({ params: { locale, ...params } })));
+/** getStaticPaths of one page under src/pages/l/[locale]/: its entries of the build's tenant's static output. */
+export function pathsOf(route: StaticRoute) {
+  const tenant = buildTenant();
+  return staticPaths(tenant, tenantLanders(tenant))
+    .filter((path) => path.route === route)
+    .map(({ params, props }) => ({ params, props }));
 }

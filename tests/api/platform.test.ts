@@ -658,6 +658,15 @@ describe.each(engines())('platform API on %s', (engine) => {
       }
     });
 
+    test('the folder of a brand\'s static output is nobody\'s address, however it is written', async () => {
+      for (const path of ['/l/nl/', '/l/nl', '/l', '/l/nl/landers.json', '/l/nl/pages/terms', '/l/nl/landers/alonetonight', '/l/nl/lander-variants/direct/landers/alonetonight', '/l/nl/404', '/l/nl/error', '/%2Fl/nl/', '/l//nl/pages/terms', '/l/%6El/']) {
+        const r = await hostFetch(rt, 'spetter', path);
+        expect(r.status, path).toBe(404);
+        expect(r.text, path).toContain('This page could not be found');
+      }
+      expect((await hostFetch(rt, 'velvet', '/l/en/landers.json')).status).toBe(404);
+    });
+
     test.each(STATIC_PAGES)('/pages/%s names the company and the support e-mail of each brand', async (page) => {
       for (const [id, file] of [['spetter', SPETTER], ['velvet', VELVET]] as const) {
         const r = await hostFetch(rt, id, `/pages/${page}`);
