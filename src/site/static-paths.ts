@@ -1,9 +1,8 @@
 /**
  * Every page of a brand's static output (docs/ONE-BUILD.md, step 2): home, niche slugs, landers and
  * their variants per locale, static pages, member shells, error pages and `landers.json`, as one
- * pure list over a tenant and its lander files. The pages under src/pages/l/[locale]/ take their
- * getStaticPaths from it (src/site/build-tenant.ts `pathsOf`); a renderer of the static output
- * without Astro walks the same list.
+ * pure list over a tenant and its lander files. src/server/static-output.ts renders each through
+ * the program's pages under src/pages/l/[locale]/, which read their entry from `locals`.
  */
 import { join } from 'node:path';
 import { experimentOf, pickLander, type LanderVariant } from '../tenant/landers.ts';
@@ -90,18 +89,18 @@ export function landerManifest(tenant: Tenant, files: LanderFiles, locale: strin
 export const PROFILE_SHELLS = ['members-id', 'likes-m-id'] as const;
 
 /**
- * The page under src/pages/l/[locale]/ that renders a static path: index, 404, error,
- * landers.json, [slug], landers/[name]/[...slug], landers/tinderswipe,
- * lander-variants/[variant]/[...path], pages/[page], shells/[route], shells/members.
+ * The page under src/pages/l/[locale]/ that renders a static path: index, 404, error, [slug],
+ * landers/[name]/[...slug], landers/tinderswipe, lander-variants/[variant]/[...path],
+ * pages/[page], shells/[route], shells/members; landers.json is written from `landerManifest`.
  */
 export type StaticRoute = 'index' | '404' | 'error' | 'landers.json' | 'slug' | 'lander' | 'tinderswipe' | 'lander-variant' | 'page' | 'shell' | 'members-shell';
 
 /** One page of a brand's static output. */
 export interface StaticPath {
   route: StaticRoute;
-  /** The page's parameters (its getStaticPaths params). */
+  /** The page's parameters (those of its address under l/). */
   params: { locale: string } & Record<string, string | undefined>;
-  /** What the page shows besides its parameters: a lander's niche and language, a variant's text. */
+  /** What the page shows besides its parameters: a lander's niche, language and text (a variant's with its lander). */
   props: { niche?: Niche; contentLocale?: string; page?: LanderPageDef; text?: LanderVariant };
   /** Its file under the build's client/ folder, such as l/nl/milf-nl/index.html or l/nl/landers.json. */
   file: string;
@@ -125,10 +124,13 @@ export function staticPaths(tenant: Tenant, files: LanderFiles): StaticPath[] {
   }
   for (const page of landerPages(tenant)) {
     const { locale, niche, contentLocale } = page;
-    if (page.lander === 'tinderswipe') add('tinderswipe', { locale }, pageFile(locale, page.path));
-    else if (page.lander === 'slug') add('slug', { locale, slug: page.slug }, pageFile(locale, page.path), { niche, contentLocale });
-    else add('lander', { locale, name: page.name, slug: page.slug }, pageFile(locale, page.path), { niche, contentLocale });
-    for (const text of landerExperiment(tenant, files, page.lander, contentLocale, niche)) {
+    const texts = landerExperiment(tenant, files, page.lander, contentLocale, niche);
+    // The control's text at the lander's address; each variant's in a folder of its own.
+    const text = texts.find((v) => v.variant === CONTROL_VARIANT) ?? texts[0]!;
+    if (page.lander === 'tinderswipe') add('tinderswipe', { locale }, pageFile(locale, page.path), { text });
+    else if (page.lander === 'slug') add('slug', { locale, slug: page.slug }, pageFile(locale, page.path), { niche, contentLocale, text });
+    else add('lander', { locale, name: page.name, slug: page.slug }, pageFile(locale, page.path), { niche, contentLocale, text });
+    for (const text of texts) {
       if (text.variant === CONTROL_VARIANT) continue;
       add('lander-variant', { locale, variant: text.variant, path: page.path.slice(1) }, pageFile(locale, `/lander-variants/${text.variant}${page.path}`), { page, text });
     }
