@@ -50,6 +50,11 @@ export function isStale(id: string): boolean {
  * (astro.config.mjs); nothing is bundled from this one.
  */
 async function compileMessageTypes(): Promise<void> {
+  // Only when the messages changed: compiling recreates src/paraglide, which changes the mtime of
+  // src/ and would make every program look older than its sources (programOf).
+  const out = join(REPO_ROOT, 'src', 'paraglide');
+  const messages = Math.max(newestMtime(join(REPO_ROOT, 'locales')), newestMtime(join(REPO_ROOT, 'project.inlang', 'settings.json')));
+  if (existsSync(join(out, 'messages.js')) && statSync(join(out, 'messages.js')).mtimeMs > messages) return;
   await compile({ project: join(REPO_ROOT, 'project.inlang'), outdir: join(REPO_ROOT, 'src', 'paraglide'), strategy: ['globalVariable', 'baseLocale'], emitGitIgnore: true });
 }
 
