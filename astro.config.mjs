@@ -1,6 +1,6 @@
-// One Astro build per tenant: `sitegen build <id>` sets SITEGEN_TENANT and the output folder. The
-// brand is read when its pages are prerendered (src/site/build-tenant.ts), never compiled into the
-// server code: brands of the same languages build the same program (docs/ONE-BUILD.md, step 1).
+// One program per language set: `sitegen build` sets SITEGEN_LOCALES and the output folder. No
+// brand is built into it: every page reads the brand from `locals`, and a brand's static output is
+// rendered from the program by src/server/static-output.ts (docs/ONE-BUILD.md, step 2).
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
@@ -9,9 +9,6 @@ import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PAGE_SECURITY } from './src/lib/page-security.ts';
-
-const tenant = process.env.SITEGEN_TENANT;
-if (!tenant) throw new Error('astro.config.mjs: SITEGEN_TENANT is not set; build through `sitegen build <id>`');
 
 /**
  * The message project of the brand's languages: the catalogue with only those languages
@@ -46,7 +43,7 @@ function languageMessages() {
 const messages = languageMessages();
 
 export default defineConfig({
-  outDir: process.env.SITEGEN_OUT_DIR ?? `./dist/${tenant}`,
+  outDir: process.env.SITEGEN_OUT_DIR ?? './dist/.build.next',
   output: 'server',
   adapter: node({ mode: 'middleware' }),
   // The runtime has its own sessions; the adapter's filesystem sessions would be shared by every build.

@@ -3,12 +3,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { REPO_ROOT, TENANTS_DIR, DIST_DIR } from './paths.ts';
-import { precompress } from './precompress.ts';
+import { precompress, precompressFiles } from './precompress.ts';
 import { preloadShellModules } from './module-preload.ts';
 import { CONSOLE_BUILD } from '../src/server/http/console-pages.ts';
 import { compile } from '@inlang/paraglide-js';
 import { listTenantIds, loadTenant } from '../src/tenant/load.ts';
 import { BUILD_STAMP as STAMP, PROGRAMS_FOLDER, programDir, readBuildStamp, type BuildStamp } from '../src/server/programs.ts';
+import { renderStaticOutput } from '../src/server/static-output.ts';
 
 /** Sources every tenant build reads; a build older than any of them is stale. */
 const SHARED_SOURCES = ['src', 'locales', 'content', 'tenants/_defaults', 'astro.config.mjs', 'uno.config.ts', 'project.inlang/settings.json', 'package.json'];
@@ -25,16 +26,21 @@ function newestMtime(path: string): number {
   return newest;
 }
 
+/** The newest change among the sources every brand's build shares (the program's, and the shared landers). */
+function sharedSourcesMtime(): number {
+  return Math.max(...SHARED_SOURCES.map((p) => newestMtime(join(REPO_ROOT, p))));
+}
+
 /** The newest change among the sources of one tenant's build. */
 export function sourcesMtime(id: string): number {
-  return Math.max(...SHARED_SOURCES.map((p) => newestMtime(join(REPO_ROOT, p))), newestMtime(join(TENANTS_DIR, id)));
+  return Math.max(sharedSourcesMtime(), newestMtime(join(TENANTS_DIR, id)));
 }
 
 /** True when dist/<id> is missing or older than its sources. */
 export function isStale(id: string): boolean {
   const stamp = readBuildStamp(DIST_DIR, id);
   if (!stamp || !existsSync(join(DIST_DIR, id, 'server', 'entry.mjs'))) return true;
-  if (stamp.program !== undefined && !existsSync(join(programDir(DIST_DIR, stamp.program), 'server', 'entry.mjs'))) return true;
+  if (stamp.program !== undefined && !isWholeProgram(stamp.program)) return true;
   return sourcesMtime(id) > stamp.sources;
 }
 
@@ -44,6 +50,11 @@ export function isStale(id: string): boolean {
  * (astro.config.mjs); nothing is bundled from this one.
  */
 async function compileMessageTypes(): Promise<void> {
+  // Only when the messages changed: compiling recreates src/paraglide, which changes the mtime of
+  // src/ and would make every program look older than its sources (programOf).
+  const out = join(REPO_ROOT, 'src', 'paraglide');
+  const messages = Math.max(newestMtime(join(REPO_ROOT, 'locales')), newestMtime(join(REPO_ROOT, 'project.inlang', 'settings.json')));
+  if (existsSync(join(out, 'messages.js')) && statSync(join(out, 'messages.js')).mtimeMs > messages) return;
   await compile({ project: join(REPO_ROOT, 'project.inlang'), outdir: join(REPO_ROOT, 'src', 'paraglide'), strategy: ['globalVariable', 'baseLocale'], emitGitIgnore: true });
 }
 
@@ -60,11 +71,10 @@ function runAstro(what: string, args: string[], env: NodeJS.ProcessEnv): Promise
   });
 }
 
-function runAstroBuild(id: string, outDir: string): Promise<void> {
+/** A brand's languages as its program is built for them: the default first (the message project's base language). */
+function programLanguages(id: string): string[] {
   const { locales } = loadTenant(id, TENANTS_DIR);
-  // The default first: the brand's message project takes it as its base language.
-  const languages = [locales.default, ...locales.available.filter((l) => l !== locales.default)];
-  return runAstro(id, [], { SITEGEN_TENANT: id, SITEGEN_LOCALES: languages.join(','), SITEGEN_OUT_DIR: outDir, ASTRO_KEY: astroKey() });
+  return [locales.default, ...locales.available.filter((l) => l !== locales.default)];
 }
 
 /**
@@ -93,15 +103,15 @@ function linkNodeModules(): void {
   symlinkSync(join(REPO_ROOT, 'node_modules'), link, 'dir');
 }
 
-/** The folder every brand is built in before it replaces dist/<id> (see buildTenants). */
+/** The folder every program is built in (see buildProgram). */
 const BUILD_FOLDER = '.build.next';
 
 /**
- * One Astro build per tenant, one after another, and one `sitegen build` at a time per dist/
- * folder (they share the Paraglide output and the folder they are built in). Each builds into
- * dist/.build.next, which replaces dist/<id> only when complete, so a running runtime keeps serving
- * the old build until the new one is whole. The folder is the same for every brand because Astro
- * writes its path into the server code: brands of the same languages then build the same program.
+ * The brands' builds, one after another, and one `sitegen build` at a time per dist/ folder (they
+ * share the Paraglide output and the folder programs are built in). A brand's build is its
+ * program (one Astro build per language set, made once and kept, docs/ONE-BUILD.md) and its static
+ * output rendered from it; it is made in dist/.<id>.next, which replaces dist/<id> only when
+ * complete, so a running runtime keeps serving the old build until the new one is whole.
  */
 export async function buildTenants(ids: string[]): Promise<{ id: string; seconds: number }[]> {
   if (!ids.length) return [];
@@ -115,27 +125,77 @@ export async function buildTenants(ids: string[]): Promise<{ id: string; seconds
   });
 }
 
-/** One brand's Astro build, its assets and compressed copies, its program kept, put in place of the old. */
+/**
+ * One brand's build: the program of its languages (built when missing or older than its sources),
+ * a copy of its server code and assets, the brand's assets, its static output rendered from the
+ * program (src/server/static-output.ts) with compressed copies, put in place of the old.
+ */
 async function buildTenant(id: string): Promise<{ id: string; seconds: number }> {
   const started = performance.now();
   const sources = sourcesMtime(id);
-  const next = join(DIST_DIR, BUILD_FOLDER);
-  rmSync(next, { recursive: true, force: true });
+  const program = await programOf(programLanguages(id));
   console.log(`sitegen: building ${id} …`);
-  await runAstroBuild(id, next);
+  const next = join(DIST_DIR, `.${id}.next`);
+  rmSync(next, { recursive: true, force: true });
+  // The runtime serves a brand's assets and, without dist/_programs, its server code from its folder.
+  cpSync(programDir(DIST_DIR, program), next, { recursive: true });
   const assets = join(TENANTS_DIR, id, 'assets');
   if (existsSync(assets)) cpSync(assets, join(next, 'client', 'brand'), { recursive: true });
+  const written = await renderStaticOutput({ tenant: loadTenant(id, TENANTS_DIR), tenantsDir: TENANTS_DIR, programDir: programDir(DIST_DIR, program), client: join(next, 'client') });
   // Off unless asked (bench/README.md "Module preloads"): on the runtime's HTTP/1.1 the links took
   // the browser's six connections before the first card's photo and made the profile's LCP later.
   if (process.env.SITEGEN_MODULE_PRELOAD === '1') await preloadShellModules(join(next, 'client'));
-  await precompress(join(next, 'client'));
-  const program = keepProgram(next);
+  await precompressFiles([...written, ...(existsSync(assets) ? filesUnder(join(next, 'client', 'brand')).map((f) => join(next, 'client', 'brand', f)) : [])]);
   writeFileSync(join(next, STAMP), JSON.stringify({ id, sources, built: new Date().toISOString(), program } satisfies BuildStamp));
-  const final = join(DIST_DIR, id);
-  replaceBuild(next, final);
+  replaceBuild(next, join(DIST_DIR, id));
   const seconds = (performance.now() - started) / 1000;
   console.log(`sitegen: built ${id} in ${seconds.toFixed(1)} s`);
   return { id, seconds };
+}
+
+/** What dist/_programs/<languages>.json records: the program built for those languages, and from sources of when. */
+interface ProgramRecord {
+  program: string;
+  sources: number;
+}
+
+/** Whether a program's folder holds its server code and its assets (a program of step 1 kept only the server code). */
+function isWholeProgram(program: string): boolean {
+  const dir = programDir(DIST_DIR, program);
+  return existsSync(join(dir, 'server', 'entry.mjs')) && existsSync(join(dir, 'client', '_assets'));
+}
+
+/** The program of a language set: the one built before when it is whole and its sources have not changed since, else a new one. */
+async function programOf(languages: string[]): Promise<string> {
+  const record = join(DIST_DIR, PROGRAMS_FOLDER, `${languages.join(',')}.json`);
+  const sources = sharedSourcesMtime();
+  try {
+    const known = JSON.parse(readFileSync(record, 'utf8')) as ProgramRecord;
+    if (known.sources >= sources && isWholeProgram(known.program)) return known.program;
+  } catch {
+    // Not built for these languages yet.
+  }
+  const program = await buildProgram(languages);
+  writeFileSync(record, JSON.stringify({ program, sources } satisfies ProgramRecord));
+  return program;
+}
+
+/**
+ * The one Astro build of the site for a language set, in dist/.build.next: the same folder for
+ * every program, because Astro writes its path into the server code, so equal sources build the
+ * same program. Its assets are compressed once here, and it is kept under dist/_programs/.
+ */
+async function buildProgram(languages: string[]): Promise<string> {
+  const started = performance.now();
+  const next = join(DIST_DIR, BUILD_FOLDER);
+  rmSync(next, { recursive: true, force: true });
+  console.log(`sitegen: building the program of ${languages.join(', ')} …`);
+  await runAstro(`the program of ${languages.join(',')}`, [], { SITEGEN_LOCALES: languages.join(','), SITEGEN_OUT_DIR: next, ASTRO_KEY: astroKey() });
+  await precompress(join(next, 'client'));
+  const program = keepProgram(next);
+  rmSync(next, { recursive: true, force: true });
+  console.log(`sitegen: built the program ${program} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return program;
 }
 
 /**
@@ -195,9 +255,8 @@ function filesUnder(dir: string): string[] {
 }
 
 /**
- * Names a build's server code by its SHA-256 and keeps one copy of it under dist/_programs/ for
- * every brand built to the same code (src/server/programs.ts). The brand is not compiled into the
- * server code, so that is every brand of the same languages.
+ * Names a build's server code by its SHA-256 and keeps it with its assets under dist/_programs/
+ * for every brand of the same languages (src/server/programs.ts).
  */
 function keepProgram(next: string): string {
   const server = join(next, 'server');
@@ -209,23 +268,26 @@ function keepProgram(next: string): string {
   }
   const program = hash.digest('hex').slice(0, 16);
   const dir = programDir(DIST_DIR, program);
-  if (!existsSync(join(dir, 'server', 'entry.mjs'))) {
+  if (!isWholeProgram(program)) {
     const copy = `${dir}.${process.pid}.next`;
     rmSync(copy, { recursive: true, force: true });
     cpSync(server, join(copy, 'server'), { recursive: true });
+    cpSync(join(next, 'client'), join(copy, 'client'), { recursive: true });
     rmSync(dir, { recursive: true, force: true });
     renameSync(copy, dir);
   }
   return program;
 }
 
-/** Removes the programs no brand's build names any more (a release leaves the previous one behind). */
+/** Removes the programs no brand's build names any more (a release leaves the previous one behind), and their records. */
 function prunePrograms(): void {
   const folder = join(DIST_DIR, PROGRAMS_FOLDER);
   if (!existsSync(folder)) return;
   const named = new Set(listTenantIds(TENANTS_DIR).map((id) => readBuildStamp(DIST_DIR, id)?.program));
   for (const entry of readdirSync(folder)) {
-    if (!named.has(entry) && !entry.endsWith('.next')) rmSync(join(folder, entry), { recursive: true, force: true });
+    if (entry.endsWith('.next')) continue;
+    const program = entry.endsWith('.json') ? (JSON.parse(readFileSync(join(folder, entry), 'utf8')) as ProgramRecord).program : entry;
+    if (!named.has(program)) rmSync(join(folder, entry), { recursive: true, force: true });
   }
 }
 

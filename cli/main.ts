@@ -128,7 +128,7 @@ program
 
 program
   .command('build')
-  .description('Build the given tenants (all and the operator console when none is given), one Astro build each, into dist/<id>/ (the console: dist/_console/).')
+  .description('Build the given tenants (all, and the operator console, when none is given) into dist/<id>/: each rendered from the program of its languages (one Astro build per language set, made when missing or stale); the console into dist/_console/.')
   .argument('[ids...]', 'tenant ids, or `console` for the operator console')
   .option('--missing', 'only what is missing or older than its sources')
   .action(async (ids: string[], opts: { missing?: boolean }) => {

@@ -20,11 +20,14 @@ const CONCURRENCY = 4;
  * `preCompressed`). A copy that is not smaller than the file is not written.
  */
 export async function precompress(dir: string): Promise<{ files: number; bytes: number; brotliBytes: number }> {
+  const files = (readdirSync(dir, { withFileTypes: true, recursive: true }) as Dirent[]).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return precompressFiles(files);
+}
+
+/** The same for a list of files (those of another kind or too small to gain are left as they are). */
+export async function precompressFiles(paths: string[]): Promise<{ files: number; bytes: number; brotliBytes: number }> {
   const totals = { files: 0, bytes: 0, brotliBytes: 0 };
-  const files = (readdirSync(dir, { withFileTypes: true, recursive: true }) as Dirent[])
-    .filter((e) => e.isFile() && COMPRESSIBLE.has(extname(e.name).toLowerCase()))
-    .map((e) => join(e.parentPath, e.name))
-    .filter((path) => statSync(path).size >= MIN_BYTES);
+  const files = paths.filter((path) => COMPRESSIBLE.has(extname(path).toLowerCase()) && statSync(path).size >= MIN_BYTES);
   const one = async (path: string) => {
     const body = readFileSync(path);
     const [br, gzipped] = await Promise.all([

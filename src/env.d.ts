@@ -3,6 +3,7 @@ import type { Tenant } from './tenant/schema.ts';
 import type { Locale } from './lib/locales.ts';
 import type { SiteUser } from './contract/user.ts';
 import type { Services } from './server/services/index.ts';
+import type { StaticPath } from './site/static-paths.ts';
 
 declare global {
   namespace App {
@@ -22,6 +23,8 @@ declare global {
       counts?: { unread: number; newLikes: number };
       /** Saves a language choice on the logged-in user (SPEC §1); absent for visitors. */
       saveLanguage?: (locale: Locale) => Promise<void>;
+      /** The page of the brand's static output being rendered (src/server/static-output.ts only; no visitor's request carries it). */
+      staticPage?: StaticPath;
     }
   }
 }

@@ -5,9 +5,10 @@ import { matchRoute, loginRedirect, loggedOutSearchAllowed } from './lib/routes.
  * Route guards (SPEC §2: "not shown", chosen in src/lib/routes.ts): member routes send a
  * logged-out visitor to /login; the members search opens to visitors when the tenant allows it.
  * The guard fails closed: a server-rendered page missing from the route table is for members only.
+ * The pages of a brand's static output (src/server/static-output.ts) are rendered for no visitor.
  */
 export const onRequest = defineMiddleware((context, next) => {
-  if (context.isPrerendered || context.locals.user) return next();
+  if (context.isPrerendered || context.locals.staticPage || context.locals.user) return next();
   const match = matchRoute(context.url.pathname);
   const guard = match?.route.guard ?? 'member';
   const allowed =

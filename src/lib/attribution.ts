@@ -48,7 +48,7 @@ export interface Attribution {
   landing: Landing | null;
 }
 
-/** A lander page of the build's manifest (src/site/landers.ts landerManifest), by address. */
+/** A lander page of the build's manifest (src/site/static-paths.ts landerManifest), by address. */
 export type LanderManifest = Record<string, { lander: string; niche: number; locale: string; experiment: string; variants: { name: string; weight: number }[] }>;
 
 export const validTrackingValue = (value: unknown): value is string => typeof value === 'string' && TRACKING_VALUE.test(value);

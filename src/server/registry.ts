@@ -16,7 +16,7 @@ interface Build {
   checkedAt: number;
   /** The prerendered pages (paths under client/, such as l/nl/index.html), listed once per build. */
   pages: Set<string>;
-  /** The landers of each locale (l/{locale}/landers.json, src/site/landers.ts), read once per build. */
+  /** The landers of each locale (l/{locale}/landers.json, src/site/static-paths.ts landerManifest), read once per build. */
   landers: Map<string, LanderManifest>;
   /** The shared program the build names (src/server/programs.ts); undefined for a build of its own. */
   program: string | undefined;

@@ -415,6 +415,25 @@ describe.each(engines())('platform API on %s', (engine) => {
     });
   });
 
+  describe('the static pages\' stylesheet', () => {
+    test('a brand\'s static pages share a stylesheet of their own, smaller than the member pages\' one, cached as an asset', async () => {
+      const stylesheet = (html: string) => [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]!);
+      const statics = await Promise.all(['/', '/pages/terms', '/landers/tinderswipe', '/nl'].map(async (path) => stylesheet((await hostFetch(rt, 'spetter', path)).text)));
+      expect(new Set(statics.flat()).size).toBe(1);
+      const [own] = statics[0]!;
+      expect(own).toMatch(/^\/_assets\/static\.[\w-]{8}\.css$/);
+      const [program] = stylesheet((await hostFetch(rt, 'spetter', '/pricing')).text);
+      expect(program).not.toBe(own);
+      const [ownCss, programCss] = [await hostFetch(rt, 'spetter', own!), await hostFetch(rt, 'spetter', program!)];
+      expect(ownCss.status).toBe(200);
+      expect(ownCss.headers['cache-control']).toContain('immutable');
+      expect(ownCss.text.length).toBeLessThan(programCss.text.length);
+      // What the static pages draw is in it: the brand gradient of the home, the lander's buttons.
+      expect(ownCss.text).toContain('.brand-gradient');
+      expect(ownCss.text).toContain('.btn-primary');
+    });
+  });
+
   describe('compression and caching', () => {
     test('pages and API answers are gzip or brotli compressed when the client accepts it', async () => {
       const br = await hostFetch(rt, 'spetter', '/', { headers: { 'accept-encoding': 'br' } });
@@ -656,6 +675,15 @@ describe.each(engines())('platform API on %s', (engine) => {
         expect(r.status, `${id}${path}`).toBe(404);
         expect(r.text).toContain('This page could not be found');
       }
+    });
+
+    test('the folder of a brand\'s static output is nobody\'s address, however it is written', async () => {
+      for (const path of ['/l/nl/', '/l/nl', '/l', '/l/nl/landers.json', '/l/nl/pages/terms', '/l/nl/landers/alonetonight', '/l/nl/lander-variants/direct/landers/alonetonight', '/l/nl/404', '/l/nl/error', '/%2Fl/nl/', '/l//nl/pages/terms', '/l/%6El/']) {
+        const r = await hostFetch(rt, 'spetter', path);
+        expect(r.status, path).toBe(404);
+        expect(r.text, path).toContain('This page could not be found');
+      }
+      expect((await hostFetch(rt, 'velvet', '/l/en/landers.json')).status).toBe(404);
     });
 
     test.each(STATIC_PAGES)('/pages/%s names the company and the support e-mail of each brand', async (page) => {

@@ -6,7 +6,7 @@
  * page in turn, A, B, A, B: each page shows its own member and nothing of the other.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { engines, REPO, type TestRuntime } from '../support/runtime.ts';
@@ -15,13 +15,19 @@ import { grant } from '../../src/server/ledger.ts';
 
 const PAGES = join(REPO, 'src', 'pages');
 
-/** The pages the server renders for each request (not prerendered), as paths under src/pages. */
+/**
+ * The pages the server renders for each request (not prerendered), as paths under src/pages. The
+ * pages of a brand's static output (l/[locale]/…) are rendered for no request: the runtime refuses
+ * their addresses (tests/api/platform.test.ts), and src/server/static-output.ts renders them with
+ * nothing of a visitor.
+ */
 function serverPages(): string[] {
   return readdirSync(PAGES, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith('.astro'))
     .map((e) => join(e.parentPath, e.name))
     .filter((f) => !/export const prerender = true/.test(readFileSync(f, 'utf8')))
     .map((f) => relative(PAGES, f))
+    .filter((f) => !f.startsWith(`l${sep}`))
     .sort();
 }
 

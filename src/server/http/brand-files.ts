@@ -10,7 +10,7 @@ import type { TenantRegistry } from '../registry.ts';
 import { brandIconSvg, brandMaskableIconSvg, PAGE_BACKGROUND } from '../../lib/theme.ts';
 import { LANDER_NAMES } from '../../lib/slugs.ts';
 import { ROUTES, STATIC_PAGES } from '../../lib/routes.ts';
-import { tenantSlugs } from '../../site/landers.ts';
+import { tenantSlugs } from '../../site/static-paths.ts';
 
 /** The manifest's address, linked from every page's head (src/layouts/Base.astro). */
 export const MANIFEST_PATH = '/manifest.webmanifest';

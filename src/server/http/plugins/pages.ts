@@ -24,6 +24,21 @@ function prerenderedPage(registry: TenantRegistry, id: string, locale: string, p
 }
 
 /**
+ * Whether an address names the folder of the brand's static output (l/{locale}/…, however it is
+ * written): its files are answered at other addresses (prerenderedPage, the shells, the landers'
+ * variants), and the pages that render them are nobody's address.
+ */
+function inStaticOutput(pathname: string): boolean {
+  let decoded = pathname;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    // Malformed %-encoding: compared as written.
+  }
+  return /^\/l(\/|$)/.test(decoded.replace(/\/{2,}/g, '/'));
+}
+
+/**
  * The brand's pages (DESIGN §8): prerendered pages and member shells from memory with the
  * build's brotli and gzip copies, the rest from the brand's Astro handler, whose answer Fastify
  * sends (and compresses) like any other.
@@ -57,6 +72,7 @@ export const pagesPlugin: FastifyPluginAsync<{ registry: TenantRegistry; service
     if (!registry.isBuilt(tenant.id)) {
       return reply.code(503).type('text/plain; charset=utf-8').send(`The brand "${tenant.id}" is not built yet: run \`npx sitegen build ${tenant.id}\`.\n`);
     }
+    if (inStaticOutput(url.pathname)) return app.sendErrorPage(request, reply, 404);
     if (request.method !== 'POST') {
       let pathname: string;
       try {

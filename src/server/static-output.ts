@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
+import { dirname, join } from 'node:path';
+import { buffer } from 'node:stream/consumers';
+import { pathToFileURL } from 'node:url';
+import { createGenerator } from 'unocss';
+import { transform } from 'lightningcss';
+import unoConfig from '../../uno.config.ts';
+import { readLanders } from '../tenant/landers.ts';
+import { loadAllTenants } from '../tenant/load.ts';
+import type { Locale } from '../lib/locales.ts';
+import type { Services } from './services/index.ts';
+import type { Tenant } from '../tenant/schema.ts';
+import { landerManifest, staticPaths, type StaticPath } from '../site/static-paths.ts';
+import { PageAnswer } from './http/page-answer.ts';
+import type { AstroHandler } from './registry.ts';
+
+/**
+ * The browsers the program's CSS is written for: Vite's default `build.cssTarget`
+ * ('baseline-widely-available': chrome111, edge111, firefox114, safari16.4, ios16.4) in
+ * lightningcss's form, so the static pages' stylesheet is minified as Astro's own.
+ */
+const CSS_TARGETS = { chrome: 111 << 16, edge: 111 << 16, firefox: 114 << 16, safari: (16 << 16) | (4 << 8), ios_saf: (16 << 16) | (4 << 8) };
+
+const STYLESHEET = /<link rel="stylesheet" href="\/_assets\/[^"]+\.css">/g;
+
+/**
+ * Renders a brand's static output (docs/ONE-BUILD.md, step 2) from a program, without Astro's
+ * build: each page of src/site/static-paths.ts through the program's handler, with the brand and
+ * the page in `locals` and nothing of a visitor, into `client` (l/{locale}/…, landers.json), and
+ * the static pages' own stylesheet (staticStylesheet). Returns the files written, for the caller
+ * to compress.
+ *
+ * What Astro's prerendering did and a server-rendered page does not is done here: the page's
+ * Content-Security-Policy goes into a `<meta>` (the runtime sends prerendered pages' policy from
+ * the page, src/lib/page-security.ts).
+ */
+export async function renderStaticOutput(opts: { tenant: Tenant; tenantsDir: string; programDir: string; client: string }): Promise<string[]> {
+  const { tenant, client } = opts;
+  // The brands of its pool are named on its privacy page (src/site/pool-brands.ts).
+  const tenants = loadAllTenants(opts.tenantsDir);
+  const { handler } = (await import(pathToFileURL(join(opts.programDir, 'server', 'entry.mjs')).href)) as { handler: AstroHandler };
+  const files = readLanders(opts.tenantsDir, tenant.id);
+  const pages = new Map<string, string>();
+  const written: string[] = [];
+  const write = (file: string, body: string) => {
+    const path = join(client, file);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, body);
+    written.push(path);
+  };
+  for (const page of staticPaths(tenant, files)) {
+    if (page.route === 'landers.json') write(page.file, JSON.stringify(landerManifest(tenant, files, page.params.locale)));
+    else pages.set(page.file, await renderPage(handler, tenant, tenants, page));
+  }
+  const stylesheet = await staticStylesheet([...pages.values()], join(opts.programDir, 'client'));
+  write(stylesheet.file, stylesheet.css);
+  const link = `<link rel="stylesheet" href="/${stylesheet.file}">`;
+  for (const [file, html] of pages) write(file, html.replace(STYLESHEET, link));
+  return written;
+}
+
+/** One page through the program's handler, as Astro's prerendering wrote it. */
+async function renderPage(handler: AstroHandler, tenant: Tenant, tenants: Tenant[], page: StaticPath): Promise<string> {
+  const address = `/${dirname(page.file)}/`;
+  const request = new IncomingMessage(new Socket());
+  request.method = 'GET';
+  request.url = address;
+  request.headers = { host: 'localhost' };
+  request.push(null);
+  const answer = new PageAnswer(request);
+  const body = buffer(answer);
+  // The brand and the page, nothing of a visitor: these pages are the same for everyone. Of the
+  // services, only the tenants: no page of the static output reads the database.
+  const services = { tenants: () => tenants } as Pick<Services, 'tenants'> as Services;
+  const locals: App.Locals = { tenant, locale: page.params.locale as Locale, locales: tenant.locales.available, country: null, user: null, trafficSource: false, services, staticPage: page };
+  let unmatched = false;
+  await handler(request, answer as never, () => void ((unmatched = true), answer.end()), locals);
+  const html = (await body).toString('utf8');
+  if (unmatched || answer.statusCode !== 200) throw new Error(`${tenant.id} ${address}: the program answered ${unmatched ? 'no page' : answer.statusCode}`);
+  const policy = answer.headers['content-security-policy'];
+  if (typeof policy !== 'string') throw new Error(`${tenant.id} ${address}: the page has no Content-Security-Policy`);
+  // Astro writes a prerendered page's policy first in what it adds to the head, before its stylesheets.
+  const at = html.search(/<link rel="stylesheet"/);
+  if (at < 0) throw new Error(`${tenant.id} ${address}: the page links no stylesheet`);
+  return `${html.slice(0, at)}<meta http-equiv="content-security-policy" content="${policy.replaceAll('&', '&amp;').replaceAll('"', '&quot;')}">${html.slice(at)}`;
+}
+
+/**
+ * The stylesheet of a brand's static pages. The program's stylesheet is UnoCSS over every module
+ * of the site (a member's pages too, 16.5 KB brotli); Astro's prerendering made a smaller one over
+ * the prerendered pages' modules. This one is UnoCSS over what the static pages hold: their HTML
+ * and every script they load (static and dynamic imports, islands included, which draw classes in
+ * the browser), then the base styles (src/styles/global.css), minified as Astro's. Named by its
+ * hash, like the program's assets, and cached for a year as they are.
+ */
+async function staticStylesheet(pages: string[], programClient: string): Promise<{ file: string; css: string }> {
+  const scripts = scriptClosure(pages, programClient);
+  const uno = await createGenerator(unoConfig);
+  // Token by token, page by page: one text of every page is slow for UnoCSS's scanner (minutes for velvet's 633).
+  const tokens = new Set<string>();
+  for (const text of [...pages, ...scripts]) await uno.applyExtractors(text, undefined, tokens);
+  const { css } = await uno.generate(tokens, { preflights: true, minify: true });
+  const base = readFileSync(join(import.meta.dirname, '..', 'styles', 'global.css'), 'utf8');
+  const minified = transform({ filename: 'static.css', code: Buffer.from(`${css}\n${base}`), minify: true, targets: CSS_TARGETS }).code;
+  const text = new TextDecoder().decode(minified);
+  const hash = createHash('sha256').update(text).digest('base64url').slice(0, 8);
+  return { file: `_assets/static.${hash}.css`, css: text };
+}
+
+/** The code of every script the pages load, and of everything it imports, statically or not. */
+function scriptClosure(pages: string[], programClient: string): string[] {
+  const queue: string[] = [];
+  for (const html of pages) {
+    for (const m of html.matchAll(/(?:src|component-url|renderer-url|before-hydration-url)="(\/_assets\/[^"]+\.js)"/g)) queue.push(m[1]!);
+    for (const m of html.matchAll(/\bimport\s*\(?\s*["'](\/_assets\/[^"']+\.js)["']/g)) queue.push(m[1]!);
+  }
+  const code = new Map<string, string>();
+  for (let url = queue.pop(); url !== undefined; url = queue.pop()) {
+    if (code.has(url)) continue;
+    const text = readFileSync(join(programClient, url), 'utf8');
+    code.set(url, text);
+    for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'`](\.{1,2}\/[^"'`]+\.js)["'`]/g)) queue.push(new URL(m[1]!, `http://x${url}`).pathname);
+  }
+  return [...code.values()];
+}
