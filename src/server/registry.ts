@@ -157,6 +157,12 @@ export class TenantRegistry {
     return build.handler;
   }
 
+  /** Looks at a brand's build on disk again at its next use (its output was just written). */
+  recheck(id: string): void {
+    const known = this.#builds.get(id);
+    if (known) known.checkedAt = 0;
+  }
+
   /** How many programs this process has loaded (the memory a brand costs is its program's, once). */
   loadedPrograms(): number {
     return this.#programs.size;

@@ -48,7 +48,7 @@ async function sendMedia(request: FastifyRequest, reply: FastifyReply, media: Me
  * the GIF library, a brand's hashed assets and brand files, and members' photos.
  */
 export const staticPlugin: FastifyPluginAsync<{ registry: TenantRegistry; services: Services }> = async (app, { registry, services }) => {
-  // Builds carry brotli and gzip copies of their text files (cli/precompress.ts), sent as they are.
+  // Builds carry brotli and gzip copies of their text files (src/server/precompress.ts), sent as they are.
   await app.register(fastifyStatic, { root: registry.distDir, serve: false, etag: true, lastModified: true, cacheControl: false, dotfiles: 'deny', preCompressed: true });
 
   app.get('/icons/tabler/*', async (request, reply) => {
