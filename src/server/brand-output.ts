@@ -96,22 +96,32 @@ export function programFor(distDir: string, tenantsDir: string, tenant: Tenant):
 }
 
 /**
- * Writes a brand's output from a program: the program's server code and assets (the runtime serves
- * a brand's `_assets/` from its folder), the brand's assets, its static pages rendered
- * (src/server/static-output.ts) with brotli and gzip copies of what was written, and the stamp; made
- * in `next` and renamed into place whole, so a runtime serves the old output until then.
+ * Writes a brand's output from a program: the program's server code (served when dist/_programs is
+ * not copied along), the brand's assets, its static pages rendered (src/server/static-output.ts)
+ * with brotli and gzip copies of what was written, and the stamp; made in `next` and renamed into
+ * place whole, so a runtime serves the old output until then. The program's assets are not copied:
+ * the runtime serves them from the program's folder (TenantRegistry.assetFolder).
  */
-export async function writeBrandOutput(opts: { tenantsDir: string; distDir: string; tenant: Tenant; program: string; sources: number; next: string; beforeCompress?: (client: string) => Promise<unknown> }): Promise<void> {
+export async function writeBrandOutput(opts: {
+  tenantsDir: string;
+  distDir: string;
+  tenant: Tenant;
+  program: string;
+  sources: number;
+  next: string;
+  /** Runs on the rendered client folder before compression, with the program's client folder. */
+  beforeCompress?: (client: string, programClient: string) => Promise<unknown>;
+}): Promise<void> {
   const { tenant, next } = opts;
   const program = programDir(opts.distDir, opts.program);
   rmSync(next, { recursive: true, force: true });
   try {
-    cpSync(program, next, { recursive: true });
+    cpSync(join(program, 'server'), join(next, 'server'), { recursive: true });
     const assets = join(opts.tenantsDir, tenant.id, 'assets');
     const brand = join(next, 'client', 'brand');
     if (existsSync(assets)) cpSync(assets, brand, { recursive: true });
     const written = await renderStaticOutput({ tenant, tenantsDir: opts.tenantsDir, programDir: program, client: join(next, 'client') });
-    await opts.beforeCompress?.(join(next, 'client'));
+    await opts.beforeCompress?.(join(next, 'client'), join(program, 'client'));
     await precompressFiles([...written, ...(existsSync(assets) ? filesUnder(brand).map((f) => join(brand, f)) : [])]);
     writeFileSync(join(next, BUILD_STAMP), JSON.stringify({ id: tenant.id, sources: opts.sources, built: new Date().toISOString(), program: opts.program } satisfies BuildStamp));
     replaceBuild(next, join(opts.distDir, tenant.id));

@@ -5,7 +5,7 @@
  * to dist/<id>/ for the next process; an edit of its folder is served anew; its folder removed, it
  * is served no more.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -55,6 +55,17 @@ describe.each(engines())('a brand added with no build on %s', (engine) => {
     expect(page.text).toContain('--c-primary:#0b7a75');
     expect(page.text).toContain('http-equiv="content-security-policy"');
     expect((await hostFetch(rt, 'vers', '/', { headers: { 'if-none-match': String(home.headers.etag) } })).status).toBe(304);
+    // Its assets at the addresses its pages name, immutable: its stylesheet from its folder, the
+    // program's scripts from the program's (not copied into the brand's).
+    const assets = [...page.text.matchAll(/(?:href|src)="(\/_assets\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.some((a) => a.endsWith('.css'))).toBe(true);
+    expect(assets.some((a) => a.endsWith('.js'))).toBe(true);
+    for (const asset of assets) {
+      const res = await hostFetch(rt, 'vers', asset, { headers: { 'accept-encoding': 'br' } });
+      expect(res.status, asset).toBe(200);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
+    expect(readdirSync(join(distDir, 'vers', 'client', '_assets')).every((f) => f.startsWith('static.'))).toBe(true);
 
     const lander = await hostFetch(rt, 'vers', '/landers/alonetonight');
     expect(lander.status).toBe(200);

@@ -76,7 +76,8 @@ export const staticPlugin: FastifyPluginAsync<{ registry: TenantRegistry; servic
   });
   app.get('/_assets/*', (request, reply) => {
     const rest = (request.params as { '*': string })['*'];
-    return reply.sendFile(`${request.tenant.id}/client/_assets/${rest}`, { maxAge: ASSET_MAX_AGE_MS, immutable: true, cacheControl: true });
+    // The program's assets from the program's folder, shared by its brands; the brand's own (its static pages' stylesheet) from its folder.
+    return reply.sendFile(`${registry.assetFolder(request.tenant.id, rest)}/${rest}`, { maxAge: ASSET_MAX_AGE_MS, immutable: true, cacheControl: true });
   });
   app.get('/brand/*', (request, reply) => {
     const rest = (request.params as { '*': string })['*'];
