@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { REPO_ROOT, TENANTS_DIR, DIST_DIR } from './paths.ts';
 import { precompress } from '../src/server/precompress.ts';
 import { preloadShellModules } from './module-preload.ts';
@@ -9,7 +9,7 @@ import { CONSOLE_BUILD } from '../src/server/http/console-pages.ts';
 import { compile } from '@inlang/paraglide-js';
 import { listTenantIds, loadTenant } from '../src/tenant/load.ts';
 import { BUILD_STAMP as STAMP, PROGRAMS_FOLDER, programDir, readBuildStamp } from '../src/server/programs.ts';
-import { filesUnder, isWholeProgram, newestMtime, programLanguages, programRecordFile, replaceBuild, writeBrandOutput, type ProgramRecord } from '../src/server/brand-output.ts';
+import { filesUnder, isWholeProgram, linkNodeModules, newestMtime, programLanguages, programRecordFile, replaceBuild, writeBrandOutput, type ProgramRecord } from '../src/server/brand-output.ts';
 
 /** Sources every tenant build reads; a build older than any of them is stale. */
 const SHARED_SOURCES = ['src', 'locales', 'content', 'tenants/_defaults', 'astro.config.mjs', 'uno.config.ts', 'project.inlang/settings.json', 'package.json'];
@@ -71,20 +71,6 @@ function astroKey(): string {
   return readFileSync(file, 'utf8').trim();
 }
 
-/**
- * The server chunks of a build import packages by name (astro, react, @oslojs/…), which Node looks
- * up in the node_modules folders above the chunk. A DIST_DIR outside the checkout gets a link to
- * the checkout's node_modules so that its builds prerender and run there too.
- */
-function linkNodeModules(): void {
-  const where = relative(REPO_ROOT, DIST_DIR);
-  if (!where.startsWith('..') && !isAbsolute(where)) return;
-  const link = join(DIST_DIR, 'node_modules');
-  if (existsSync(link)) return;
-  mkdirSync(DIST_DIR, { recursive: true });
-  symlinkSync(join(REPO_ROOT, 'node_modules'), link, 'dir');
-}
-
 /** The folder every program is built in (see buildProgram). */
 const BUILD_FOLDER = '.build.next';
 
@@ -98,7 +84,7 @@ const BUILD_FOLDER = '.build.next';
 export async function buildTenants(ids: string[]): Promise<{ id: string; seconds: number }[]> {
   if (!ids.length) return [];
   return withBuildLock(async () => {
-    linkNodeModules();
+    linkNodeModules(DIST_DIR);
     await compileMessageTypes();
     const timings: { id: string; seconds: number }[] = [];
     for (const id of ids) timings.push(await buildTenant(id));
@@ -114,7 +100,7 @@ export async function buildTenants(ids: string[]): Promise<{ id: string; seconds
 export async function ensureProgram(id: string): Promise<void> {
   const languages = programLanguages(loadTenant(id, TENANTS_DIR));
   await withBuildLock(async () => {
-    linkNodeModules();
+    linkNodeModules(DIST_DIR);
     await compileMessageTypes();
     await programOf(languages);
   });
@@ -295,7 +281,7 @@ export async function buildConsole(): Promise<{ seconds: number }> {
   const sources = consoleSourcesMtime();
   const next = join(DIST_DIR, `.${CONSOLE_BUILD}.next`);
   rmSync(next, { recursive: true, force: true });
-  linkNodeModules();
+  linkNodeModules(DIST_DIR);
   console.log('sitegen: building the console …');
   await runAstro('the console', ['--root', join(REPO_ROOT, 'console')], { SITEGEN_OUT_DIR: next });
   await precompress(next);

@@ -1,5 +1,5 @@
-import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { loadTenant } from '../tenant/load.ts';
 import type { Tenant } from '../tenant/schema.ts';
 import { BUILD_STAMP, PROGRAMS_FOLDER, programDir, readBuildStamp, type BuildStamp } from './programs.ts';
@@ -42,6 +42,27 @@ export function replaceBuild(next: string, final: string): void {
   if (existsSync(final)) renameSync(final, old);
   renameSync(next, final);
   rmSync(old, { recursive: true, force: true });
+}
+
+/** The checkout whose node_modules the programs' server code imports from. */
+const REPO_ROOT = join(import.meta.dirname, '..', '..');
+
+/**
+ * The server chunks of a build import packages by name (astro, react, @oslojs/…), which Node looks
+ * up in the node_modules folders above the chunk. A dist/ folder outside the checkout gets a link
+ * to the checkout's node_modules so that its programs render and run there too.
+ */
+export function linkNodeModules(distDir: string): void {
+  const where = relative(REPO_ROOT, distDir);
+  if (!where.startsWith('..') && !isAbsolute(where)) return;
+  const link = join(distDir, 'node_modules');
+  if (existsSync(link)) return;
+  mkdirSync(distDir, { recursive: true });
+  try {
+    symlinkSync(join(REPO_ROOT, 'node_modules'), link, 'dir');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error; // made by another process meanwhile
+  }
 }
 
 /** A brand's languages as its program is built for them: the default first (the message project's base language). */
@@ -115,6 +136,7 @@ export async function writeBrandOutput(opts: {
   const { tenant, next } = opts;
   const program = programDir(opts.distDir, opts.program);
   rmSync(next, { recursive: true, force: true });
+  linkNodeModules(opts.distDir);
   try {
     cpSync(join(program, 'server'), join(next, 'server'), { recursive: true });
     const assets = join(opts.tenantsDir, tenant.id, 'assets');
@@ -154,7 +176,7 @@ export function createBrandOutputs(opts: {
   /**
    * The newest change of each brand's folder that its output is of: what this process rendered,
    * or what it found beside a build on first sight (a build is taken as made of the folder it
-   * finds: `sitegen serve` builds what is older than its sources before it starts).
+   * finds: `sitegen start` builds what is older than its sources before it serves).
    */
   const seen = new Map<string, number>();
   /** The folder's newest change when making its output last failed: not tried again until it changes. */
