@@ -156,11 +156,11 @@ export async function writeBrandOutput(opts: {
 const CHECK_MS = 1000;
 
 /**
- * A runtime's brand outputs, made on request (docs/ONE-BUILD.md, step 4): `ready(tenant)` returns
- * once the brand's output in dist/ is there and not older than its folder (tenant.json, landers/,
- * assets/), rendering it from the program of its languages when needed, once at a time per brand,
- * every request for the brand waiting on the same render. The output written is the next process's
- * too. A brand with no program of its languages is handed to `withoutProgram` (an Astro build in a
+ * A runtime's brand outputs, made on request (docs/ONE-BUILD.md, step 4): `ready(tenant)` renders
+ * the brand's output from the program of its languages when the brand has none in dist/ or its
+ * folder (tenant.json, landers/, assets/) changed since, once at a time per brand. A brand with no
+ * output waits for it, every request on the same render; one with a stale output is served it
+ * until the new one is whole. The output written is the next process's too. A brand with no program of its languages is handed to `withoutProgram` (an Astro build in a
  * child process, minutes) and answered as not built until it is.
  */
 export function createBrandOutputs(opts: {
@@ -210,11 +210,14 @@ export function createBrandOutputs(opts: {
   }
 
   return {
-    /** Waits until the brand's output is current (or could not be made: the old one, if any, is served). */
+    /**
+     * Returns once the brand has an output: at once when it has one (a stale one is served until
+     * the new one, rendered meanwhile, is whole), else when its output is made (or could not be).
+     */
     async ready(tenant: Tenant): Promise<void> {
       const { id } = tenant;
       const pending = making.get(id);
-      if (pending) return pending;
+      if (pending) return registry.isBuilt(id) ? undefined : pending;
       const now = Date.now();
       if (now - (checked.get(id) ?? 0) < CHECK_MS) return;
       checked.set(id, now);
@@ -230,7 +233,7 @@ export function createBrandOutputs(opts: {
           checked.set(id, Date.now());
         });
       making.set(id, made);
-      return made;
+      return registry.isBuilt(id) ? undefined : made;
     },
   };
 }
