@@ -94,9 +94,9 @@ export function isWholeProgram(distDir: string, program: string): boolean {
  * is none (`sitegen build <id>` builds it).
  */
 export function programFor(distDir: string, tenantsDir: string, tenant: Tenant): ProgramRecord | undefined {
-  const languages = programLanguages(tenant).join(',');
+  const languages = programLanguages(tenant);
   try {
-    const known = JSON.parse(readFileSync(programRecordFile(distDir, programLanguages(tenant)), 'utf8')) as ProgramRecord;
+    const known = JSON.parse(readFileSync(programRecordFile(distDir, languages), 'utf8')) as ProgramRecord;
     if (isWholeProgram(distDir, known.program)) return known;
   } catch {
     // No record for these languages: perhaps a brand of them is built.
@@ -111,7 +111,7 @@ export function programFor(distDir: string, tenantsDir: string, tenant: Tenant):
     } catch {
       continue; // a build whose tenant is gone or invalid
     }
-    if (programLanguages(other).join(',') === languages) return { program: stamp.program, sources: stamp.sources };
+    if (programLanguages(other).join(',') === languages.join(',')) return { program: stamp.program, sources: stamp.sources };
   }
   return undefined;
 }
