@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { loadTenant } from '../tenant/load.ts';
@@ -37,7 +38,8 @@ export function filesUnder(dir: string): string[] {
 
 /** Puts a finished build in place of the one served (a running runtime serves the old one until then). */
 export function replaceBuild(next: string, final: string): void {
-  const old = join(dirname(final), `.${basename(final)}.${process.pid}.old`);
+  // A name of its own: `sitegen dev` may build a brand in the process that renders it on request.
+  const old = join(dirname(final), `.${basename(final)}.${randomUUID()}.old`);
   rmSync(old, { recursive: true, force: true });
   if (existsSync(final)) renameSync(final, old);
   renameSync(next, final);
