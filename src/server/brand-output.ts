@@ -178,8 +178,9 @@ const CHECK_MS = 1000;
  * the brand's output from the program of its languages when the brand has none in dist/ or its
  * folder (tenant.json, landers/, assets/) changed since, once at a time per brand. A brand with no
  * output waits for it, every request on the same render; one with a stale output is served it
- * until the new one is whole. The output written is the next process's too. A brand with no program of its languages is handed to `withoutProgram` (an Astro build in a
- * child process, minutes) and answered as not built until it is.
+ * until the new one is whole. The output written is the next process's too. A brand with no
+ * program of its languages is handed to `withoutProgram` (an Astro build in a child process,
+ * minutes) and answered as not built until it is.
  */
 export function createBrandOutputs(opts: {
   registry: TenantRegistry;
@@ -197,7 +198,10 @@ export function createBrandOutputs(opts: {
    * finds: `sitegen start` builds what is older than its sources before it serves).
    */
   const seen = new Map<string, number>();
-  /** The folder's newest change when making its output last failed: not tried again until it changes. */
+  /**
+   * The folder's newest change when its output could not be made here (the render failed, or no
+   * program of its languages is there: handed to `withoutProgram`): not tried again until it changes.
+   */
   const failed = new Map<string, number>();
 
   /** Whether the brand has no output, or its folder changed since the output was made. */
@@ -213,8 +217,10 @@ export function createBrandOutputs(opts: {
     if (!found) {
       if (!registry.isBuilt(tenant.id)) opts.log(`brand ${tenant.id}: no program of its languages (${programLanguages(tenant).join(', ')}) yet`);
       // Asked again when the folder changes (`sitegen build <id>` builds the program and the output).
-      if (!opts.withoutProgram) return void failed.set(tenant.id, folder);
-      await opts.withoutProgram(tenant.id);
+      failed.set(tenant.id, folder);
+      // Minutes: the brand is answered as not built meanwhile; the registry picks the build up.
+      void opts.withoutProgram?.(tenant.id).then(() => registry.recheck(tenant.id));
+      return;
     } else {
       const started = performance.now();
       // Read again: the folder may have changed since the registry loaded it.
