@@ -1,30 +1,18 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { REPO_ROOT, TENANTS_DIR, DIST_DIR } from './paths.ts';
-import { precompress, precompressFiles } from './precompress.ts';
+import { precompress } from '../src/server/precompress.ts';
 import { preloadShellModules } from './module-preload.ts';
 import { CONSOLE_BUILD } from '../src/server/http/console-pages.ts';
 import { compile } from '@inlang/paraglide-js';
 import { listTenantIds, loadTenant } from '../src/tenant/load.ts';
-import { BUILD_STAMP as STAMP, PROGRAMS_FOLDER, programDir, readBuildStamp, type BuildStamp } from '../src/server/programs.ts';
-import { renderStaticOutput } from '../src/server/static-output.ts';
+import { BUILD_STAMP as STAMP, PROGRAMS_FOLDER, programDir, readBuildStamp } from '../src/server/programs.ts';
+import { filesUnder, isWholeProgram, linkNodeModules, newestMtime, programLanguages, programRecordFile, replaceBuild, writeBrandOutput, type ProgramRecord } from '../src/server/brand-output.ts';
 
 /** Sources every tenant build reads; a build older than any of them is stale. */
 const SHARED_SOURCES = ['src', 'locales', 'content', 'tenants/_defaults', 'astro.config.mjs', 'uno.config.ts', 'project.inlang/settings.json', 'package.json'];
-
-function newestMtime(path: string): number {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(path)) {
-    if (entry === 'paraglide' || entry === 'node_modules' || entry === '.astro') continue;
-    newest = Math.max(newest, newestMtime(join(path, entry)));
-  }
-  return newest;
-}
 
 /** The newest change among the sources every brand's build shares (the program's, and the shared landers). */
 function sharedSourcesMtime(): number {
@@ -40,7 +28,7 @@ export function sourcesMtime(id: string): number {
 export function isStale(id: string): boolean {
   const stamp = readBuildStamp(DIST_DIR, id);
   if (!stamp || !existsSync(join(DIST_DIR, id, 'server', 'entry.mjs'))) return true;
-  if (stamp.program !== undefined && !isWholeProgram(stamp.program)) return true;
+  if (stamp.program !== undefined && !isWholeProgram(DIST_DIR, stamp.program)) return true;
   return sourcesMtime(id) > stamp.sources;
 }
 
@@ -71,12 +59,6 @@ function runAstro(what: string, args: string[], env: NodeJS.ProcessEnv): Promise
   });
 }
 
-/** A brand's languages as its program is built for them: the default first (the message project's base language). */
-function programLanguages(id: string): string[] {
-  const { locales } = loadTenant(id, TENANTS_DIR);
-  return [locales.default, ...locales.available.filter((l) => l !== locales.default)];
-}
-
 /**
  * The key Astro writes into a build's manifest (it encrypts server islands' props; none are used
  * here). Astro makes a random one per build unless ASTRO_KEY is set, which would make every brand's
@@ -87,20 +69,6 @@ function astroKey(): string {
   const file = join(DIST_DIR, '.astro-key');
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
   return readFileSync(file, 'utf8').trim();
-}
-
-/**
- * The server chunks of a build import packages by name (astro, react, @oslojs/…), which Node looks
- * up in the node_modules folders above the chunk. A DIST_DIR outside the checkout gets a link to
- * the checkout's node_modules so that its builds prerender and run there too.
- */
-function linkNodeModules(): void {
-  const where = relative(REPO_ROOT, DIST_DIR);
-  if (!where.startsWith('..') && !isAbsolute(where)) return;
-  const link = join(DIST_DIR, 'node_modules');
-  if (existsSync(link)) return;
-  mkdirSync(DIST_DIR, { recursive: true });
-  symlinkSync(join(REPO_ROOT, 'node_modules'), link, 'dir');
 }
 
 /** The folder every program is built in (see buildProgram). */
@@ -116,12 +84,25 @@ const BUILD_FOLDER = '.build.next';
 export async function buildTenants(ids: string[]): Promise<{ id: string; seconds: number }[]> {
   if (!ids.length) return [];
   return withBuildLock(async () => {
-    linkNodeModules();
+    linkNodeModules(DIST_DIR);
     await compileMessageTypes();
     const timings: { id: string; seconds: number }[] = [];
     for (const id of ids) timings.push(await buildTenant(id));
     prunePrograms();
     return timings;
+  });
+}
+
+/**
+ * The program of a brand's languages, built when missing or stale (what `sitegen new` waits for:
+ * a running runtime renders the brand's output from it on the first request, brand-output.ts).
+ */
+export async function ensureProgram(id: string): Promise<void> {
+  const languages = programLanguages(loadTenant(id, TENANTS_DIR));
+  await withBuildLock(async () => {
+    linkNodeModules(DIST_DIR);
+    await compileMessageTypes();
+    await programOf(languages);
   });
 }
 
@@ -133,51 +114,41 @@ export async function buildTenants(ids: string[]): Promise<{ id: string; seconds
 async function buildTenant(id: string): Promise<{ id: string; seconds: number }> {
   const started = performance.now();
   const sources = sourcesMtime(id);
-  const program = await programOf(programLanguages(id));
+  const tenant = loadTenant(id, TENANTS_DIR);
+  const program = await programOf(programLanguages(tenant));
   console.log(`sitegen: building ${id} …`);
-  const next = join(DIST_DIR, `.${id}.next`);
-  rmSync(next, { recursive: true, force: true });
-  // The runtime serves a brand's assets and, without dist/_programs, its server code from its folder.
-  cpSync(programDir(DIST_DIR, program), next, { recursive: true });
-  const assets = join(TENANTS_DIR, id, 'assets');
-  if (existsSync(assets)) cpSync(assets, join(next, 'client', 'brand'), { recursive: true });
-  const written = await renderStaticOutput({ tenant: loadTenant(id, TENANTS_DIR), tenantsDir: TENANTS_DIR, programDir: programDir(DIST_DIR, program), client: join(next, 'client') });
-  // Off unless asked (bench/README.md "Module preloads"): on the runtime's HTTP/1.1 the links took
-  // the browser's six connections before the first card's photo and made the profile's LCP later.
-  if (process.env.SITEGEN_MODULE_PRELOAD === '1') await preloadShellModules(join(next, 'client'));
-  await precompressFiles([...written, ...(existsSync(assets) ? filesUnder(join(next, 'client', 'brand')).map((f) => join(next, 'client', 'brand', f)) : [])]);
-  writeFileSync(join(next, STAMP), JSON.stringify({ id, sources, built: new Date().toISOString(), program } satisfies BuildStamp));
-  replaceBuild(next, join(DIST_DIR, id));
+  await writeBrandOutput({
+    tenantsDir: TENANTS_DIR,
+    distDir: DIST_DIR,
+    tenant,
+    program,
+    sources,
+    next: join(DIST_DIR, `.${id}.next`),
+    // Off unless asked (bench/README.md "Module preloads"): on the runtime's HTTP/1.1 the links took
+    // the browser's six connections before the first card's photo and made the profile's LCP later.
+    beforeCompress: process.env.SITEGEN_MODULE_PRELOAD === '1' ? preloadShellModules : undefined,
+  });
   const seconds = (performance.now() - started) / 1000;
   console.log(`sitegen: built ${id} in ${seconds.toFixed(1)} s`);
   return { id, seconds };
 }
 
-/** What dist/_programs/<languages>.json records: the program built for those languages, and from sources of when. */
-interface ProgramRecord {
-  program: string;
-  sources: number;
-}
-
-/** Whether a program's folder holds its server code and its assets (a program of step 1 kept only the server code). */
-function isWholeProgram(program: string): boolean {
-  const dir = programDir(DIST_DIR, program);
-  return existsSync(join(dir, 'server', 'entry.mjs')) && existsSync(join(dir, 'client', '_assets'));
-}
-
 /** The program of a language set: the one built before when it is whole and its sources have not changed since, else a new one. */
 async function programOf(languages: string[]): Promise<string> {
-  const record = join(DIST_DIR, PROGRAMS_FOLDER, `${languages.join(',')}.json`);
   const sources = sharedSourcesMtime();
-  try {
-    const known = JSON.parse(readFileSync(record, 'utf8')) as ProgramRecord;
-    if (known.sources >= sources && isWholeProgram(known.program)) return known.program;
-  } catch {
-    // Not built for these languages yet.
-  }
+  const known = readProgramRecord(languages);
+  if (known && known.sources >= sources && isWholeProgram(DIST_DIR, known.program)) return known.program;
   const program = await buildProgram(languages);
-  writeFileSync(record, JSON.stringify({ program, sources } satisfies ProgramRecord));
+  writeFileSync(programRecordFile(DIST_DIR, languages), JSON.stringify({ program, sources } satisfies ProgramRecord));
   return program;
+}
+
+function readProgramRecord(languages: string[]): ProgramRecord | undefined {
+  try {
+    return JSON.parse(readFileSync(programRecordFile(DIST_DIR, languages), 'utf8')) as ProgramRecord;
+  } catch {
+    return undefined; // not built for these languages yet
+  }
 }
 
 /**
@@ -246,14 +217,6 @@ function holderGone(pidFile: string): boolean {
   }
 }
 
-/** Every file under a folder, as paths relative to it, in a stable order. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)))
-    .sort();
-}
-
 /**
  * Names a build's server code by its SHA-256 and keeps it with its assets under dist/_programs/
  * for every brand of the same languages (src/server/programs.ts).
@@ -268,7 +231,7 @@ function keepProgram(next: string): string {
   }
   const program = hash.digest('hex').slice(0, 16);
   const dir = programDir(DIST_DIR, program);
-  if (!isWholeProgram(program)) {
+  if (!isWholeProgram(DIST_DIR, program)) {
     const copy = `${dir}.${process.pid}.next`;
     rmSync(copy, { recursive: true, force: true });
     cpSync(server, join(copy, 'server'), { recursive: true });
@@ -289,15 +252,6 @@ function prunePrograms(): void {
     const program = entry.endsWith('.json') ? (JSON.parse(readFileSync(join(folder, entry), 'utf8')) as ProgramRecord).program : entry;
     if (!named.has(program)) rmSync(join(folder, entry), { recursive: true, force: true });
   }
-}
-
-/** Puts a finished build in place of the one served (a running runtime serves the old one until then). */
-function replaceBuild(next: string, final: string): void {
-  const old = join(dirname(final), `.${basename(final)}.old`);
-  rmSync(old, { recursive: true, force: true });
-  if (existsSync(final)) renameSync(final, old);
-  renameSync(next, final);
-  rmSync(old, { recursive: true, force: true });
 }
 
 /**
@@ -327,7 +281,7 @@ export async function buildConsole(): Promise<{ seconds: number }> {
   const sources = consoleSourcesMtime();
   const next = join(DIST_DIR, `.${CONSOLE_BUILD}.next`);
   rmSync(next, { recursive: true, force: true });
-  linkNodeModules();
+  linkNodeModules(DIST_DIR);
   console.log('sitegen: building the console …');
   await runAstro('the console', ['--root', join(REPO_ROOT, 'console')], { SITEGEN_OUT_DIR: next });
   await precompress(next);

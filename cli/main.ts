@@ -6,7 +6,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { join } from 'node:path';
 import { TENANTS_DIR, DATA_DIR } from './paths.ts';
-import { buildConsole, buildStale, buildTenants, isConsoleStale, isStale } from './build.ts';
+import { buildConsole, buildStale, buildTenants, ensureProgram, isConsoleStale, isStale } from './build.ts';
 import { checkAll, missingPaymentKeys } from './check.ts';
 import { createTenantFile } from './new.ts';
 import { runningPort, startServer } from './serve.ts';
@@ -55,7 +55,9 @@ function failOnCheck(): void {
 
 program
   .command('new')
-  .description('Create a brand: writes tenants/<id>/tenant.json, validates and builds it.')
+  .description(
+    'Create a brand: writes tenants/<id>/tenant.json and validates it; builds the program of its languages when there is none. A running runtime renders its pages on the first request; `sitegen build <id>` renders them ahead.',
+  )
   .argument('<id>', 'tenant id: lower-case letters, digits and dashes, e.g. flirtnl')
   .requiredOption('--domain <domain>', 'main domain, e.g. flirt.nl')
   .option('--name <name>', 'brand name (default: the id, capitalised)')
@@ -69,7 +71,7 @@ program
   .option('--primary <colour>', 'primary colour, e.g. #7b2cbf')
   .option('--secondary <colour>', 'secondary colour')
   .option('--support-email <email>', 'support e-mail (default: support@<domain>)')
-  .option('--no-build', 'only write and validate the file')
+  .option('--no-build', 'only write and validate the file (no program built either)')
   .action(async (id: string, opts) => {
     const result = createTenantFile(TENANTS_DIR, id, opts);
     if ('errors' in result) {
@@ -80,12 +82,13 @@ program
     // On PostgreSQL the brand reaches every runtime on every machine sharing the database.
     if (configFromEnv().databaseUrl) await publish([id]);
     if (opts.build) {
-      await buildTenants([id]);
+      await ensureProgram(id);
       const running = runningPort(DATA_DIR);
+      // The brand's pages are rendered by the runtime on the first request for them (brand-output.ts).
       console.log(
         running
-          ? `sitegen: ${id} is built; the running server serves it now at http://${id}.localhost:${running}/ and on ${result.domain}`
-          : `sitegen: ${id} is built; \`npx sitegen serve\` serves it at http://${id}.localhost:${process.env.PORT ?? 4321}/ and on ${result.domain}`,
+          ? `sitegen: the running server serves ${id} now at http://${id}.localhost:${running}/ and on ${result.domain}`
+          : `sitegen: \`npx sitegen serve\` serves ${id} at http://${id}.localhost:${process.env.PORT ?? 4321}/ and on ${result.domain}`,
       );
     }
   });

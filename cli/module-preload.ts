@@ -73,9 +73,9 @@ export async function withModulePreloads(html: string, read: (url: string) => st
   return links ? html.replace('</head>', `${links}</head>`) : html;
 }
 
-/** Writes the preloads into every member shell of a build's client folder (l/<locale>/shells/<route>/index.html); before precompress. */
-export async function preloadShellModules(client: string): Promise<number> {
-  const read = (url: string) => readFileSync(join(client, url), 'utf8');
+/** Writes the preloads into every member shell of a build's client folder (l/<locale>/shells/<route>/index.html), the modules read from `assetsFrom` (the program's client folder); before precompress. */
+export async function preloadShellModules(client: string, assetsFrom = client): Promise<number> {
+  const read = (url: string) => readFileSync(join(assetsFrom, url), 'utf8');
   const localesDir = join(client, 'l');
   let pages = 0;
   if (!existsSync(localesDir)) return pages;

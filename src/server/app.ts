@@ -15,6 +15,7 @@ import type { Services } from './services/index.ts';
 import { createHttp } from './http/server.ts';
 import { addressPhotosUnder } from './media-address.ts';
 import { buildInChild, startBrandSync } from './brand-sync.ts';
+import { createBrandOutputs } from './brand-output.ts';
 import { API_ROUTES } from './api/index.ts';
 import { POSTBACK_ATTEMPTS, POSTBACK_QUEUE, POSTBACK_RETRY_SECONDS } from './services/postbacks.ts';
 
@@ -82,7 +83,11 @@ export async function buildApp(config: AppConfig): Promise<App> {
       : createMemoryBus();
   // Brands published to the database by another machine (or this one) are written into this
   // machine's tenants folder and made servable, before the first request and on every change.
+  // A brand's output is rendered from the program of its languages on the first request for it
+  // (brand-output.ts); with BRAND_SYNC=build a brand whose languages have no program yet gets one
+  // built in a child process (`sitegen build <id> --missing`).
   const makeServable = config.brandSync === 'build' ? buildInChild({ tenantsDir: config.tenantsDir, distDir: config.distDir, log: line }) : null;
+  const outputs = createBrandOutputs({ registry, tenantsDir: config.tenantsDir, distDir: config.distDir, log: line, withoutProgram: makeServable?.make });
   const brandSync =
     config.databaseUrl && config.brandSync !== 'off'
       ? startBrandSync({
@@ -92,7 +97,8 @@ export async function buildApp(config: AppConfig): Promise<App> {
           log: (text) => log.info(text),
           onChange: (changed) => {
             registry.rescan(true);
-            for (const id of changed) void makeServable?.make(id);
+            // Rendered now rather than on the first request (a brand with no build answers 503).
+            for (const tenant of registry.tenants()) if (changed.includes(tenant.id)) void outputs.ready(tenant);
           },
         })
       : null;
@@ -158,6 +164,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
 
   const http = await createHttp({
     registry,
+    outputs,
     services,
     routes: API_ROUTES,
     defaultTenant: config.defaultTenant,

@@ -233,10 +233,10 @@ export function startBrandSync(opts: BrandSyncOptions): { ready: Promise<void>; 
 }
 
 /**
- * "Make this brand servable" on this machine, after its folder arrived or changed: today its
- * Astro build, `sitegen build <id> --missing` in a child process, one at a time (the build is
- * renamed into place whole; the registry picks it up). A brand's static output rendered from the
- * one program (docs/ONE-BUILD.md step 2 and 4) makes this fast; it is the one function to change.
+ * A brand's build when no program of its languages is on this machine yet: `sitegen build <id>
+ * --missing` in a child process (the program's Astro build, then the brand's output), one at a
+ * time; the build is renamed into place whole and the registry picks it up. A brand whose program
+ * is there is rendered in the runtime instead (brand-output.ts, docs/ONE-BUILD.md step 4).
  */
 export function buildInChild(opts: { tenantsDir: string; distDir: string; log: (line: string) => void }): { make(id: string): Promise<void>; stop(): void } {
   let queue = Promise.resolve();

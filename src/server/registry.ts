@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listTenantIds, loadTenant, TenantError } from '../tenant/load.ts';
 import type { Tenant } from '../tenant/schema.ts';
 import type { LanderManifest } from '../lib/attribution.ts';
-import { programDir, readBuildStamp } from './programs.ts';
+import { PROGRAMS_FOLDER, programDir, readBuildStamp } from './programs.ts';
 
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: object) => Promise<void>;
 
@@ -20,6 +20,14 @@ interface Build {
   landers: Map<string, LanderManifest>;
   /** The shared program the build names (src/server/programs.ts); undefined for a build of its own. */
   program: string | undefined;
+  /**
+   * The files of the build's own `client/_assets/` (its static pages' stylesheet; every asset of a
+   * build from before step 4 of docs/ONE-BUILD.md), listed once per build: any other asset is its
+   * program's, served from the program's folder for every brand of it.
+   */
+  ownAssets: Set<string>;
+  /** Whether the program's folder holds its assets (a program of step 1 kept only its server code). */
+  programAssets: boolean;
   /** The handler of a build of its own (a build that names no program). */
   handler?: Promise<AstroHandler | undefined>;
   /** The process listeners the build's own handler added when it was loaded (see #load). */
@@ -104,6 +112,14 @@ export class TenantRegistry {
     return this.#build(id).stamp;
   }
 
+  /** The folder under dist/ that holds a brand's asset (a file name under `_assets/`). */
+  assetFolder(id: string, file: string): string {
+    const build = this.#build(id);
+    return build.program === undefined || !build.programAssets || build.ownAssets.has(file)
+      ? join(id, 'client', '_assets')
+      : join(PROGRAMS_FOLDER, build.program, 'client', '_assets');
+  }
+
   /** Whether the build has this prerendered page (a path under client/); no disk access per request. */
   hasPage(id: string, relative: string): boolean {
     return this.#build(id).pages.has(relative.split(sep).join('/'));
@@ -157,6 +173,12 @@ export class TenantRegistry {
     return build.handler;
   }
 
+  /** Looks at a brand's build on disk again at its next use (its output was just written). */
+  recheck(id: string): void {
+    const known = this.#builds.get(id);
+    if (known) known.checkedAt = 0;
+  }
+
   /** How many programs this process has loaded (the memory a brand costs is its program's, once). */
   loadedPrograms(): number {
     return this.#programs.size;
@@ -197,7 +219,16 @@ export class TenantRegistry {
     // The replaced build's handler goes, and the listeners it added to the process with it.
     for (const listener of known?.listeners ?? []) process.off('unhandledRejection', listener);
     const program = stamp === undefined ? undefined : this.#programOf(id);
-    const fresh: Build = { stamp, checkedAt: now, pages: stamp === undefined ? new Set() : listPages(this.clientDir(id)), landers: new Map(), program, listeners: [] };
+    const fresh: Build = {
+      stamp,
+      checkedAt: now,
+      pages: stamp === undefined ? new Set() : listPages(this.clientDir(id)),
+      landers: new Map(),
+      program,
+      ownAssets: stamp === undefined ? new Set() : listFiles(join(this.clientDir(id), '_assets')),
+      programAssets: program !== undefined && existsSync(join(programDir(this.distDir, program), 'client', '_assets')),
+      listeners: [],
+    };
     this.#builds.set(id, fresh);
     if (known?.program !== undefined && known.program !== program) this.#releaseProgram(known.program);
     return fresh;
@@ -225,6 +256,15 @@ export class TenantRegistry {
       },
       () => undefined,
     );
+  }
+}
+
+/** The names of the files in a folder (none when it is missing). */
+function listFiles(dir: string): Set<string> {
+  try {
+    return new Set(readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name));
+  } catch {
+    return new Set();
   }
 }
 

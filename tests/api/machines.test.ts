@@ -4,7 +4,7 @@
  * s3rver stand-in). A photo uploaded through A is shown by B; a browser subscribed to push on A
  * gets the push B sends, signed with the key pair A announced (A's data/vapid.json of an older
  * install, moved into the database once). Each has a tenants folder of its own too: a brand added
- * on A (`sitegen new`, published to the database) is served by B, an edit reaches B, and a brand
+ * on A (`sitegen new`, published to the database) is served by B (and A, neither restarted), an edit reaches B, and a brand
  * removed on A (`sitegen publish <id>` without its folder) leaves B. Runs when DATABASE_URL is set.
  */
 import { execFile } from 'node:child_process';
@@ -50,6 +50,7 @@ describe.skipIf(!url)('two machines: data folders of their own, one PostgreSQL d
   /** Each machine's tenants folder: a copy of the release's. */
   const tenantsA = tenantsWith({});
   const tenantsB = tenantsWith({});
+  const distA = mkdtempSync(join(tmpdir(), 'sitegen-machine-a-dist-'));
   const distB = mkdtempSync(join(tmpdir(), 'sitegen-machine-b-dist-'));
   let s3: S3StandIn;
   const push = pushService();
@@ -75,8 +76,10 @@ describe.skipIf(!url)('two machines: data folders of their own, one PostgreSQL d
     writeFileSync(join(dirA, 'vapid.json'), JSON.stringify(oldKeys));
     // B has builds of its own (a copy of the release's dist/), and builds a brand that reaches it.
     cpSync(DIST_DIR, distB, { recursive: true });
+    // A too (it renders the brand added on it into its own, not into the checkout's).
+    cpSync(DIST_DIR, distA, { recursive: true });
     const env = { ...s3.env, NODE_EXTRA_CA_CERTS: ca, VAPID_SUBJECT: 'mailto:ops@example.nl' };
-    a = await serveProcess(schema, dirA, { ...env, TENANTS_DIR: tenantsA.dir });
+    a = await serveProcess(schema, dirA, { ...env, TENANTS_DIR: tenantsA.dir, DIST_DIR: distA });
     b = await serveProcess(schema, dirB, { ...env, TENANTS_DIR: tenantsB.dir, DIST_DIR: distB });
     db = createDb({ url: url!, schema });
   }, 120_000);
@@ -90,7 +93,7 @@ describe.skipIf(!url)('two machines: data folders of their own, one PostgreSQL d
     for (const dir of [dirA, dirB]) rmSync(dir, { recursive: true, force: true });
     tenantsA.remove();
     tenantsB.remove();
-    rmSync(distB, { recursive: true, force: true });
+    for (const dist of [distA, distB]) rmSync(dist, { recursive: true, force: true });
     rmSync(join(dirA, '..', `${schema}-push-ca.pem`), { force: true });
   });
 
@@ -186,6 +189,11 @@ describe.skipIf(!url)('two machines: data folders of their own, one PostgreSQL d
     }, 900_000);
     expect(String(home.headers['content-type'])).toContain('text/html');
     expect(existsSync(join(distB, 'flirtx', 'server', 'entry.mjs')) || existsSync(join(distB, 'flirtx', '.sitegen-build.json'))).toBe(true);
+    // A serves it too, without a restart (its page rendered on the first request, docs/ONE-BUILD.md step 4).
+    await until('A serves flirtx\'s home page', async () => {
+      const res = await hostFetch(onA(), 'spetter', '/', { headers: { host: `flirtx.nl:${a.port}` } });
+      return res.status === 200 && res.text.includes('Flirtx') && res;
+    }, 120_000);
 
     // Edited on A and published again: B serves the edit.
     const file = join(tenantsA.dir, 'flirtx', 'tenant.json');

@@ -234,7 +234,6 @@ describe('sitegen new (with build) while the runtime runs', () => {
     expect(run.stderr).not.toMatch(/error/i);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`http://launchy.localhost:${rt.port}/`);
-    expect(existsSync(join(distDir, 'launchy', 'server', 'entry.mjs'))).toBe(true);
 
     // The runtime looks at tenants/ and dist/ again at most once a second.
     let home = await hostFetch(rt, 'launchy', '/');
@@ -247,6 +246,8 @@ describe('sitegen new (with build) while the runtime runs', () => {
     expect(home.text).toMatch(/<title[^>]*>[^<]*Launchy/);
     expect(home.text).toContain('--c-primary:#0b7a75');
     expect(home.text).toContain('lang="en"');
+    // Its output was rendered by the runtime on that first request, and written for the next process.
+    expect(existsSync(join(distDir, 'launchy', 'server', 'entry.mjs'))).toBe(true);
 
     const settings = (await hostFetch(rt, 'launchy', '/api/settings.php')).json().settings;
     expect(settings).toMatchObject({ name: 'Launchy', domain: 'launchy.test', niche: 2 });

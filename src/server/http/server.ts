@@ -4,6 +4,7 @@ import fastifyCompress from '@fastify/compress';
 import type { LoggerOptions } from 'pino';
 import { resolveTenant } from '../../tenant/resolve.ts';
 import type { TenantRegistry } from '../registry.ts';
+import type { BrandOutputs } from '../brand-output.ts';
 import type { Services } from '../services/index.ts';
 import type { AnyRoute } from './routes.ts';
 import { securityHeaders, visitorPlugin } from './plugins/visitor.ts';
@@ -19,6 +20,8 @@ export { JSON_BODY_LIMIT };
 
 export interface HttpOptions {
   registry: TenantRegistry;
+  /** Renders a brand's output on the first request for it (none: a brand without a build answers 503). */
+  outputs?: BrandOutputs;
   services: Services;
   routes: AnyRoute[];
   /** The tenant serving hosts that match none (the first tenant when not set). */
@@ -79,7 +82,7 @@ export async function createHttp(options: HttpOptions) {
   await app.register(staticPlugin, { registry, services });
   await app.register(import('./brand-files.ts'), { registry }); // manifest, app icons, robots.txt, sitemap.xml
   await app.register(apiPlugin, { routes: options.routes, services, production, checkAnswers: options.checkAnswers });
-  await app.register(pagesPlugin, { registry, services });
+  await app.register(pagesPlugin, { registry, outputs: options.outputs, services });
 
   return {
     app,

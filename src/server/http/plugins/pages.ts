@@ -5,6 +5,7 @@ import { LOCALE_COOKIE, type Locale } from '../../../lib/locales.ts';
 import { readCookie } from '../../../lib/cookies.ts';
 import { TRACKING_KEYS } from '../../../contract/enums.ts';
 import type { TenantRegistry } from '../../registry.ts';
+import type { BrandOutputs } from '../../brand-output.ts';
 import type { Services } from '../../services/index.ts';
 import { createPageCache } from '../page-cache.ts';
 import { SHELL_FOLDER, shellFile, shellOf } from '../member-shells.ts';
@@ -43,7 +44,7 @@ function inStaticOutput(pathname: string): boolean {
  * build's brotli and gzip copies, the rest from the brand's Astro handler, whose answer Fastify
  * sends (and compresses) like any other.
  */
-export const pagesPlugin: FastifyPluginAsync<{ registry: TenantRegistry; services: Services }> = async (app, { registry, services }) => {
+export const pagesPlugin: FastifyPluginAsync<{ registry: TenantRegistry; outputs?: BrandOutputs; services: Services }> = async (app, { registry, outputs, services }) => {
   const pages = createPageCache();
 
   /**
@@ -69,6 +70,8 @@ export const pagesPlugin: FastifyPluginAsync<{ registry: TenantRegistry; service
     const { tenant } = visitor;
     const url = new URL(request.url, 'http://localhost');
     if (request.sessionSuspended && !url.pathname.startsWith('/pages/')) return reply.header('cache-control', 'no-store').redirect(BAN_PAGE, 303);
+    // A brand with no output yet, or whose folder changed since, has it rendered now (seconds).
+    await outputs?.ready(tenant);
     if (!registry.isBuilt(tenant.id)) {
       return reply.code(503).type('text/plain; charset=utf-8').send(`The brand "${tenant.id}" is not built yet: run \`npx sitegen build ${tenant.id}\`.\n`);
     }

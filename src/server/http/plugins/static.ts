@@ -48,7 +48,7 @@ async function sendMedia(request: FastifyRequest, reply: FastifyReply, media: Me
  * the GIF library, a brand's hashed assets and brand files, and members' photos.
  */
 export const staticPlugin: FastifyPluginAsync<{ registry: TenantRegistry; services: Services }> = async (app, { registry, services }) => {
-  // Builds carry brotli and gzip copies of their text files (cli/precompress.ts), sent as they are.
+  // Builds carry brotli and gzip copies of their text files (src/server/precompress.ts), sent as they are.
   await app.register(fastifyStatic, { root: registry.distDir, serve: false, etag: true, lastModified: true, cacheControl: false, dotfiles: 'deny', preCompressed: true });
 
   app.get('/icons/tabler/*', async (request, reply) => {
@@ -76,7 +76,8 @@ export const staticPlugin: FastifyPluginAsync<{ registry: TenantRegistry; servic
   });
   app.get('/_assets/*', (request, reply) => {
     const rest = (request.params as { '*': string })['*'];
-    return reply.sendFile(`${request.tenant.id}/client/_assets/${rest}`, { maxAge: ASSET_MAX_AGE_MS, immutable: true, cacheControl: true });
+    // The program's assets from the program's folder, shared by its brands; the brand's own (its static pages' stylesheet) from its folder.
+    return reply.sendFile(`${registry.assetFolder(request.tenant.id, rest)}/${rest}`, { maxAge: ASSET_MAX_AGE_MS, immutable: true, cacheControl: true });
   });
   app.get('/brand/*', (request, reply) => {
     const rest = (request.params as { '*': string })['*'];

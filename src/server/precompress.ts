@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync, writeFileSync, type Dirent } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, statSync, writeFileSync, type Dirent } from 'node:fs';
 import { extname, join } from 'node:path';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
@@ -24,6 +24,13 @@ export async function precompress(dir: string): Promise<{ files: number; bytes: 
   return precompressFiles(files);
 }
 
+/** Writes a file under another name, then renames it: a runtime serving the folder never reads half of it. */
+function writeWhole(path: string, body: Buffer): void {
+  const part = `${path}.${process.pid}.part`;
+  writeFileSync(part, body);
+  renameSync(part, path);
+}
+
 /** The same for a list of files (those of another kind or too small to gain are left as they are). */
 export async function precompressFiles(paths: string[]): Promise<{ files: number; bytes: number; brotliBytes: number }> {
   const totals = { files: 0, bytes: 0, brotliBytes: 0 };
@@ -34,8 +41,8 @@ export async function precompressFiles(paths: string[]): Promise<{ files: number
       brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
       gz(body, { level: 9 }),
     ]);
-    if (br.length < body.length) writeFileSync(`${path}.br`, br);
-    if (gzipped.length < body.length) writeFileSync(`${path}.gz`, gzipped);
+    if (br.length < body.length) writeWhole(`${path}.br`, br);
+    if (gzipped.length < body.length) writeWhole(`${path}.gz`, gzipped);
     totals.files += 1;
     totals.bytes += body.length;
     totals.brotliBytes += Math.min(br.length, body.length);

@@ -1,0 +1,271 @@
+import { randomUUID } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative } from 'node:path';
+import { loadTenant } from '../tenant/load.ts';
+import type { Tenant } from '../tenant/schema.ts';
+import { BUILD_STAMP, PROGRAMS_FOLDER, programDir, readBuildStamp, type BuildStamp } from './programs.ts';
+import { renderStaticOutput } from './static-output.ts';
+import { precompressFiles } from './precompress.ts';
+import type { TenantRegistry } from './registry.ts';
+
+/**
+ * A brand's output in dist/<id>/ (docs/ONE-BUILD.md, steps 2 and 4): the program of its languages
+ * and its static pages rendered from it. `sitegen build <id>` writes it (building the program when
+ * missing); a runtime writes it on the first request for a brand that has none, or whose folder
+ * changed since (createBrandOutputs), when the program is there: seconds, no Astro build.
+ */
+
+/** The newest change under a path (the path itself when a file; 0 when missing). */
+export function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'paraglide' || entry === 'node_modules' || entry === '.astro') continue;
+    newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
+}
+
+/** Every file under a folder, as paths relative to it, in a stable order. */
+export function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
+}
+
+/** Puts a finished build in place of the one served (a running runtime serves the old one until then). */
+export function replaceBuild(next: string, final: string): void {
+  // A name of its own: `sitegen dev` may build a brand in the process that renders it on request.
+  const old = join(dirname(final), `.${basename(final)}.${randomUUID()}.old`);
+  rmSync(old, { recursive: true, force: true });
+  if (existsSync(final)) renameSync(final, old);
+  renameSync(next, final);
+  rmSync(old, { recursive: true, force: true });
+}
+
+/** The checkout whose node_modules the programs' server code imports from. */
+const REPO_ROOT = join(import.meta.dirname, '..', '..');
+
+/**
+ * The server chunks of a build import packages by name (astro, react, @oslojs/…), which Node looks
+ * up in the node_modules folders above the chunk. A dist/ folder outside the checkout gets a link
+ * to the checkout's node_modules so that its programs render and run there too.
+ */
+export function linkNodeModules(distDir: string): void {
+  const where = relative(REPO_ROOT, distDir);
+  if (!where.startsWith('..') && !isAbsolute(where)) return;
+  const link = join(distDir, 'node_modules');
+  if (existsSync(link)) return;
+  mkdirSync(distDir, { recursive: true });
+  try {
+    symlinkSync(join(REPO_ROOT, 'node_modules'), link, 'dir');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error; // made by another process meanwhile
+  }
+}
+
+/** A brand's languages as its program is built for them: the default first (the message project's base language). */
+export function programLanguages(tenant: Tenant): string[] {
+  const { locales } = tenant;
+  return [locales.default, ...locales.available.filter((l) => l !== locales.default)];
+}
+
+/** What dist/_programs/<languages>.json records: the program built for those languages, and from sources of when. */
+export interface ProgramRecord {
+  program: string;
+  sources: number;
+}
+
+/** The file that records the program of a language set. */
+export function programRecordFile(distDir: string, languages: string[]): string {
+  return join(distDir, PROGRAMS_FOLDER, `${languages.join(',')}.json`);
+}
+
+/** Whether a program's folder holds its server code and its assets (a program of step 1 kept only the server code). */
+export function isWholeProgram(distDir: string, program: string): boolean {
+  const dir = programDir(distDir, program);
+  return existsSync(join(dir, 'server', 'entry.mjs')) && existsSync(join(dir, 'client', '_assets'));
+}
+
+/**
+ * The whole program a brand's output can be rendered from without building one: the one recorded
+ * for its languages, else the one a built brand of the same languages names. Undefined when there
+ * is none (`sitegen build <id>` builds it).
+ */
+export function programFor(distDir: string, tenantsDir: string, tenant: Tenant): ProgramRecord | undefined {
+  const languages = programLanguages(tenant);
+  try {
+    const known = JSON.parse(readFileSync(programRecordFile(distDir, languages), 'utf8')) as ProgramRecord;
+    if (isWholeProgram(distDir, known.program)) return known;
+  } catch {
+    // No record for these languages: perhaps a brand of them is built.
+  }
+  for (const entry of existsSync(distDir) ? readdirSync(distDir) : []) {
+    if (entry.startsWith('.') || entry.startsWith('_') || entry === tenant.id) continue;
+    const stamp = readBuildStamp(distDir, entry);
+    if (stamp?.program === undefined || !isWholeProgram(distDir, stamp.program)) continue;
+    let other: Tenant;
+    try {
+      other = loadTenant(entry, tenantsDir);
+    } catch {
+      continue; // a build whose tenant is gone or invalid
+    }
+    if (programLanguages(other).join(',') === languages.join(',')) return { program: stamp.program, sources: stamp.sources };
+  }
+  return undefined;
+}
+
+/**
+ * Writes a brand's output from a program: the program's server code (served when dist/_programs is
+ * not copied along), the brand's assets, its static pages rendered (src/server/static-output.ts)
+ * with brotli and gzip copies of what was written, and the stamp; made in `next` and renamed into
+ * place whole, so a runtime serves the old output until then. The program's assets are not copied:
+ * the runtime serves them from the program's folder (TenantRegistry.assetFolder).
+ *
+ * `compressLater` (a brand with no output, whose first visitor waits): renamed into place before
+ * the compressed copies are made (two thirds of the time, brotli quality 11); `compressed` resolves
+ * once they are there and the build's stamp (its entry's mtime) is new, so the page cache reads
+ * the pages again with them.
+ */
+export async function writeBrandOutput(opts: {
+  tenantsDir: string;
+  distDir: string;
+  tenant: Tenant;
+  program: string;
+  sources: number;
+  next: string;
+  compressLater?: boolean;
+  /** Runs on the rendered client folder before compression, with the program's client folder. */
+  beforeCompress?: (client: string, programClient: string) => Promise<unknown>;
+}): Promise<{ compressed: Promise<void> }> {
+  const { tenant, next } = opts;
+  const program = programDir(opts.distDir, opts.program);
+  const final = join(opts.distDir, tenant.id);
+  rmSync(next, { recursive: true, force: true });
+  linkNodeModules(opts.distDir);
+  try {
+    cpSync(join(program, 'server'), join(next, 'server'), { recursive: true });
+    const assets = join(opts.tenantsDir, tenant.id, 'assets');
+    const brand = join(next, 'client', 'brand');
+    if (existsSync(assets)) cpSync(assets, brand, { recursive: true });
+    const written = await renderStaticOutput({ tenant, tenantsDir: opts.tenantsDir, programDir: program, client: join(next, 'client') });
+    await opts.beforeCompress?.(join(next, 'client'), join(program, 'client'));
+    const toCompress = [...written, ...(existsSync(assets) ? filesUnder(brand) : []).map((f) => join(brand, f))];
+    if (!opts.compressLater) await precompressFiles(toCompress);
+    writeFileSync(join(next, BUILD_STAMP), JSON.stringify({ id: tenant.id, sources: opts.sources, built: new Date().toISOString(), program: opts.program } satisfies BuildStamp));
+    replaceBuild(next, final);
+    if (!opts.compressLater) return { compressed: Promise.resolve() };
+    const moved = toCompress.map((file) => join(final, relative(next, file)));
+    return {
+      compressed: precompressFiles(moved).then(() => {
+        const now = new Date();
+        utimesSync(join(final, 'server', 'entry.mjs'), now, now);
+      }),
+    };
+  } finally {
+    rmSync(next, { recursive: true, force: true });
+  }
+}
+
+/** How often a brand's folder is looked at for changes (the registry rescans tenants as often). */
+const CHECK_MS = 1000;
+
+/**
+ * A runtime's brand outputs, made on request (docs/ONE-BUILD.md, step 4): `ready(tenant)` renders
+ * the brand's output from the program of its languages when the brand has none in dist/ or its
+ * folder (tenant.json, landers/, assets/) changed since, once at a time per brand. A brand with no
+ * output waits for it, every request on the same render; one with a stale output is served it
+ * until the new one is whole. The output written is the next process's too. A brand with no
+ * program of its languages is handed to `withoutProgram` (an Astro build in a child process,
+ * minutes) and answered as not built until it is.
+ */
+export function createBrandOutputs(opts: {
+  registry: TenantRegistry;
+  tenantsDir: string;
+  distDir: string;
+  log: (line: string) => void;
+  withoutProgram?: (id: string) => Promise<void>;
+}) {
+  const { registry, tenantsDir, distDir } = opts;
+  const checked = new Map<string, number>();
+  const making = new Map<string, Promise<void>>();
+  /**
+   * The newest change of each brand's folder that its output is of: what this process rendered,
+   * or what it found beside a build on first sight (a build is taken as made of the folder it
+   * finds: `sitegen start` builds what is older than its sources before it serves).
+   */
+  const seen = new Map<string, number>();
+  /**
+   * The folder's newest change when its output could not be made here (the render failed, or no
+   * program of its languages is there: handed to `withoutProgram`): not tried again until it changes.
+   */
+  const failed = new Map<string, number>();
+
+  /** Whether the brand has no output, or its folder changed since the output was made. */
+  function stale(id: string, folder: number): boolean {
+    if (failed.get(id) === folder) return false;
+    if (!registry.isBuilt(id)) return true;
+    if (!seen.has(id)) seen.set(id, folder);
+    return seen.get(id) !== folder;
+  }
+
+  async function make(tenant: Tenant, folder: number): Promise<void> {
+    const found = programFor(distDir, tenantsDir, tenant);
+    if (!found) {
+      if (!registry.isBuilt(tenant.id)) opts.log(`brand ${tenant.id}: no program of its languages (${programLanguages(tenant).join(', ')}) yet`);
+      // Asked again when the folder changes (`sitegen build <id>` builds the program and the output).
+      failed.set(tenant.id, folder);
+      // Minutes: the brand is answered as not built meanwhile; the registry picks the build up.
+      void opts.withoutProgram?.(tenant.id).then(() => registry.recheck(tenant.id));
+      return;
+    } else {
+      const started = performance.now();
+      // Read again: the folder may have changed since the registry loaded it.
+      const current = loadTenant(tenant.id, tenantsDir);
+      const sources = Math.max(found.sources, folder);
+      // A brand with no output is served as soon as its pages are rendered, compressed copies after.
+      const compressLater = !registry.isBuilt(tenant.id);
+      const { compressed } = await writeBrandOutput({ tenantsDir, distDir, tenant: current, program: found.program, sources, next: join(distDir, `.${tenant.id}.${process.pid}.next`), compressLater });
+      opts.log(`brand ${tenant.id}: output rendered from program ${found.program} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      void compressed.then(
+        () => registry.recheck(tenant.id),
+        (error: Error) => opts.log(`brand ${tenant.id}: compressing its output failed: ${error.message}`),
+      );
+    }
+    registry.recheck(tenant.id);
+    if (registry.isBuilt(tenant.id)) seen.set(tenant.id, folder);
+  }
+
+  return {
+    /**
+     * Returns once the brand has an output: at once when it has one (a stale one is served until
+     * the new one, rendered meanwhile, is whole), else when its output is made (or could not be).
+     */
+    async ready(tenant: Tenant): Promise<void> {
+      const { id } = tenant;
+      const pending = making.get(id);
+      if (pending) return registry.isBuilt(id) ? undefined : pending;
+      const now = Date.now();
+      if (now - (checked.get(id) ?? 0) < CHECK_MS) return;
+      checked.set(id, now);
+      const folder = newestMtime(join(tenantsDir, id));
+      if (!stale(id, folder)) return;
+      const made = make(tenant, folder)
+        .catch((error: Error) => {
+          failed.set(id, folder);
+          opts.log(`brand ${id}: output failed: ${error.message}`);
+        })
+        .finally(() => {
+          making.delete(id);
+          checked.set(id, Date.now());
+        });
+      making.set(id, made);
+      return registry.isBuilt(id) ? undefined : made;
+    },
+  };
+}
+
+export type BrandOutputs = ReturnType<typeof createBrandOutputs>;

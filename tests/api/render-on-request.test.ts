@@ -1,0 +1,100 @@
+/**
+ * A brand's static output on the first request (docs/ONE-BUILD.md, step 4): a brand folder added
+ * to a running runtime's tenants, with no build at all, is served from the first request for each
+ * page (home, a lander, /login), its output rendered from the program of its languages and written
+ * to dist/<id>/ for the next process; an edit of its folder is served anew; its folder removed, it
+ * is served no more.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readBuildStamp } from '../../src/server/programs.ts';
+import { DIST_DIR, engines, hostFetch, startTestRuntime, TENANTS_DIR, type TestRuntime } from '../support/runtime.ts';
+import { until } from '../support/sse.ts';
+
+describe.each(engines())('a brand added with no build on %s', (engine) => {
+  let rt: TestRuntime;
+  let root: string;
+  let tenantsDir: string;
+  let distDir: string;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'sitegen-on-request-'));
+    tenantsDir = join(root, 'tenants');
+    distDir = join(root, 'dist');
+    for (const id of ['_defaults', 'spetter']) cpSync(join(TENANTS_DIR, id), join(tenantsDir, id), { recursive: true });
+    // The release's builds: spetter's, and the program of its languages that it names.
+    mkdirSync(distDir);
+    for (const id of ['spetter', '_programs']) symlinkSync(join(DIST_DIR, id), join(distDir, id), 'dir');
+    rt = await startTestRuntime(engine, { tenantsDir, distDir, seed: false });
+  });
+
+  afterAll(async () => {
+    await rt?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  test('home, a lander and /login answer from the first request; the output is written for the next process; an edit is served; removed, it is gone', { timeout: 180_000 }, async () => {
+    expect(readBuildStamp(DIST_DIR, 'spetter')?.program, 'dist/ is built by `sitegen build`').toMatch(/^[0-9a-f]{16}$/);
+    // A Dutch brand: spetter's folder (its tenant file and landers) under another id, name, domain and colour.
+    const tenant = JSON.parse(readFileSync(join(TENANTS_DIR, 'spetter', 'tenant.json'), 'utf8')) as { theme: Record<string, string> } & Record<string, unknown>;
+    Object.assign(tenant, { name: 'Vers Date', domains: ['vers.example'], default: false, theme: { ...tenant.theme, primary: '#0b7a75' } });
+    cpSync(join(TENANTS_DIR, 'spetter', 'landers'), join(tenantsDir, 'vers', 'landers'), { recursive: true });
+    writeFileSync(join(tenantsDir, 'vers', 'tenant.json'), JSON.stringify(tenant));
+    expect(existsSync(join(distDir, 'vers'))).toBe(false);
+    // The registry looks at tenants/ at most once a second: until then the host is nobody's.
+    await until('the runtime knows vers', async () => (await hostFetch(rt, 'vers', '/api/settings.php')).json().settings.domain === 'vers.example', 10_000);
+
+    const first = await hostFetch(rt, 'vers', '/', { headers: { 'accept-encoding': 'br' } });
+    expect(first.status).toBe(200);
+    // Served once rendered; its brotli and gzip copies follow (made after, the page cache reads them then).
+    const home = await until('its home in brotli', async () => {
+      const res = await hostFetch(rt, 'vers', '/', { headers: { 'accept-encoding': 'br' } });
+      return res.headers['content-encoding'] === 'br' && res;
+    }, 60_000);
+    expect(home.headers.etag).toMatch(/^"/);
+    expect(home.headers.etag).toBe(first.headers.etag);
+    const page = await hostFetch(rt, 'vers', '/');
+    expect(page.text).toContain('aria-label="Naar de startpagina van Vers Date"');
+    expect(page.text).toContain('--c-primary:#0b7a75');
+    expect(page.text).toContain('http-equiv="content-security-policy"');
+    expect((await hostFetch(rt, 'vers', '/', { headers: { 'if-none-match': String(home.headers.etag) } })).status).toBe(304);
+    // Its assets at the addresses its pages name, immutable: its stylesheet from its folder, the
+    // program's scripts from the program's (not copied into the brand's).
+    const assets = [...page.text.matchAll(/(?:href|src)="(\/_assets\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.some((a) => a.endsWith('.css'))).toBe(true);
+    expect(assets.some((a) => a.endsWith('.js'))).toBe(true);
+    for (const asset of assets) {
+      const res = await hostFetch(rt, 'vers', asset, { headers: { 'accept-encoding': 'br' } });
+      expect(res.status, asset).toBe(200);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
+    expect(readdirSync(join(distDir, 'vers', 'client', '_assets')).every((f) => f.startsWith('static.'))).toBe(true);
+
+    const lander = await hostFetch(rt, 'vers', '/landers/alonetonight');
+    expect(lander.status).toBe(200);
+    expect(lander.text).toContain('Vanavond niet alleen?');
+    expect(lander.text).toContain('Vers Date');
+    const login = await hostFetch(rt, 'vers', '/login');
+    expect(login.status).toBe(200);
+    expect(login.text).toContain('aria-label="Naar de startpagina van Vers Date"');
+
+    // Written for the next process, from the program spetter names; spetter itself untouched.
+    const stamp = readBuildStamp(distDir, 'vers');
+    expect(stamp?.program).toBe(readBuildStamp(DIST_DIR, 'spetter')?.program);
+    expect(existsSync(join(distDir, 'vers', 'client', 'l', 'nl', 'index.html.br'))).toBe(true);
+    expect((await hostFetch(rt, 'spetter', '/')).text).toContain('startpagina van Spetter"');
+
+    // Its folder edited: the next pages are of the edit.
+    writeFileSync(join(tenantsDir, 'vers', 'tenant.json'), JSON.stringify({ ...tenant, name: 'Verser Date' }));
+    await until('the edit is served', async () => (await hostFetch(rt, 'vers', '/')).text.includes('startpagina van Verser Date'), 60_000);
+    expect((await hostFetch(rt, 'vers', '/landers/alonetonight')).text).toContain('Verser Date');
+
+    // Its folder removed: the host is nobody's again; spetter is served as before.
+    rmSync(join(tenantsDir, 'vers'), { recursive: true, force: true });
+    await until('vers is gone', async () => (await hostFetch(rt, 'vers', '/api/settings.php')).json().settings.domain !== 'vers.example', 10_000);
+    expect((await hostFetch(rt, 'vers', '/')).text).not.toContain('Verser Date');
+    expect((await hostFetch(rt, 'spetter', '/')).status).toBe(200);
+  });
+});
