@@ -4,10 +4,10 @@
  * shares an event loop with what it measures and a figure can be read as a capacity.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { request, type IncomingHttpHeaders } from 'node:http';
@@ -319,7 +319,10 @@ export async function load(url: string, headers: Record<string, string> = {}, co
 
 export interface Member {
   tenant: string;
+  email: string;
   cookie: string;
+  /** Every cookie the signup set (the session and the readable signed-in hint), as Set-Cookie lines. */
+  setCookies: string[];
   /** A profile the member can open (the first of their search). */
   profileId: number;
 }
@@ -329,27 +332,40 @@ export const SIGNUP: Record<string, { country: string; region: string | null; ci
   velvet: { country: 'GB', region: null, city: null },
 };
 
+let signups = 0;
+
 export async function signUp(rt: Runtime, tenant: string, where?: (typeof SIGNUP)[string]): Promise<Member> {
   const place = where ?? SIGNUP[tenant] ?? SIGNUP.velvet!;
-  const body = JSON.stringify({
-    email: `bench-${tenant}-${Date.now()}@example.nl`,
-    password: 'geheim-wachtwoord-1',
-    name: 'Bench',
-    date_of_birth: '1990-05-17',
-    gender: 'male',
-    sexuality: 'hetero',
-    ...place,
-  });
+  signups += 1;
+  const email = `bench-${tenant}-${Date.now()}-${signups}@example.nl`;
+  const body = JSON.stringify({ email, password: 'geheim-wachtwoord-1', name: 'Bench', date_of_birth: '1990-05-17', gender: 'male', sexuality: 'hetero', ...place });
   const headers = { origin: `http://${rt.host(tenant)}`, 'content-type': 'application/json', 'x-forwarded-for': `10.9.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}` };
   const res = await rt.request(tenant, 'POST', '/api/signup.php', headers, body);
   if (res.status !== 201) throw new Error(`${tenant}: signup answered ${res.status}: ${res.text()}`);
-  const session = (res.headers['set-cookie'] ?? []).find((c) => /^(__Host-)?session=/.test(c));
+  const setCookies = res.headers['set-cookie'] ?? [];
+  const session = setCookies.find((c) => /^(__Host-)?session=/.test(c));
   if (!session) throw new Error(`${tenant}: signup set no session cookie`);
   const cookie = session.split(';')[0]!;
   const search = await rt.get(tenant, '/api/members.php', { cookie });
   const { profiles } = search.json<{ profiles: { id: number }[] }>();
   if (!profiles.length) throw new Error(`${tenant}: the member's search found nobody (is the demo population seeded?)`);
-  return { tenant, cookie, profileId: profiles[0]!.id };
+  return { tenant, email, cookie, setCookies, profileId: profiles[0]!.id };
+}
+
+/** Follows the activation mail's link (the runtime's outbox beside its database), as the member would. */
+export async function activate(rt: Runtime, member: Member): Promise<Member> {
+  const outbox = join(dirname(rt.database.file), 'outbox');
+  const mail = existsSync(outbox)
+    ? readdirSync(outbox)
+        .filter((f) => /-mail_activate-/.test(f))
+        .map((f) => readFileSync(join(outbox, f), 'utf8'))
+        .find((raw) => raw.toLowerCase().includes(member.email))
+    : undefined;
+  const token = mail && /[?&]token=([^\s&"<>]+)/.exec(mail)?.[1];
+  if (!token) throw new Error(`${member.tenant}: no activation mail to ${member.email} in ${outbox}`);
+  const activated = await rt.get(member.tenant, `/api/activate.php?token=${token}`, { cookie: member.cookie });
+  if (activated.status !== 303) throw new Error(`${member.tenant}: activation answered ${activated.status}`);
+  return member;
 }
 
 /** A request under load beside the baseline: what it got, the bare req/s of its body size, the runtime's event-loop delay meanwhile. */

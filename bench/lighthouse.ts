@@ -13,55 +13,15 @@
  * LH_SAVE=<folder> (keeps every run's full report as JSON, to read its trace audits: the LCP's
  * phases, the request chains, the main thread's tasks).
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import { listTenantIds } from '../src/tenant/load.ts';
-import { startRuntime, table, type Runtime } from './lib.ts';
+import { activate, signUp, startRuntime, table, type Member, type Runtime } from './lib.ts';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
-
-interface Member {
-  tenant: string;
-  cookie: string;
-  /** Every cookie the signup set (the session and the readable signed-in hint), as Set-Cookie lines. */
-  setCookies: string[];
-  profileId: number;
-}
-
-const PLACE: Record<string, { country: string; region: string | null; city: string | null }> = {
-  spetter: { country: 'NL', region: 'Noord-Holland', city: 'Amsterdam' },
-  velvet: { country: 'GB', region: null, city: null },
-};
-
-/** Signs up through the API as a browser does, then follows the activation mail's link (the outbox). */
-async function activeMember(rt: Runtime, tenant: string): Promise<Member> {
-  const email = `lighthouse-${tenant}-${Date.now()}@example.nl`;
-  const body = JSON.stringify({ email, password: 'geheim-wachtwoord-1', name: 'Bench', date_of_birth: '1990-05-17', gender: 'male', sexuality: 'hetero', ...(PLACE[tenant] ?? PLACE.velvet!) });
-  const headers = { origin: `http://${rt.host(tenant)}`, 'content-type': 'application/json', 'x-forwarded-for': `10.8.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}` };
-  const res = await rt.request(tenant, 'POST', '/api/signup.php', headers, body);
-  if (res.status !== 201) throw new Error(`${tenant}: signup answered ${res.status}: ${res.text()}`);
-  const session = (res.headers['set-cookie'] ?? []).find((c) => /^(__Host-)?session=/.test(c));
-  if (!session) throw new Error(`${tenant}: signup set no session cookie`);
-  const cookie = session.split(';')[0]!;
-  const outbox = join(dirname(rt.database.file), 'outbox');
-  const mail = existsSync(outbox)
-    ? readdirSync(outbox)
-        .filter((f) => /-mail_activate-/.test(f))
-        .map((f) => readFileSync(join(outbox, f), 'utf8'))
-        .find((raw) => raw.toLowerCase().includes(email))
-    : undefined;
-  const token = mail && /[?&]token=([^\s&"<>]+)/.exec(mail)?.[1];
-  if (!token) throw new Error(`${tenant}: no activation mail to ${email} in ${outbox}`);
-  const activated = await rt.get(tenant, `/api/activate.php?token=${token}`, { cookie });
-  if (activated.status !== 303) throw new Error(`${tenant}: activation answered ${activated.status}`);
-  const search = await rt.get(tenant, '/api/members.php', { cookie });
-  const { profiles } = search.json<{ profiles: { id: number }[] }>();
-  if (!profiles.length) throw new Error(`${tenant}: the member's search found nobody (is the demo population seeded?)`);
-  return { tenant, cookie, setCookies: res.headers['set-cookie'] ?? [], profileId: profiles[0]!.id };
-}
 
 function pagesOf(member: Member): { page: string; path: string; member: boolean }[] {
   return [
@@ -171,7 +131,7 @@ export async function lighthouseSection(): Promise<void> {
   const notes: string[] = [];
   try {
     for (const tenant of brands) {
-      const member = await activeMember(rt, tenant);
+      const member = await activate(rt, await signUp(rt, tenant));
       let loggedIn = false;
       for (const p of pagesOf(member)) {
         if (only && !only.includes(p.page)) continue;

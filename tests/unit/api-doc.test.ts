@@ -15,7 +15,7 @@ const rows = doc
   .split('\n')
   .map((line) => line.split('|').map((cell) => cell.trim()))
   .filter((cells) => /^(GET|POST|PUT|DELETE)(, (GET|POST|PUT|DELETE))*$/.test(cells[1] ?? ''))
-  .map((cells) => ({ methods: cells[1].split(', '), path: cells[2], request: cells[3] }));
+  .map(([, methods = '', path = '', request = '']) => ({ methods: methods.split(', '), path, request }));
 
 /** The documented spelling of a declared route: console paths under /api/console/ with `{id}` for `:id`. */
 const declared = [
