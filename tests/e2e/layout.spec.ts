@@ -167,6 +167,34 @@ test('a profile\'s like, message and gift buttons are one row at 1280 px and equ
   await page.context().close();
 });
 
+test('at 1280 px a profile\'s like, message and gift labels stand on one line in each of Velvet\'s languages', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  counter += 1;
+  const res = await callApi(page, 'velvet', 'POST', '/api/signup.php', { email: `layout-${process.pid}-${Date.now().toString(36)}-${counter}@example.nl`, password: MEMBER_PASSWORD, name: `Vel${Date.now().toString(36).slice(-4)}${counter}`, date_of_birth: '1984-03-12', gender: 'male', sexuality: 'hetero', country: 'GB' });
+  expect(res.status, JSON.stringify(res.json)).toBe(201);
+  const profileId = (await callApi(page, 'velvet', 'GET', '/api/members.php')).json.profiles[0].id;
+  // Liked, the like button shows its longest label ("Like zurücknehmen").
+  expect((await callApi(page, 'velvet', 'POST', '/api/like.php', { profile_id: profileId })).status).toBe(200);
+  const buttons = page.locator('[data-profile-main-actions] > *');
+  for (const locale of ['en', 'de', 'fr']) {
+    await page.goto(brandUrl('velvet', `/lang-config?locale=${locale}&next=/members/${profileId}`));
+    await expect(page).toHaveURL(new RegExp(`/members/${profileId}$`));
+    await confirmEntryWarning(page);
+    await expect(page.locator('[data-like]')).toHaveAttribute('aria-pressed', 'true');
+    // The lines of each label's text, as the browser broke it.
+    const lines = await buttons.evaluateAll((els) =>
+      els.map((el) => {
+        const range = document.createRange();
+        range.selectNodeContents([...el.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim())!);
+        return `${el.textContent}: ${new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size}`;
+      }),
+    );
+    expect(lines, locale).toEqual(lines.map((line) => line.replace(/\d+$/, '1')));
+  }
+  await context.close();
+});
+
 test('a blocked profile says once that it is blocked', async ({ browser }) => {
   const { page } = await newMember(browser, DESKTOP, { activate: true });
   await page.goto(brandUrl('spetter', '/members'));

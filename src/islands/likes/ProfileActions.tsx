@@ -13,8 +13,12 @@ import { ConfirmDialog } from '../profile/ConfirmDialog.tsx';
 import { Notice } from '../profile/Notice.tsx';
 import { useLike } from './useLike.ts';
 
-/** Like, message and gift: equal cells of one row; on a phone the icon stands above a shorter label. */
-const MAIN_ACTION = 'min-w-0 flex-col gap-1 px-2 py-2 max-sm:rounded-2xl text-center text-sm leading-tight sm:flex-row sm:gap-2 sm:px-3 sm:text-base';
+/**
+ * Like, message and gift: equal cells of one row, the icon above the label at every width. Beside
+ * the icon a label had a third of the profile's column less the icon: at 1280 px "Send a message",
+ * "Nachricht senden" and "Envoyer un message" broke onto two lines there; above it they fit whole.
+ */
+const MAIN_ACTION = 'min-w-0 flex-col gap-1 rounded-2xl px-2 py-2 text-center text-sm leading-tight';
 
 interface Props {
   locale: Locale;
