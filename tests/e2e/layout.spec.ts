@@ -82,6 +82,8 @@ for (const viewport of [DESKTOP, PHONE]) {
     // As large as fits: what stands lowest reaches the foot of the screen (less a small margin),
     // unless the card is as wide as it may be (28rem).
     expect(lowest >= viewport.height - 24 || Math.round(card!.width) >= 448, `card ${Math.round(card!.width)}x${Math.round(card!.height)} at ${Math.round(card!.y)}, lowest ${Math.round(lowest)}`).toBe(true);
+    // The buttons' row (from pass's left edge to like's right edge) is centred on the card.
+    expect(Math.abs((pass!.x + like!.x + like!.width) / 2 - (card!.x + card!.width / 2))).toBeLessThanOrEqual(1);
     if (viewport === DESKTOP) {
       // Beside the card, as the drag goes: pass on the left, like on the right.
       expect(pass!.x + pass!.width).toBeLessThan(card!.x);

@@ -200,9 +200,14 @@ export default function SwipeGame({ locale, fictional, initial, title, interestL
           {state.likes_left === 1 ? m.swipe_left_one({}, { locale }) : m.swipe_left({ count: state.likes_left }, { locale })}
         </p>
       </div>
-      {/* Pass left of the card and like right of it from 640 px, as the drag goes; on a phone both overlap the card's foot. */}
-      <div className="grid w-full grid-cols-2 justify-items-center gap-x-6 sm:flex sm:items-center sm:justify-center sm:gap-x-8">
-        <div ref={fit.deck} className="relative col-span-2 aspect-[3/4] w-[min(100%,28rem,calc((100dvh-22rem)*0.75))] min-w-45 select-none" style={fit.style}>
+      {/*
+        Pass left of the card and like right of it from 640 px, as the drag goes; on a phone both
+        overlap the card's foot. The like button is 16 px wider than pass: on a phone the pair is
+        centred under the card (the middle columns take their widths), from 640 px pass stands
+        16 px further out, so either way the buttons' row is centred on the card.
+      */}
+      <div className="grid w-full grid-cols-[1fr_auto_auto_1fr] justify-items-center gap-x-6 sm:flex sm:items-center sm:justify-center sm:gap-x-8">
+        <div ref={fit.deck} className="relative col-span-full aspect-[3/4] w-[min(100%,28rem,calc((100dvh-22rem)*0.75))] min-w-45 select-none" style={fit.style}>
           {cards.slice(1, 3).reverse().map((card, i) => (
             <div key={card.id} aria-hidden="true" className="absolute inset-0 overflow-hidden rounded-3xl bg-gray-200 shadow" style={{ transform: `scale(${0.92 + i * 0.04}) translateY(${(1 - i) * 14}px)` }}>
               {image(card) && <img src={image(card)!} alt="" className="h-full w-full object-cover opacity-80" />}
@@ -273,10 +278,10 @@ export default function SwipeGame({ locale, fictional, initial, title, interestL
             </div>
           </article>
         </div>
-        <button ref={fit.pass} type="button" onClick={() => void answer('pass')} disabled={!hydrated} className="relative z-10 -mt-10 grid h-16 w-16 place-items-center shrink-0 justify-self-end rounded-full bg-white text-3xl text-danger shadow-lg hover:scale-105 sm:order-first sm:mt-0" aria-label={m.swipe_pass({}, { locale })} data-swipe="pass">
+        <button ref={fit.pass} type="button" onClick={() => void answer('pass')} disabled={!hydrated} className="relative z-10 col-start-2 -mt-10 grid h-16 w-16 place-items-center shrink-0 rounded-full bg-white text-3xl text-danger shadow-lg hover:scale-105 sm:order-first sm:mr-4 sm:mt-0" aria-label={m.swipe_pass({}, { locale })} data-swipe="pass">
           <span aria-hidden="true" className="i-tabler-x" />
         </button>
-        <button ref={fit.like} type="button" onClick={() => void answer('like')} disabled={!hydrated} className="relative z-10 -mt-10 grid h-20 w-20 place-items-center shrink-0 justify-self-start rounded-full bg-primary text-4xl text-white shadow-lg hover:scale-105 sm:mt-0" aria-label={m.swipe_like({}, { locale })} data-swipe="like">
+        <button ref={fit.like} type="button" onClick={() => void answer('like')} disabled={!hydrated} className="relative z-10 -mt-10 grid h-20 w-20 place-items-center shrink-0 rounded-full bg-primary text-4xl text-white shadow-lg hover:scale-105 sm:mt-0" aria-label={m.swipe_like({}, { locale })} data-swipe="like">
           <span aria-hidden="true" className="i-tabler-heart-filled" />
         </button>
       </div>
