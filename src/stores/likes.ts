@@ -1,6 +1,6 @@
 import { atom, computed } from './browser-only.ts';
 import { api, changeGuard } from './api.ts';
-import type { LikeAnswer, LikesAnswer, ProfileCardData } from '../contract/likes.ts';
+import type { DeckAnswer, LikeAnswer, LikesAnswer, ProfileCardData } from '../contract/likes.ts';
 
 /** The member's likes (GET /api/likes.php), null until loaded. */
 export const $likes = atom<LikesAnswer | null>(null);
@@ -33,6 +33,14 @@ export function loadLikes(): Promise<LikesAnswer> {
       $liked.set(new Set(answer.profiles.map((l) => l.profile.id)));
     },
   );
+}
+
+/**
+ * Reads the swipe game's deck (GET /api/swipe.php) behind the member's likes and passes: a deck read
+ * before a swipe still on its way would hand back the card just answered and the likes left before it.
+ */
+export function loadSwipeDeck(set: (deck: DeckAnswer) => void): Promise<DeckAnswer> {
+  return guard.read(() => api('GET', '/swipe.php'), set);
 }
 
 /** Records in the store that the member (no longer) likes a profile. */

@@ -169,6 +169,55 @@ test('the swipe game takes 4 likes a day by button, drag and arrow key, then sho
   await page.context().close();
 });
 
+test('a like in the swipe game while the game is still reading more cards keeps its likes left', async ({ browser }) => {
+  const hans = await member(browser, unique('Hans'), 'male');
+  const page = hans.page;
+  // The island reads more cards when at most REFILL_AT (3) are left after an answer: the deck the
+  // page opens with is the one the API gives now, so that is the answer after which it reads.
+  const deck = await callApi(page, 'spetter', 'GET', '/api/swipe.php');
+  const readAfter = Math.max(1, deck.json.profiles.length - 3);
+  expect(deck.json.profiles.length).toBeGreaterThan(readAfter);
+  // That read gets the deck as it is before the like that follows, but only after the like returned.
+  let likeDone!: () => void;
+  const afterLike = new Promise<void>((resolve) => { likeDone = resolve; });
+  let held = 0;
+  let readBefore!: () => void;
+  const staleReady = new Promise<void>((resolve) => { readBefore = resolve; });
+  await page.route('**/api/swipe.php', async (route) => {
+    if (route.request().method() !== 'GET' || held > 0) return route.continue();
+    held += 1;
+    // Read from the page (Node cannot resolve <brand>.localhost); this read passes untouched.
+    const before = await page.evaluate(() => fetch('/api/swipe.php').then((r) => r.text()));
+    readBefore();
+    await afterLike;
+    await route.fulfill({ status: 200, contentType: 'application/json', body: before });
+  });
+  await page.goto(brandUrl('spetter', '/swipe-game'));
+  await confirmEntryWarning(page);
+  await expect(page.getByText('Nog 4 likes vandaag')).toBeVisible();
+  const card = () => page.locator('[data-swipe-card]');
+  const idOf = async () => Number(await card().getAttribute('data-swipe-card'));
+  const reading = page.waitForRequest((r) => r.url().endsWith('/api/swipe.php') && r.method() === 'GET');
+  for (let answers = 0; answers < readAfter; answers += 1) {
+    const id = await idOf();
+    await page.getByRole('button', { name: 'Volgende' }).click();
+    await expect.poll(idOf).not.toBe(id);
+  }
+  await reading;
+  await staleReady;
+  await page.getByRole('button', { name: 'Like', exact: true }).click();
+  await expect(page.getByText('Nog 3 likes vandaag')).toBeVisible();
+  const staleRead = page.waitForResponse((r) => r.url().endsWith('/api/swipe.php') && r.request().method() === 'GET');
+  likeDone();
+  await (await staleRead).finished();
+  expect(held).toBe(1);
+  // Two frames: the answer is parsed, stored and drawn.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  // The deck from before the like arrived last; the like still counts. Asked at once, not retried.
+  expect(await page.getByText('Nog 3 likes vandaag').isVisible()).toBe(true);
+  await page.context().close();
+});
+
 test('a block hides the blocker from the blocked member everywhere, and the blocker can lift it', async ({ browser }) => {
   const dana = await member(browser, unique('Dana'), 'female');
   const erik = await member(browser, unique('Erik'), 'male');

@@ -13,7 +13,7 @@ import type { SwipeCard, SwipeState } from '../../contract/likes.ts';
 import { SWIPE_LIKES_PER_DAY } from '../../contract/likes.ts';
 import type { Fictional } from '../search/ProfileCard.tsx';
 import { api, ApiError } from '../../stores/api.ts';
-import { $likeDialog, changeLikes, markLiked } from '../../stores/likes.ts';
+import { $likeDialog, changeLikes, loadSwipeDeck, markLiked } from '../../stores/likes.ts';
 import { useHydrated } from '../useHydrated.ts';
 
 /** How far (px) a card must be dragged to count as an answer. */
@@ -100,11 +100,12 @@ export default function SwipeGame({ locale, fictional, initial, title, interestL
 
   async function refill(reset = false) {
     try {
-      const deck = await api('GET', '/swipe.php');
-      setState({ likes_left: deck.likes_left, next_at: deck.next_at });
-      setCards((old) => {
-        const known = new Set((reset ? [] : old).map((c) => c.id));
-        return [...(reset ? [] : old), ...deck.profiles.filter((c) => !known.has(c.id))];
+      await loadSwipeDeck((deck) => {
+        setState({ likes_left: deck.likes_left, next_at: deck.next_at });
+        setCards((old) => {
+          const known = new Set((reset ? [] : old).map((c) => c.id));
+          return [...(reset ? [] : old), ...deck.profiles.filter((c) => !known.has(c.id))];
+        });
       });
     } catch {
       // The next answer asks again.
