@@ -678,7 +678,7 @@ describe.each(engines())('platform API on %s', (engine) => {
     });
 
     test('the folder of a brand\'s static output is nobody\'s address, however it is written', async () => {
-      for (const path of ['/l/nl/', '/l/nl', '/l', '/l/nl/landers.json', '/l/nl/pages/terms', '/l/nl/landers/alonetonight', '/l/nl/lander-variants/direct/landers/alonetonight', '/l/nl/404', '/l/nl/error', '/%2Fl/nl/', '/l//nl/pages/terms', '/l/%6El/']) {
+      for (const path of ['/l/nl/', '/l/nl', '/l', '/l/nl/landers.json', '/l/nl/pages/terms', '/l/nl/landers/alonetonight', '/l/nl/lander-variants/direct/landers/alonetonight', '/l/nl/404', '/l/nl/error', '/%2Fl/nl/', '/l//nl/pages/terms', '/l/%6El/', '//l/nl/', '//l/nl', '///l/nl/pages/terms', '/l/./nl/', '/./l/nl/', '/x/../l/nl/', '/L/nl/', '/l/nl%2F', '/%4C/nl/']) {
         const r = await hostFetch(rt, 'spetter', path);
         expect(r.status, path).toBe(404);
         expect(r.text, path).toContain('This page could not be found');

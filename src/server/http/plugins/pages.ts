@@ -68,7 +68,9 @@ export const pagesPlugin: FastifyPluginAsync<{ registry: TenantRegistry; outputs
     const withSession = request.method === 'POST' || readCookie(request.headers.cookie, services.sessions.cookieName) !== null || languageNeedsSession(request);
     const visitor = await app.visit(request, reply, withSession);
     const { tenant } = visitor;
-    const url = new URL(request.url, 'http://localhost');
+    // A path that starts with // would be read as another host's (//l/nl/: host "l", path /nl/):
+    // one leading slash keeps the whole path a path, as prerenderedPage reads doubled slashes.
+    const url = new URL(request.url.replace(/^\/{2,}/, '/'), 'http://localhost');
     if (request.sessionSuspended && !url.pathname.startsWith('/pages/')) return reply.header('cache-control', 'no-store').redirect(BAN_PAGE, 303);
     // A brand with no output yet, or whose folder changed since, has it rendered now (seconds).
     await outputs?.ready(tenant);
