@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { test, expect, brandUrl, callApi, confirmEntryWarning, openListening } from '../support/e2e.ts';
+import { test, expect, brandUrl, callApi, confirmEntryWarning, openListening, releaseHeldRead } from '../support/e2e.ts';
 import { linkIn, mailTo } from '../support/mail.ts';
 
 /**
@@ -207,12 +207,8 @@ test('a like in the swipe game while the game is still reading more cards keeps 
   await staleReady;
   await page.getByRole('button', { name: 'Like', exact: true }).click();
   await expect(page.getByText('Nog 3 likes vandaag')).toBeVisible();
-  const staleRead = page.waitForResponse((r) => r.url().endsWith('/api/swipe.php') && r.request().method() === 'GET');
-  likeDone();
-  await (await staleRead).finished();
+  await releaseHeldRead(page, '/api/swipe.php', likeDone);
   expect(held).toBe(1);
-  // Two frames: the answer is parsed, stored and drawn.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   // The deck from before the like arrived last; the like still counts. Asked at once, not retried.
   expect(await page.getByText('Nog 3 likes vandaag').isVisible()).toBe(true);
   await page.context().close();
@@ -314,12 +310,8 @@ test('a like given while the page is still reading the likes stays given', async
   await reading;
   await bob.page.getByRole('button', { name: 'Like', exact: true }).click();
   await expect(bob.page.getByRole('button', { name: 'Like intrekken' })).toBeVisible();
-  const staleRead = bob.page.waitForResponse((r) => r.url().endsWith('/api/likes.php') && r.request().method() === 'GET');
-  likeDone();
-  await (await staleRead).finished();
+  await releaseHeldRead(bob.page, '/api/likes.php', likeDone);
   expect(held).toBe(1);
-  // Two frames: the answer is parsed, stored and drawn.
-  await bob.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   // The older likes arrived last; the like is still given. Asked at once, not retried: a later
   // refresh of the likes would put it right again and hide the flaw.
   expect(await bob.page.getByRole('button', { name: 'Like intrekken' }).isVisible()).toBe(true);

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
-import { test, expect, brandUrl, callApi, confirmEntryWarning, approvePhotosOf, decidePhotosOf } from '../support/e2e.ts';
+import { test, expect, brandUrl, callApi, confirmEntryWarning, approvePhotosOf, decidePhotosOf, releaseHeldRead } from '../support/e2e.ts';
 
 /** Browser tests of photo screening on the member side (issue 22), in Dutch on the Spetter demo brand (photo_moderation: before). */
 
@@ -85,12 +85,8 @@ test('a photo uploaded while the page is still reading the list stays on the pag
   await page.getByLabel('Foto toevoegen').setInputFiles({ name: 'snel.jpg', mimeType: 'image/jpeg', buffer: jpeg });
   expect((await uploaded).status()).toBe(200);
   await expect(photos.getByText('1 van 3 foto\'s')).toBeVisible();
-  const staleRead = page.waitForResponse((r) => r.url().endsWith('/api/photos.php') && r.request().method() === 'GET');
-  uploadDone();
-  await (await staleRead).finished();
+  await releaseHeldRead(page, '/api/photos.php', uploadDone);
   expect(held).toBe(1);
-  // Two frames: the answer is parsed, stored and drawn.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   // The older list arrived last; the photo is still shown and counted.
   await expect(photos.getByRole('img', { name: 'Foto 1' })).toBeVisible();
   await expect(photos.getByText('1 van 3 foto\'s')).toBeVisible();

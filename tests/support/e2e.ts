@@ -27,6 +27,18 @@ export function nextStream(page: Page): Promise<unknown> {
   return page.waitForResponse((r) => new URL(r.url()).pathname === '/api/events.php' && r.ok() && r.frame().url() !== from);
 }
 
+/**
+ * Lets a read the test held back (route interception) go on with its older answer, and waits until
+ * the page has parsed, stored and drawn it: what the page shows then is what that answer left.
+ */
+export async function releaseHeldRead(page: Page, path: string, release: () => void): Promise<void> {
+  const held = page.waitForResponse((r) => r.url().endsWith(path) && r.request().method() === 'GET');
+  release();
+  await (await held).finished();
+  // Two frames: the answer is parsed, stored and drawn.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
 /** Opens a member page and waits until its event stream is open (`nextStream`). */
 export async function openListening(page: Page, url: string): Promise<void> {
   const stream = nextStream(page);
