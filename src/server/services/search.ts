@@ -44,6 +44,8 @@ const CARD_COLUMNS = ['profiles.id', 'profiles.name', 'profiles.birth_date', 'pr
 /** Rows of the shared list read beyond a page, to fill it when one was hidden since the list was read (chosen). */
 const STALE_SPARE = 4;
 
+/** Ids of a shared read compiled once up to (a page, its spares, and the few the member's own view moved it by; chosen). */
+const SHARED_READ_KEPT_UP_TO = PER_PAGE + 2 * STALE_SPARE;
 /** Compiled statements of a page's shared rows kept (chosen: a shape per brand scope, fit and day, each compiled per page length). */
 const PAGE_SHAPES_KEPT = 500;
 /** Placeholders of the statements compiled once (db/compiled.ts). */
@@ -79,7 +81,7 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
     const key = JSON.stringify([source.scope.key, source.fit ? fitKey(source.fit) : null, day]);
     let run = shapes.get(key);
     if (!run) {
-      run = compiledPerCount<CardRow>(db, (ids) => listings.visible(source).where('profiles.id', 'in', ids).select(CARD_COLUMNS), { keptUpTo: PER_PAGE + STALE_SPARE });
+      run = compiledPerCount<CardRow>(db, (ids) => listings.visible(source).where('profiles.id', 'in', ids).select(CARD_COLUMNS), { keptUpTo: SHARED_READ_KEPT_UP_TO });
       shapes.set(key, run);
     }
     return run(ids);
@@ -102,11 +104,16 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
     { keptUpTo: PER_PAGE + STALE_SPARE, slots: [PROFILE_SLOT] },
   );
 
-  /** The shared cards of `ids` (null: not visible), from those kept with the list, the others read and kept. */
-  async function sharedCards(source: Source, list: IdList, ids: number[], today: Date): Promise<(id: number) => SharedCard | null> {
+  /**
+   * The shared cards of `ids` (null: not visible), from those kept with the list, the others read
+   * and kept. When cards are read, the list's own ids at the page's place (`around`) are read with
+   * them, so the members whose pages the own profile or a block moved by a few find theirs kept.
+   */
+  async function sharedCards(source: Source, list: IdList, ids: number[], around: ArrayLike<number>, today: Date): Promise<(id: number) => SharedCard | null> {
     const day = today.toISOString().slice(0, 10);
     const kept = listings.cardsOf<SharedCard>(list, day);
-    const missing = kept ? ids.filter((id) => !kept.has(id)) : ids;
+    let missing = kept ? ids.filter((id) => !kept.has(id)) : ids;
+    if (kept && missing.length > 0) missing = [...new Set([...missing, ...Array.from(around).filter((id) => !kept.has(id))])];
     const read = new Map<number, SharedCard>();
     if (missing.length > 0) {
       for (const { row, card } of await profileCards(db, await sharedRows(source, day, missing), today)) read.set(row.id, { row, card: { ...card, gender: row.gender } });
@@ -195,7 +202,8 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
     const asked = mine.slice(offset, offset + shown + STALE_SPARE);
     const profiles: SearchCard[] = [];
     if (shown > 0) {
-      const [shared, theirs] = await Promise.all([sharedCards(source, list, asked, today), me ? theirsOf(asked, me.id) : null]);
+      const around = list.ids.subarray(offset, offset + shown + STALE_SPARE);
+      const [shared, theirs] = await Promise.all([sharedCards(source, list, asked, around, today), me ? theirsOf(asked, me.id) : null]);
       const own = theirs && new Map(theirs.map((t) => [t.id, t]));
       let stale = false;
       for (const id of asked) {
