@@ -4,7 +4,7 @@
  * row read again against the list's filters.
  */
 import { describe, expect, test } from 'vitest';
-import { bandsOf, narrowed, stillMatches, type ListFilters } from '../../src/server/services/listing-cache.ts';
+import { bandsOf, narrowed, narrowedPage, stillMatches, type ListFilters } from '../../src/server/services/listing-cache.ts';
 
 const home = { country: 'NL', region: 'Utrecht' };
 const row = { gender: 'female' as const, country: 'NL', region: 'Utrecht', birth_date: '1985-06-01' };
@@ -33,6 +33,19 @@ describe('shared search lists', () => {
     const list = { key: 'k', ids: Int32Array.from([9, 4, 7, 1, 3]), complete: true };
     expect(narrowed(list, new Set([7, 3]))).toEqual([9, 4, 1]);
     expect(narrowed(list, new Set())).toEqual([9, 4, 7, 1, 3]);
+  });
+
+  test("a member's page of a list is the page of their narrowed list, and the total its length", () => {
+    const ids = Int32Array.from({ length: 200 }, (_, i) => 1000 - i * 3);
+    const list = { key: 'k', ids, complete: true };
+    for (const without of [new Set<number>(), new Set([1000, 997, 5, 700]), new Set(Array.from(ids).filter((_, i) => i % 7 === 0))]) {
+      const all = narrowed(list, without);
+      for (const from of [0, 24, 48, 190]) {
+        const page = narrowedPage(list, without, from, 28);
+        expect(page.ids).toEqual(all.slice(from, from + 28));
+        expect(page.total).toBe(all.length);
+      }
+    }
   });
 
   test('a row read again matches the filters only while its gender, place and birth date still do', () => {

@@ -81,6 +81,8 @@ export interface IdList {
   key: string;
   ids: Int32Array;
   complete: boolean;
+  /** The ids as a set, made the first time a member's view is taken from the list (narrowedPage). */
+  members?: Set<number>;
 }
 
 /** The cards of a list's profiles as read for a page (null: the profile was not visible when read), kept with the list (cardsOf). */
@@ -217,6 +219,25 @@ export function stillMatches(row: Pick<Profile, 'gender' | 'country' | 'region' 
   if (f.bornOnOrBefore && row.birth_date > f.bornOnOrBefore) return false;
   if (f.bornAfter && row.birth_date <= f.bornAfter) return false;
   return true;
+}
+
+/**
+ * Of the ids of a list a member may be shown (narrowed), how many there are and `count` of them
+ * from `from`: a member hides few, so the count is the list's less those of `without` it holds,
+ * and only the ids up to the page are walked (not the whole list each search).
+ */
+export function narrowedPage(list: IdList, without: ReadonlySet<number>, from: number, count: number): { total: number; ids: number[] } {
+  const members = (list.members ??= new Set(list.ids));
+  let hidden = 0;
+  for (const id of without) if (members.has(id)) hidden++;
+  const ids: number[] = [];
+  let at = 0;
+  for (let i = 0; i < list.ids.length && ids.length < count; i++) {
+    const id = list.ids[i]!;
+    if (without.has(id)) continue;
+    if (at++ >= from) ids.push(id);
+  }
+  return { total: list.ids.length - hidden, ids };
 }
 
 /** The ids of a list a member may be shown: without their own profile and the profiles of their blocks either way. */

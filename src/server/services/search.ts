@@ -7,7 +7,7 @@ import type { SearchAnswer as SearchResult, SearchCard, SearchQuery } from '../.
 import { findRegion } from '../data/regions.ts';
 import { profileCards } from './cards.ts';
 import { bandedPage, countBands, homeBands, type Band, type ProfileQuery, type Viewer } from './visibility.ts';
-import { bandsOf, narrowed, newestProfile, sourceOf, stillMatches, type IdList, type ListFilters, type ListingCache, type Source } from './listing-cache.ts';
+import { bandsOf, narrowedPage, newestProfile, sourceOf, stillMatches, type IdList, type ListFilters, type ListingCache, type Source } from './listing-cache.ts';
 import { fitKey } from './pool.ts';
 import { compileOnce, compiledPerCount } from '../db/compiled.ts';
 import { LRUCache } from 'lru-cache';
@@ -190,16 +190,16 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
     // this member is never shown; the count stops at the limit (a brand of 100,000 has no use for more).
     const newest = Number((me ?? (await db.selectNoFrom(newestProfile.as('newest')).executeTakeFirstOrThrow())).newest ?? 0);
     const list = await listings.ids(source, filters, newest, SEARCH_COUNT_LIMIT);
-    const mine = me ? narrowed(list, await listings.hiddenFrom(me.id)) : Array.from(list.ids);
-    // More blocks than the list's headroom: the list no longer reaches the limit, so count and page without it.
-    if (!list.complete && mine.length < SEARCH_COUNT_LIMIT) return searchEach(source, filters, viewer, read, query.page);
-    const total = Math.min(mine.length, SEARCH_COUNT_LIMIT);
     const offset = (query.page - 1) * PER_PAGE;
+    // The page's ids, with a few more in case one was hidden or changed since the list was read.
+    const mine = narrowedPage(list, me ? await listings.hiddenFrom(me.id) : new Set(), offset, PER_PAGE + STALE_SPARE);
+    // More blocks than the list's headroom: the list no longer reaches the limit, so count and page without it.
+    if (!list.complete && mine.total < SEARCH_COUNT_LIMIT) return searchEach(source, filters, viewer, read, query.page);
+    const total = Math.min(mine.total, SEARCH_COUNT_LIMIT);
     const shown = Math.max(0, Math.min(PER_PAGE, total - offset));
     // The page's cards, shared with every viewer of the list (read once while it is kept), and
     // what is the member's own of them read fresh: their hearts, and whether each is still listed.
-    // A few more than the page in case one was hidden or changed since the list was read.
-    const asked = mine.slice(offset, offset + shown + STALE_SPARE);
+    const asked = mine.ids.slice(0, shown + STALE_SPARE);
     const profiles: SearchCard[] = [];
     if (shown > 0) {
       const around = list.ids.subarray(offset, offset + shown + STALE_SPARE);
