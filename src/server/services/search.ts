@@ -50,6 +50,8 @@ const SHARED_READ_KEPT_UP_TO = PER_PAGE + 2 * STALE_SPARE;
 const PAGE_SHAPES_KEPT = 500;
 /** Placeholders of the statements compiled once (db/compiled.ts). */
 const USER_SLOT = '\u0000search-user' as unknown as number;
+const PROFILE_SLOT = '\u0000search-profile' as unknown as number;
+
 /** A card of a shared list as every viewer sees it (`liked` aside), with the fields its filters are checked on again. */
 interface SharedCard {
   row: Pick<Profile, 'gender' | 'country' | 'region' | 'birth_date'>;
@@ -57,13 +59,13 @@ interface SharedCard {
 }
 /** A member's own of a profile on their page (search.ts theirsOf). */
 type Theirs = Pick<Profile, 'id' | 'listed' | 'pooled' | 'tenant_id'> & { liked: boolean | 0 | 1 };
-const PROFILE_SLOT = '\u0000search-profile' as unknown as number;
 
 export function createSearchService(deps: { db: Kysely<Database>; listings: ListingCache; scopeOf: ScopeOf }) {
   const { db, listings } = deps;
 
   // The statements every search runs while its list is kept, built and compiled once (db/compiled.ts):
-  // the searcher's own row with the newest profile id, and the page's rows by id.
+  // the searcher's own row with the newest profile id, their blocks (listing-cache.ts hiddenFrom)
+  // and what is theirs of the page (theirsOf); the page's cards are the list's (sharedCards).
   const ownRow = compileOnce<Pick<Profile, 'id' | 'gender' | 'sexuality' | 'country' | 'region' | 'birth_date' | 'body_type' | 'interests'> & { newest: number | string | null }, [number]>(
     db,
     db.selectFrom('profiles').select(['id', 'gender', 'sexuality', 'country', 'region', 'birth_date', 'body_type', 'interests']).select(newestProfile.as('newest')).where('user_id', '=', USER_SLOT),
