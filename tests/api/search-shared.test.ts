@@ -14,6 +14,8 @@ import { loadAllTenants } from '../../src/tenant/load.ts';
 import { poolScope, fitKey } from '../../src/server/services/pool.ts';
 import { createListingCache, narrowed, newestProfile, sourceOf, type ListFilters } from '../../src/server/services/listing-cache.ts';
 import { createSearchService } from '../../src/server/services/search.ts';
+import { createSwipeService } from '../../src/server/services/swipes.ts';
+import { createMemoryBus } from '../../src/server/bus.ts';
 import { suspendMember } from '../../src/server/services/suspension.ts';
 import { createDb } from '../../src/server/db/index.ts';
 import { Client } from '../support/accounts.ts';
@@ -146,6 +148,25 @@ describe.each(engines())('shared page cards on %s', (engine) => {
       expect(ids).not.toContain(wandaId);
       expect(ids).not.toContain(xenaId);
     }
+  });
+
+  test("the swipe deck takes its turns of the event loop from the searches' gate", async () => {
+    const anna = await member(rt());
+    const db = rt().db.db;
+    const listings = createListingCache({ db });
+    const passed: string[] = [];
+    const gate = listings.gate;
+    listings.gate = (task) => {
+      passed.push('task');
+      return gate(task);
+    };
+    const tenants = loadAllTenants(TENANTS_DIR);
+    const scopeOf = (t: (typeof tenants)[number]) => poolScope(t, tenants);
+    const spetter = tenants.find((t) => t.id === 'spetter')!;
+    await createSwipeService({ db, bus: createMemoryBus(), scopeOf, listings }).deck(spetter, { userId: anna.userId, profileId: anna.profileId });
+    expect(passed).toHaveLength(1);
+    await createSearchService({ db, listings, scopeOf }).members(spetter, anna.userId, { page: 1 });
+    expect(passed).toHaveLength(2);
   });
 
   test.skipIf(engine !== 'sqlite')('a change by another connection to the SQLite file (the CLI) shows in the next search', async () => {
