@@ -4,6 +4,8 @@
  * row read again against the list's filters.
  */
 import { describe, expect, test } from 'vitest';
+import { changeOf } from '../../src/server/services/listing-changes.ts';
+import { writeOf } from '../../src/server/db/writes.ts';
 import { bandsOf, narrowed, narrowedPage, stillMatches, type ListFilters } from '../../src/server/services/listing-cache.ts';
 
 const home = { country: 'NL', region: 'Utrecht' };
@@ -46,6 +48,21 @@ describe('shared search lists', () => {
         expect(page.total).toBe(all.length);
       }
     }
+  });
+
+  test('which writes drop the shared lists, which only their cards, which nothing', () => {
+    const of = (sql: string) => changeOf(writeOf(sql)!);
+    expect(of('update "profiles" set "last_seen_at" = ? where "id" = ?')).toBeNull();
+    expect(of('update "profiles" set "conversations_started" = "conversations_started" + ? where "id" = ?')).toBeNull();
+    expect(of('insert into "profiles" ("user_id", "name") values (?, ?)')).toBeNull(); // the newest id shows it
+    expect(of('update "profiles" set "name" = ?, "about" = ? where "id" = ?')).toBe('cards');
+    expect(of('update "profiles" set "region" = ?, "updated_at" = ? where "id" = ?')).toBe('listings');
+    expect(of('update "profiles" set "listed" = case when status = \'active\' and not exists (select 1 from users) then 1 else 0 end where "user_id" = ?')).toBe('listings');
+    expect(of('delete from "profiles" where "user_id" = ?')).toBe('listings');
+    expect(of('insert into "photos" ("profile_id", "filename") values (?, ?)')).toBe('cards');
+    expect(of('update "photos" set "status" = ? where "id" = ?')).toBe('cards');
+    expect(of('insert into "likes" ("from_profile_id", "to_profile_id") values (?, ?)')).toBeNull();
+    expect(of('create index "x" on "profiles" ("name")')).toBe('listings'); // a statement this cannot read may write anything
   });
 
   test('a row read again matches the filters only while its gender, place and birth date still do', () => {
