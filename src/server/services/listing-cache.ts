@@ -27,7 +27,7 @@ import { bandedPage, blockedWith, homeBands, visibleProfiles, type Band, type Co
  * own row. What no event tells (a write of another process on SQLite, such as the CLI; the bus not
  * listening) changes the epoch: SQLite's data_version, the bus's listening stretch; while the bus
  * does not listen, no card is kept. A brand leaving the pool or suspended changes its scope's key.
- * A list a few seconds old may miss a newcomer or keep an old order, never show whom the rule hides now.
+ * A list a few seconds old may keep an old order (last seen), never show whom the rule hides now.
  */
 
 /** How long a shared list is used (chosen: a newcomer shows within seconds on every runtime). */
