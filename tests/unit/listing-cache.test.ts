@@ -4,7 +4,9 @@
  * row read again against the list's filters.
  */
 import { describe, expect, test } from 'vitest';
-import { bandsOf, narrowed, stillMatches, type ListFilters } from '../../src/server/services/listing-cache.ts';
+import { changeOf } from '../../src/server/services/listing-changes.ts';
+import { writeOf } from '../../src/server/db/writes.ts';
+import { bandsOf, narrowed, narrowedPage, stillMatches, type ListFilters } from '../../src/server/services/listing-cache.ts';
 
 const home = { country: 'NL', region: 'Utrecht' };
 const row = { gender: 'female' as const, country: 'NL', region: 'Utrecht', birth_date: '1985-06-01' };
@@ -33,6 +35,34 @@ describe('shared search lists', () => {
     const list = { key: 'k', ids: Int32Array.from([9, 4, 7, 1, 3]), complete: true };
     expect(narrowed(list, new Set([7, 3]))).toEqual([9, 4, 1]);
     expect(narrowed(list, new Set())).toEqual([9, 4, 7, 1, 3]);
+  });
+
+  test("a member's page of a list is the page of their narrowed list, and the total its length", () => {
+    const ids = Int32Array.from({ length: 200 }, (_, i) => 1000 - i * 3);
+    const list = { key: 'k', ids, complete: true };
+    for (const without of [new Set<number>(), new Set([1000, 997, 5, 700]), new Set(Array.from(ids).filter((_, i) => i % 7 === 0))]) {
+      const all = narrowed(list, without);
+      for (const from of [0, 24, 48, 190]) {
+        const page = narrowedPage(list, without, from, 28);
+        expect(page.ids).toEqual(all.slice(from, from + 28));
+        expect(page.total).toBe(all.length);
+      }
+    }
+  });
+
+  test('which writes drop the shared lists, which only their cards, which nothing', () => {
+    const of = (sql: string) => changeOf(writeOf(sql)!);
+    expect(of('update "profiles" set "last_seen_at" = ? where "id" = ?')).toBeNull();
+    expect(of('update "profiles" set "conversations_started" = "conversations_started" + ? where "id" = ?')).toBeNull();
+    expect(of('insert into "profiles" ("user_id", "name") values (?, ?)')).toBeNull(); // the newest id shows it
+    expect(of('update "profiles" set "name" = ?, "about" = ? where "id" = ?')).toBe('cards');
+    expect(of('update "profiles" set "region" = ?, "updated_at" = ? where "id" = ?')).toBe('listings');
+    expect(of('update "profiles" set "listed" = case when status = \'active\' and not exists (select 1 from users) then 1 else 0 end where "user_id" = ?')).toBe('listings');
+    expect(of('delete from "profiles" where "user_id" = ?')).toBe('listings');
+    expect(of('insert into "photos" ("profile_id", "filename") values (?, ?)')).toBe('cards');
+    expect(of('update "photos" set "status" = ? where "id" = ?')).toBe('cards');
+    expect(of('insert into "likes" ("from_profile_id", "to_profile_id") values (?, ?)')).toBeNull();
+    expect(of('create index "x" on "profiles" ("name")')).toBe('listings'); // a statement this cannot read may write anything
   });
 
   test('a row read again matches the filters only while its gender, place and birth date still do', () => {

@@ -17,6 +17,7 @@ import { createPhotoService } from './photos.ts';
 import { diskMedia, type MediaStore } from '../media-store.ts';
 import { createModerationService } from './moderation.ts';
 import { createSearchService } from './search.ts';
+import type { ListingChangeSource } from './listing-changes.ts';
 import { createLikeService } from './likes.ts';
 import { createSwipeService } from './swipes.ts';
 import { createListingCache } from './listing-cache.ts';
@@ -48,6 +49,8 @@ export interface ServiceDeps {
   engine: Engine;
   /** What keeps the session cache fresh (sessions.ts); none: every request looks its session up. */
   sessionCache?: SessionCacheSource | null;
+  /** Where the shared lists and cards of listings hear that what they hold changed (listing-changes.ts); without it cards are not kept. */
+  listingChanges?: ListingChangeSource | null;
   bus: EventBus;
   limits: Limits;
   pushPublicKey: string | null;
@@ -115,7 +118,7 @@ export function createServices(deps: ServiceDeps): Services {
   const mail = createMailService({ outboxDir: deps.outboxDir, smtpUrl: deps.smtpUrl, log: deps.log });
   const notifications = createNotificationService({ db });
   // The members search's and the swipe deck's shared lists (bench/README.md "The search under load").
-  const listings = createListingCache({ db });
+  const listings = createListingCache({ db, changes: deps.listingChanges });
   const gifs = deps.gifs ?? localGifs();
   const testProvider = createTestProvider({ db, now: deps.now });
   const discounts = createDiscountService({ db, now: deps.now });

@@ -4,28 +4,46 @@ import type { Database } from '../db/index.ts';
 import type { Gender, Profile } from '../db/schema.ts';
 import { fitKey, fitOf, type Fit, type PoolScope } from './pool.ts';
 import type { AudiencePerson } from '../../lib/audience.ts';
-import { listingGeneration } from './listing-changes.ts';
+import { cardGeneration, followListingChanges, listingGeneration, type ListingChangeSource } from './listing-changes.ts';
+import { createTurnGate } from '../turn-gate.ts';
 import { compileOnce } from '../db/compiled.ts';
 import { bandedPage, blockedWith, homeBands, visibleProfiles, type Band, type Condition, type ProfileQuery, type Viewer } from './visibility.ts';
 
 /**
  * The work members who search alike share (bench/README.md "The search under load"): for one set
  * of brands, an audience and the same filters, the ids of the listed profiles in the listing's
- * order (the home bands, each most recently seen first), read once and kept a few seconds. Each
- * member narrows the list by their own (their profile, their blocks either way, what they answered
- * in the swipe game) and every row a member is shown is read again, fresh, through the one
- * visibility rule (visibleProfiles) in the same statement that reads the card: a list a few
- * seconds old may miss a newcomer or keep an old order, never show what the rule hides now.
+ * order (the home bands, each most recently seen first), read once and kept a few seconds, and
+ * beside each list the cards of its profiles as its pages are shown (`cardsOf`). Each member
+ * narrows the list by their own (their profile, their blocks either way, read fresh each time,
+ * and in the deck what they answered in the swipe game) and reads their own hearts; the cards
+ * are the same for every viewer.
  *
- * A list is kept until LIST_TTL_MS has passed, the listing changed in this process
- * (`listingsChanged()`: a profile listed or unlisted, its searched fields edited), or a profile
- * was added anywhere (the highest profile id, read with the searcher's own row).
+ * A list and its cards are kept until LIST_TTL_MS has passed or something they show changed
+ * (listing-changes.ts: a profile listed or unlisted, suspended, deleted, made invisible or own-brand
+ * only, its searched fields edited; for the cards also its name, city or photos): this process's
+ * writes at once, as the database adapter sends them and again when they commit; another runtime's
+ * on PostgreSQL when the bus delivers its trigger's event (migration 2026-11-27-0300, about a
+ * millisecond). A profile added anywhere shows in the highest profile id, read with the searcher's
+ * own row. What no event tells (a write of another process on SQLite, such as the CLI; the bus not
+ * listening) changes the epoch: SQLite's data_version, the bus's listening stretch; while the bus
+ * does not listen, no card is kept. A brand leaving the pool or suspended changes its scope's key.
+ * A list a few seconds old may keep an old order (last seen), never show whom the rule hides now.
  */
 
 /** How long a shared list is used (chosen: a newcomer shows within seconds on every runtime). */
 const LIST_TTL_MS = 5_000;
 /** Lists kept per runtime (chosen: each at most LIST_SIZE ids). */
 const LISTS_KEPT = 2_000;
+/**
+ * The share of a turn of the event loop searches and swipe decks take (ms, chosen: about the two
+ * searches of the demo's size the gate before it let run in a turn; a search at a million takes a
+ * turn alone). On SQLite a search is synchronous work with no real wait in it, so fifty searches
+ * that arrived together would otherwise all run to the end in one turn and every other request of
+ * every brand would wait behind them (bench/README.md "No stall"); past this share they wait for a
+ * later turn, in arrival order (turn-gate.ts). The deck reads the same lists the same way, so it
+ * takes its turns from the same share.
+ */
+const SEARCH_TURN_MS = 0.5;
 /** Ids beyond the count limit a list holds, so the member's own profile and blocks can be taken out and the limit still reached. */
 const HEADROOM = 64;
 
@@ -63,7 +81,12 @@ export interface IdList {
   key: string;
   ids: Int32Array;
   complete: boolean;
+  /** The ids as a set, made the first time a member's view is taken from the list (narrowedPage). */
+  members?: Set<number>;
 }
+
+/** The cards of a list's profiles as read for a page (null: the profile was not visible when read), kept with the list (cardsOf). */
+export type KeptCards<Card> = Map<number, Card | null>;
 
 /**
  * The home bands of a listing (own region, own country, everyone) that its filters can fill: a
@@ -90,8 +113,12 @@ export function bandsOf(f: Pick<ListFilters, 'country' | 'regions' | 'home'>): B
 /** The highest profile id: a new profile anywhere changes it (select it beside the searcher's own row). */
 export const newestProfile = sql<number | string | null>`(select max(p.id) from profiles as p)`;
 
-export function createListingCache(deps: { db: Kysely<Database> }) {
+export function createListingCache(deps: { db: Kysely<Database>; changes?: ListingChangeSource | null }) {
   const { db } = deps;
+  const changes = deps.changes ?? null;
+  if (changes) followListingChanges(changes);
+  /** The cards kept beside each list, with the card generation, day and epoch they were read in. */
+  const cards = new WeakMap<IdList, { at: string; cards: KeptCards<unknown> }>();
   // Searches that miss the same list at once (its expiry under load) wait for one read of it: the
   // cache's fetch shares the read in flight.
   const lists = new LRUCache<string, IdList, { source: Source; f: ListFilters; size: number }>({
@@ -127,6 +154,8 @@ export function createListingCache(deps: { db: Kysely<Database> }) {
   return {
     visible,
     matching,
+    /** The turn gate searches and decks run through (SEARCH_TURN_MS). */
+    gate: createTurnGate(SEARCH_TURN_MS),
 
     /** The profiles a member is never shown in a listing: their own, and those of a block either way (SPEC §4, visibility.ts `blockedWith`; compiled once). */
     async hiddenFrom(profileId: number): Promise<Set<number>> {
@@ -139,8 +168,22 @@ export function createListingCache(deps: { db: Kysely<Database> }) {
      * otherwise (a statement per home band it reaches; once for all who ask while it is read).
      */
     async ids(source: Source, f: ListFilters, newest: number, size: number): Promise<IdList> {
-      const key = JSON.stringify([listingGeneration(), newest, size, source.scope.key, source.fit ? fitKey(source.fit) : null, f.genders ? [...f.genders].sort() : null, f.country ?? null, f.regions ?? null, f.bornOnOrBefore ?? null, f.bornAfter ?? null, f.home.country, f.home.region]);
+      const key = JSON.stringify([listingGeneration(), changes?.epoch() ?? 0, newest, size, source.scope.key, source.fit ? fitKey(source.fit) : null, f.genders ? [...f.genders].sort() : null, f.country ?? null, f.regions ?? null, f.bornOnOrBefore ?? null, f.bornAfter ?? null, f.home.country, f.home.region]);
       return (await lists.fetch(key, { context: { source, f, size } }))!;
+    },
+
+    /**
+     * The cards kept with `list` for the day `day` (ages change with it), shared by every viewer
+     * of the list until it or a card changes (see above); null when none may be kept (no source
+     * of changes, or the bus not listening).
+     */
+    cardsOf<Card>(list: IdList, day: string): KeptCards<Card> | null {
+      const epoch = changes?.epoch() ?? null;
+      if (epoch === null) return null;
+      const at = `${cardGeneration()}:${epoch}:${day}`;
+      let kept = cards.get(list);
+      if (kept?.at !== at) cards.set(list, (kept = { at, cards: new Map() }));
+      return kept.cards as KeptCards<Card>;
     },
 
     /** A kept list turned out older than what a member may see now (a row the fresh read refused): read it again next time. */
@@ -176,6 +219,25 @@ export function stillMatches(row: Pick<Profile, 'gender' | 'country' | 'region' 
   if (f.bornOnOrBefore && row.birth_date > f.bornOnOrBefore) return false;
   if (f.bornAfter && row.birth_date <= f.bornAfter) return false;
   return true;
+}
+
+/**
+ * Of the ids of a list a member may be shown (narrowed), how many there are and `count` of them
+ * from `from`: a member hides few, so the count is the list's less those of `without` it holds,
+ * and only the ids up to the page are walked (not the whole list each search).
+ */
+export function narrowedPage(list: IdList, without: ReadonlySet<number>, from: number, count: number): { total: number; ids: number[] } {
+  const members = (list.members ??= new Set(list.ids));
+  let hidden = 0;
+  for (const id of without) if (members.has(id)) hidden++;
+  const ids: number[] = [];
+  let at = 0;
+  for (let i = 0; i < list.ids.length && ids.length < count; i++) {
+    const id = list.ids[i]!;
+    if (without.has(id)) continue;
+    if (at++ >= from) ids.push(id);
+  }
+  return { total: list.ids.length - hidden, ids };
 }
 
 /** The ids of a list a member may be shown: without their own profile and the profiles of their blocks either way. */

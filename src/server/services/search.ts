@@ -5,12 +5,11 @@ import type { Tenant } from '../../tenant/schema.ts';
 import { AppError } from '../errors.ts';
 import type { SearchAnswer as SearchResult, SearchCard, SearchQuery } from '../../contract/search.ts';
 import { findRegion } from '../data/regions.ts';
-import type { MainImage } from './main-image.ts';
 import { profileCards } from './cards.ts';
 import { bandedPage, countBands, homeBands, type Band, type ProfileQuery, type Viewer } from './visibility.ts';
-import { bandsOf, narrowed, newestProfile, sourceOf, stillMatches, type ListFilters, type ListingCache, type Source } from './listing-cache.ts';
+import { bandsOf, narrowedPage, newestProfile, sourceOf, stillMatches, type IdList, type ListFilters, type ListingCache, type Source } from './listing-cache.ts';
+import { fitKey } from './pool.ts';
 import { compileOnce, compiledPerCount } from '../db/compiled.ts';
-import { createTurnGate } from '../turn-gate.ts';
 import { LRUCache } from 'lru-cache';
 import type { ScopeOf } from './pool.ts';
 import { yearsBefore } from '../../lib/account-rules.ts';
@@ -42,56 +41,87 @@ type Row = CardRow & { liked: boolean | 0 | 1 | null };
 type Read = (q: ProfileQuery, limit: number, offset: number) => Promise<Row[]>;
 const CARD_COLUMNS = ['profiles.id', 'profiles.name', 'profiles.birth_date', 'profiles.gender', 'profiles.country', 'profiles.region', 'profiles.city', 'profiles.fictional'] as const;
 
-/**
- * The share of a turn of the event loop searches take (ms, chosen: about the two searches of the
- * demo's size the gate before it let run in a turn; a search at a million takes a turn alone).
- * On SQLite a search is synchronous work with no real wait in it, so fifty searches that arrived
- * together would otherwise all run to the end in one turn and every other request of every brand
- * would wait behind them (bench/README.md "No stall"); past this share they wait for a later
- * turn, in arrival order (turn-gate.ts).
- */
-const SEARCH_TURN_MS = 0.5;
-
 /** Rows of the shared list read beyond a page, to fill it when one was hidden since the list was read (chosen). */
 const STALE_SPARE = 4;
 
-/** Compiled statements of the page by ids kept (chosen: a shape per brand scope, day and viewer kind, each compiled per page length). */
+/** Ids of a shared read compiled once up to (a page, its spares, and the few the member's own view moved it by; chosen). */
+const SHARED_READ_KEPT_UP_TO = PER_PAGE + 2 * STALE_SPARE;
+/** Compiled statements of a page's shared rows kept (chosen: a shape per brand scope, fit and day, each compiled per page length). */
 const PAGE_SHAPES_KEPT = 500;
 /** Placeholders of the statements compiled once (db/compiled.ts). */
 const USER_SLOT = '\u0000search-user' as unknown as number;
 const PROFILE_SLOT = '\u0000search-profile' as unknown as number;
 
+/** A card of a shared list as every viewer sees it (`liked` aside), with the fields its filters are checked on again. */
+interface SharedCard {
+  row: Pick<Profile, 'gender' | 'country' | 'region' | 'birth_date'>;
+  card: SearchCard;
+}
+/** A member's own of a profile on their page (search.ts theirsOf). */
+type Theirs = Pick<Profile, 'id' | 'listed' | 'pooled' | 'tenant_id'> & { liked: boolean | 0 | 1 };
+
 export function createSearchService(deps: { db: Kysely<Database>; listings: ListingCache; scopeOf: ScopeOf }) {
   const { db, listings } = deps;
-  const gate = createTurnGate(SEARCH_TURN_MS);
 
   // The statements every search runs while its list is kept, built and compiled once (db/compiled.ts):
-  // the searcher's own row with the newest profile id, and the page's rows by id.
+  // the searcher's own row with the newest profile id, their blocks (listing-cache.ts hiddenFrom)
+  // and what is theirs of the page (theirsOf); the page's cards are the list's (sharedCards).
   const ownRow = compileOnce<Pick<Profile, 'id' | 'gender' | 'sexuality' | 'country' | 'region' | 'birth_date' | 'body_type' | 'interests'> & { newest: number | string | null }, [number]>(
     db,
     db.selectFrom('profiles').select(['id', 'gender', 'sexuality', 'country', 'region', 'birth_date', 'body_type', 'interests']).select(newestProfile.as('newest')).where('user_id', '=', USER_SLOT),
     [USER_SLOT],
   );
-  const pages = new LRUCache<string, (ids: readonly number[], ...me: number[]) => Promise<Row[]>>({ max: PAGE_SHAPES_KEPT });
+  const shapes = new LRUCache<string, (ids: readonly number[]) => Promise<CardRow[]>>({ max: PAGE_SHAPES_KEPT });
 
   /**
-   * The rows of `ids` the member (`me`, their profile id; null: a visitor) may see now, through
-   * the one visibility rule, with the heart: a statement compiled once for each brand's scope, day
-   * (its audiences' birth dates), viewer kind and number of ids (db/compiled.ts compiledPerCount).
+   * The card rows of `ids` the list's viewers may see now, through the one visibility rule as the
+   * list was read (its scope for viewers of its fit, listing-cache.ts Source): the same for every
+   * viewer of the list, so kept with it. A statement compiled once for each brand's scope, fit and
+   * day (its audiences' birth dates) and number of ids (db/compiled.ts compiledPerCount).
    */
-  function pageByIds(source: Source, me: number | null, ids: number[]): Promise<Row[]> {
-    const key = JSON.stringify([source.scope.key, new Date().toISOString().slice(0, 10), me !== null]);
-    let run = pages.get(key);
+  function sharedRows(source: Source, day: string, ids: number[]): Promise<CardRow[]> {
+    const key = JSON.stringify([source.scope.key, source.fit ? fitKey(source.fit) : null, day]);
+    let run = shapes.get(key);
     if (!run) {
-      const read = (ids: readonly number[], me: number | null) => {
-        const viewer = me === null ? null : { userId: Number.NaN, profileId: me };
-        return cardRows(listings.visible(source, viewer).where('profiles.id', 'in', ids), viewer?.profileId, ids.length, 0);
-      };
-      const keptUpTo = PER_PAGE + STALE_SPARE;
-      run = me === null ? compiledPerCount<Row>(db, (ids) => read(ids, null), { keptUpTo }) : compiledPerCount<Row, [number]>(db, read, { keptUpTo, slots: [PROFILE_SLOT] });
-      pages.set(key, run);
+      run = compiledPerCount<CardRow>(db, (ids) => listings.visible(source).where('profiles.id', 'in', ids).select(CARD_COLUMNS), { keptUpTo: SHARED_READ_KEPT_UP_TO });
+      shapes.set(key, run);
     }
-    return me === null ? run(ids) : run(ids, me);
+    return run(ids);
+  }
+
+  /**
+   * What of a page is the member's own (`me`, their profile id), read fresh each time in one
+   * statement by primary key: their heart on each profile, and whether each is still listed
+   * and, from another brand, still pooled (what a list and its cards are dropped for as soon as
+   * it changes anywhere: this guards the bus's delivery time on PostgreSQL).
+   */
+  const theirsOf = compiledPerCount<Theirs, [number]>(
+    db,
+    (ids, me) =>
+      db
+        .selectFrom('profiles')
+        .select(['profiles.id', 'profiles.listed', 'profiles.pooled', 'profiles.tenant_id'])
+        .select((eb) => sql<boolean | 0 | 1>`${eb.exists(eb.selectFrom('likes').select(sql.lit(1).as('one')).where('likes.from_profile_id', '=', me).whereRef('likes.to_profile_id', '=', 'profiles.id'))}`.as('liked'))
+        .where('profiles.id', 'in', ids),
+    { keptUpTo: PER_PAGE + STALE_SPARE, slots: [PROFILE_SLOT] },
+  );
+
+  /**
+   * The shared cards of `ids` (null: not visible), from those kept with the list, the others read
+   * and kept. When cards are read, the list's own ids at the page's place (`around`) are read with
+   * them, so the members whose pages the own profile or a block moved by a few find theirs kept.
+   */
+  async function sharedCards(source: Source, list: IdList, ids: number[], around: ArrayLike<number>, today: Date): Promise<(id: number) => SharedCard | null> {
+    const day = today.toISOString().slice(0, 10);
+    const kept = listings.cardsOf<SharedCard>(list, day);
+    let missing = kept ? ids.filter((id) => !kept.has(id)) : ids;
+    if (kept && missing.length > 0) missing = [...new Set([...missing, ...Array.from(around).filter((id) => !kept.has(id))])];
+    const read = new Map<number, SharedCard>();
+    if (missing.length > 0) {
+      for (const { row, card } of await profileCards(db, await sharedRows(source, day, missing), today)) read.set(row.id, { row, card: { ...card, gender: row.gender } });
+      if (kept) for (const id of missing) kept.set(id, read.get(id) ?? null);
+    }
+    return (id) => kept?.get(id) ?? read.get(id) ?? null;
   }
 
   /** A listing's card rows; for a member (`me`, their profile id), whether they like each (the heart), in the same statement. */
@@ -122,7 +152,7 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
      * first, then the own region, then the most recently seen. `visitorCountry` (geo-IP) orders a visitor's results the same way.
      */
     members(tenant: Tenant, userId: number | null, query: SearchQuery, visitorCountry: string | null = null): Promise<SearchResult> {
-      return gate(() => search(tenant, userId, query, visitorCountry));
+      return listings.gate(() => search(tenant, userId, query, visitorCountry));
     },
   };
 
@@ -162,23 +192,34 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
     // this member is never shown; the count stops at the limit (a brand of 100,000 has no use for more).
     const newest = Number((me ?? (await db.selectNoFrom(newestProfile.as('newest')).executeTakeFirstOrThrow())).newest ?? 0);
     const list = await listings.ids(source, filters, newest, SEARCH_COUNT_LIMIT);
-    const mine = me ? narrowed(list, await listings.hiddenFrom(me.id)) : Array.from(list.ids);
-    // More blocks than the list's headroom: the list no longer reaches the limit, so count and page without it.
-    if (!list.complete && mine.length < SEARCH_COUNT_LIMIT) return searchEach(source, filters, viewer, read, query.page);
-    const total = Math.min(mine.length, SEARCH_COUNT_LIMIT);
     const offset = (query.page - 1) * PER_PAGE;
+    // The page's ids, with a few more in case one was hidden or changed since the list was read.
+    const mine = narrowedPage(list, me ? await listings.hiddenFrom(me.id) : new Set(), offset, PER_PAGE + STALE_SPARE);
+    // More blocks than the list's headroom: the list no longer reaches the limit, so count and page without it.
+    if (!list.complete && mine.total < SEARCH_COUNT_LIMIT) return searchEach(source, filters, viewer, read, query.page);
+    const total = Math.min(mine.total, SEARCH_COUNT_LIMIT);
     const shown = Math.max(0, Math.min(PER_PAGE, total - offset));
-    // The page's rows read fresh through the visibility rule and the filters, with a few more in
-    // case one was suspended, hidden or changed since the list was read.
-    const asked = mine.slice(offset, offset + shown + STALE_SPARE);
-    let rows: Row[] = [];
+    // The page's cards, shared with every viewer of the list (read once while it is kept), and
+    // what is the member's own of them read fresh: their hearts, and whether each is still listed.
+    const asked = mine.ids.slice(0, shown + STALE_SPARE);
+    const profiles: SearchCard[] = [];
     if (shown > 0) {
-      const fresh = (await pageByIds(source, me?.id ?? null, asked)).filter((row) => stillMatches(row, filters));
-      const at = new Map(asked.map((id, i) => [id, i]));
-      rows = fresh.sort((a, b) => at.get(a.id)! - at.get(b.id)!).slice(0, shown);
-      if (fresh.length < asked.length) listings.forget(list);
+      const around = list.ids.subarray(offset, offset + shown + STALE_SPARE);
+      const [shared, theirs] = await Promise.all([sharedCards(source, list, asked, around, today), me ? theirsOf(asked, me.id) : null]);
+      const own = theirs && new Map(theirs.map((t) => [t.id, t]));
+      let stale = false;
+      for (const id of asked) {
+        const card = shared(id);
+        const t = own?.get(id);
+        if (!card || (own && !(t && Number(t.listed) === 1 && (t.tenant_id === source.scope.brand || Number(t.pooled) === 1)))) {
+          stale = true;
+          continue;
+        }
+        if (profiles.length < shown && stillMatches(card.row, filters)) profiles.push(t ? { ...card.card, liked: Boolean(t.liked) } : card.card);
+      }
+      if (stale) listings.forget(list);
     }
-    return answer(rows, total, query.page, () => similar(source, filters, viewer, read));
+    return answer(profiles, total, query.page, () => similar(source, filters, viewer, read));
   }
 
   /** When nothing matches: profiles of the genders looked for, nearest first, without the other filters. */
@@ -188,9 +229,9 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
   }
 
   /** The page and its figures; when nothing matched, profiles like those looked for (`similar`). */
-  async function answer(rows: Row[], total: number, page: number, similar: () => Promise<Row[]>): Promise<SearchResult> {
+  async function answer(profiles: SearchCard[], total: number, page: number, similar: () => Promise<Row[]>): Promise<SearchResult> {
     const result: SearchResult = {
-      profiles: await cards(rows),
+      profiles,
       total,
       total_capped: total >= SEARCH_COUNT_LIMIT,
       page,
@@ -211,7 +252,7 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
     const counts = await countBands(db, filtered, bands, SEARCH_COUNT_LIMIT);
     const total = counts.reduce((a, b) => a + b, 0);
     const rows = await bandedPage(filtered, bands, read, { offset: (page - 1) * PER_PAGE, limit: PER_PAGE, counts });
-    return answer(rows, total, page, () => similar(source, filters, viewer, read));
+    return answer(await cards(rows), total, page, () => similar(source, filters, viewer, read));
   }
 }
 

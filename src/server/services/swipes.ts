@@ -124,39 +124,48 @@ export function createSwipeService(deps: { db: Kysely<Database>; bus: EventBus; 
     return { likes_left: left, next_at: left === 0 ? day.end.toISOString() : null };
   }
 
+  /** The next cards of the deck and the likes left today (GET /api/swipe.php: deck() below runs it through the turn gate). */
+  async function deck(tenant: Tenant, liker: Liker): Promise<SwipeState & { profiles: SwipeCard[] }> {
+    const [me] = await deckRow(liker.profileId);
+    if (!me) throw notFound();
+    const read = (q: ProfileQuery, limit: number, offset: number) => readDeck(q, limit, offset).execute();
+    // The search's shared list of the genders looked for, nearest first, its first profiles read
+    // fresh through the visibility rule without those answered; the member's own list when the
+    // first DECK_LOOKS of it were all answered.
+    const source = sourceOf(deps.scopeOf(tenant), me);
+    const filters: ListFilters = { genders: wantedBy(me), home: { country: me.country, region: me.region } };
+    const list = await deps.listings.ids(source, filters, Number(me.newest ?? 0), SEARCH_COUNT_LIMIT);
+    const looked = Array.from(list.ids.subarray(0, DECK_LOOKS)).filter((id) => id !== me.id);
+    let rows: DeckRow[] = [];
+    let covered = 0;
+    while (covered < looked.length && rows.length < SWIPE_DECK_SIZE) {
+      const chunk = looked.slice(covered, covered + DECK_CHUNK);
+      covered += chunk.length;
+      const at = new Map(chunk.map((id, i) => [id, i]));
+      const found = await chunkRows(source, liker, chunk);
+      rows.push(...found.filter((row) => stillMatches(row, filters)).sort((a, b) => at.get(a.id)! - at.get(b.id)!));
+      // A chunk all answered: the member has swiped past the head of the shared list, so their
+      // own list (below) is read rather than the rest of the head, chunk by chunk.
+      if (found.length === 0) break;
+    }
+    rows = rows.slice(0, SWIPE_DECK_SIZE);
+    if (rows.length < SWIPE_DECK_SIZE && (covered < looked.length || list.ids.length > DECK_LOOKS)) {
+      rows = await bandedPage((band) => wanted(tenant, liker, me, band, unanswered(liker.profileId)), homeBands(me.country, me.region), read, { offset: 0, limit: SWIPE_DECK_SIZE });
+    }
+    const cards = await profileCards(db, rows, now());
+    return { ...(await state(tenant, liker)), profiles: cards.map(({ row, card }) => ({ ...card, about: row.about, interests: parseInterests(row.interests) })) };
+  }
+
   return {
     state,
 
-    /** GET /api/swipe.php: the next cards (never one answered or liked before) and the likes left today. */
-    async deck(tenant: Tenant, liker: Liker): Promise<SwipeState & { profiles: SwipeCard[] }> {
-      const [me] = await deckRow(liker.profileId);
-      if (!me) throw notFound();
-      const read = (q: ProfileQuery, limit: number, offset: number) => readDeck(q, limit, offset).execute();
-      // The search's shared list of the genders looked for, nearest first, its first profiles read
-      // fresh through the visibility rule without those answered; the member's own list when the
-      // first DECK_LOOKS of it were all answered.
-      const source = sourceOf(deps.scopeOf(tenant), me);
-      const filters: ListFilters = { genders: wantedBy(me), home: { country: me.country, region: me.region } };
-      const list = await deps.listings.ids(source, filters, Number(me.newest ?? 0), SEARCH_COUNT_LIMIT);
-      const looked = Array.from(list.ids.subarray(0, DECK_LOOKS)).filter((id) => id !== me.id);
-      let rows: DeckRow[] = [];
-      let covered = 0;
-      while (covered < looked.length && rows.length < SWIPE_DECK_SIZE) {
-        const chunk = looked.slice(covered, covered + DECK_CHUNK);
-        covered += chunk.length;
-        const at = new Map(chunk.map((id, i) => [id, i]));
-        const found = await chunkRows(source, liker, chunk);
-        rows.push(...found.filter((row) => stillMatches(row, filters)).sort((a, b) => at.get(a.id)! - at.get(b.id)!));
-        // A chunk all answered: the member has swiped past the head of the shared list, so their
-        // own list (below) is read rather than the rest of the head, chunk by chunk.
-        if (found.length === 0) break;
-      }
-      rows = rows.slice(0, SWIPE_DECK_SIZE);
-      if (rows.length < SWIPE_DECK_SIZE && (covered < looked.length || list.ids.length > DECK_LOOKS)) {
-        rows = await bandedPage((band) => wanted(tenant, liker, me, band, unanswered(liker.profileId)), homeBands(me.country, me.region), read, { offset: 0, limit: SWIPE_DECK_SIZE });
-      }
-      const cards = await profileCards(db, rows, now());
-      return { ...(await state(tenant, liker)), profiles: cards.map(({ row, card }) => ({ ...card, about: row.about, interests: parseInterests(row.interests) })) };
+    /**
+     * GET /api/swipe.php: the next cards (never one answered or liked before) and the likes left
+     * today. Decks take their turns of the event loop from the searches' share (listing-cache.ts
+     * SEARCH_TURN_MS): they read the same lists the same way.
+     */
+    deck(tenant: Tenant, liker: Liker): Promise<SwipeState & { profiles: SwipeCard[] }> {
+      return deps.listings.gate(() => deck(tenant, liker));
     },
 
     /**

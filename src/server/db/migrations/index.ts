@@ -33,6 +33,7 @@ import * as m20261126_0044 from './2026-11-26-0044-queue-count-indexes.ts';
 import * as m20261126_0055 from './2026-11-26-0055-pool-listing.ts';
 import * as m20261126_0060 from './2026-11-26-0060-fictional-conversation-brand.ts';
 import * as m20261127_0100 from './2026-11-27-0100-pool-listing-cover.ts';
+import * as m20261127_0300 from './2026-11-27-0300-listing-changes-notify.ts';
 
 /**
  * Every migration of this folder, by file name without extension. Imported statically, not
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-0055-pool-listing': m20261126_0055,
   '2026-11-26-0060-fictional-conversation-brand': m20261126_0060,
   '2026-11-27-0100-pool-listing-cover': m20261127_0100,
+  '2026-11-27-0300-listing-changes-notify': m20261127_0300,
 };
