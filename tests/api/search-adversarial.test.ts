@@ -292,5 +292,28 @@ describe.each(engines())('the swipe deck under 50 requests at once on %s', (engi
       expect(deck).not.toContain(members[(i + 2) % 10]!.profileId);
       expect(deck.length).toBeGreaterThan(0);
     }
+
+    // 50 decks, 20 searches and 20 answers (passes) at once: every request answered once, every
+    // answer stored once, and the next deck of each member leaves out all they answered.
+    const passes = members.flatMap((m, i) => [3, 4].map((d) => ({ m, to: members[(i + d) % 10]! })));
+    const [decks, searches, answers] = await Promise.all([
+      Promise.all(Array.from({ length: 50 }, (_, k) => members[k % 10]!.client.get('/api/swipe.php'))),
+      Promise.all(Array.from({ length: 20 }, (_, k) => members[k % 10]!.client.get(`/api/members.php?${QUERY}`))),
+      Promise.all(passes.map(({ m, to }) => m.client.post('/api/swipe.php', { profile_id: to.profileId, action: 'pass' }))),
+    ]);
+    for (const res of [...decks, ...searches, ...answers]) expect(res.status, res.text).toBe(200);
+    for (const [k, res] of decks.entries()) {
+      const deck = (res.json().profiles as { id: number }[]).map((p) => p.id);
+      expect(new Set(deck).size).toBe(deck.length);
+      expect(deck).not.toContain(members[k % 10]!.profileId);
+    }
+    for (const [k, res] of searches.entries()) expect((res.json().profiles as { id: number }[]).map((p) => p.id)).not.toContain(members[k % 10]!.profileId);
+    for (const [i, m] of members.entries()) {
+      const stored = await rt().db.db.selectFrom('swipes').select(['to_profile_id', 'action']).where('from_profile_id', '=', m.profileId).orderBy('to_profile_id').execute();
+      const answered = [1, 2, 3, 4].map((d) => members[(i + d) % 10]!.profileId);
+      expect(stored.map((r) => r.to_profile_id)).toEqual([...answered].sort((a, b) => a - b));
+      const next = await deckOf(m);
+      for (const id of answered) expect(next).not.toContain(id);
+    }
   }, 120_000);
 });
