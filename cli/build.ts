@@ -27,8 +27,9 @@ export function sourcesMtime(id: string): number {
 /** True when dist/<id> is missing or older than its sources. */
 export function isStale(id: string): boolean {
   const stamp = readBuildStamp(DIST_DIR, id);
-  if (!stamp || !existsSync(join(DIST_DIR, id, 'server', 'entry.mjs'))) return true;
-  if (stamp.program !== undefined && !isWholeProgram(DIST_DIR, stamp.program)) return true;
+  if (!stamp) return true;
+  // A build of its own server code (before programs), or one naming a program that must be whole.
+  if (stamp.program === undefined ? !existsSync(join(DIST_DIR, id, 'server', 'entry.mjs')) : !isWholeProgram(DIST_DIR, stamp.program)) return true;
   return sourcesMtime(id) > stamp.sources;
 }
 
@@ -108,7 +109,7 @@ export async function ensureProgram(id: string): Promise<void> {
 
 /**
  * One brand's build: the program of its languages (built when missing or older than its sources),
- * a copy of its server code and assets, the brand's assets, its static output rendered from the
+ * the brand's assets, its static output rendered from the
  * program (src/server/static-output.ts) with compressed copies, put in place of the old.
  */
 async function buildTenant(id: string): Promise<{ id: string; seconds: number }> {

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listTenantIds, loadTenant, TenantError } from '../tenant/load.ts';
 import type { Tenant } from '../tenant/schema.ts';
 import type { LanderManifest } from '../lib/attribution.ts';
-import { PROGRAMS_FOLDER, programDir, readBuildStamp } from './programs.ts';
+import { BUILD_STAMP, PROGRAMS_FOLDER, programDir, readBuildStamp } from './programs.ts';
 
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: object) => Promise<void>;
 
@@ -206,12 +206,7 @@ export class TenantRegistry {
     const now = Date.now();
     const known = this.#builds.get(id);
     if (known && now - known.checkedAt < RESCAN_MS) return known;
-    let stamp: number | undefined;
-    try {
-      stamp = statSync(join(this.distDir, id, 'server', 'entry.mjs')).mtimeMs;
-    } catch {
-      stamp = undefined;
-    }
+    let stamp = buildTime(this.distDir, id);
     if (known && known.stamp === stamp) {
       known.checkedAt = now;
       return known;
@@ -219,6 +214,9 @@ export class TenantRegistry {
     // The replaced build's handler goes, and the listeners it added to the process with it.
     for (const listener of known?.listeners ?? []) process.off('unhandledRejection', listener);
     const program = stamp === undefined ? undefined : this.#programOf(id);
+    // A build that names a program copies none of its server code: without the program's folder
+    // (dist/<id> copied without dist/_programs) nothing can serve it.
+    if (program === undefined && !existsSync(join(this.distDir, id, 'server', 'entry.mjs'))) stamp = undefined;
     const fresh: Build = {
       stamp,
       checkedAt: now,
@@ -257,6 +255,22 @@ export class TenantRegistry {
       () => undefined,
     );
   }
+}
+
+/**
+ * When a brand's build was made, or last changed in place (its compressed copies written after):
+ * the mtime of its stamp, or of its own server code for a build from before stamps. Undefined when
+ * the brand is not built.
+ */
+function buildTime(distDir: string, id: string): number | undefined {
+  for (const file of [BUILD_STAMP, join('server', 'entry.mjs')]) {
+    try {
+      return statSync(join(distDir, id, file)).mtimeMs;
+    } catch {
+      // Not this one.
+    }
+  }
+  return undefined;
 }
 
 /** The names of the files in a folder (none when it is missing). */

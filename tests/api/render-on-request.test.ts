@@ -84,6 +84,8 @@ describe.each(engines())('a brand added with no build on %s', (engine) => {
     const stamp = readBuildStamp(distDir, 'vers');
     expect(stamp?.program).toBe(readBuildStamp(DIST_DIR, 'spetter')?.program);
     expect(existsSync(join(distDir, 'vers', 'client', 'l', 'nl', 'index.html.br'))).toBe(true);
+    // No copy of the program's server code: the runtime loads it from dist/_programs/<sha>/.
+    expect(existsSync(join(distDir, 'vers', 'server'))).toBe(false);
     expect((await hostFetch(rt, 'spetter', '/')).text).toContain('startpagina van Spetter"');
 
     // Its folder edited: the next pages are of the edit.

@@ -247,7 +247,7 @@ describe('sitegen new (with build) while the runtime runs', () => {
     expect(home.text).toContain('--c-primary:#0b7a75');
     expect(home.text).toContain('lang="en"');
     // Its output was rendered by the runtime on that first request, and written for the next process.
-    expect(existsSync(join(distDir, 'launchy', 'server', 'entry.mjs'))).toBe(true);
+    expect(existsSync(join(distDir, 'launchy', '.sitegen-build.json'))).toBe(true);
 
     const settings = (await hostFetch(rt, 'launchy', '/api/settings.php')).json().settings;
     expect(settings).toMatchObject({ name: 'Launchy', domain: 'launchy.test', niche: 2 });
