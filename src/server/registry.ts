@@ -57,6 +57,7 @@ export class TenantRegistry {
   #stamps = new Map<string, number>();
   #builds = new Map<string, Build>();
   #programs = new Map<string, Program>();
+  #coming = new Map<string, Set<string>>();
   #scannedAt = 0;
   /** Handlers load one at a time, so the process listeners each adds are known to be its own. */
   #loading: Promise<unknown> = Promise.resolve();
@@ -122,7 +123,17 @@ export class TenantRegistry {
 
   /** Whether the build has this prerendered page (a path under client/); no disk access per request. */
   hasPage(id: string, relative: string): boolean {
-    return this.#build(id).pages.has(relative.split(sep).join('/'));
+    const page = relative.split(sep).join('/');
+    return this.#build(id).pages.has(page) || (this.#coming.get(id)?.has(page) ?? false);
+  }
+
+  /**
+   * The pages a brand's output is about to have, served before they are all written (a brand with
+   * no output: its first visitors wait for their own page, brand-output.ts); undefined once they are.
+   */
+  expectPages(id: string, pages: Set<string> | undefined): void {
+    if (pages) this.#coming.set(id, pages);
+    else this.#coming.delete(id);
   }
 
   /** The lander at a page's address in a locale (its experiment's variants), or undefined for any other page. */
