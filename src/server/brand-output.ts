@@ -120,19 +120,21 @@ export function programFor(distDir: string, tenantsDir: string, tenant: Tenant):
 
 /**
  * Writes a brand's output from a program: the brand's assets, its static pages rendered
- * (src/server/static-output.ts) with brotli and gzip copies of what was written, and the stamp
+ * (src/server/static-output.ts), brotli and gzip copies of its stylesheet and assets, and the stamp
  * naming the program; made in `next` and renamed into place whole, so a runtime serves the old
  * output until then. Nothing of the program is copied (1.9 MB of server code and 1.8 MB of assets
  * a brand): the runtime loads its server code and serves its assets from dist/_programs/<sha>/
  * (TenantRegistry), so a dist/<id>/ is served only beside the dist/_programs/ it names.
  *
+ * The pages are not compressed here: their brotli and gzip copies are made on their first request
+ * (page-cache.ts), and written beside them for the next process.
+ *
  * `early` (a brand with no output, whose first visitors wait): only what a page needs to be served
  * is written before the rename (the stylesheet, made of one page of each template, and those
  * pages: openStaticOutput); `page(file)` then writes a page a visitor asks for ahead of the rest,
- * which are written in place after (each file whole), then compressed. `written` resolves once every
- * page is there and the build's stamp (its mtime) is new, so the registry lists them;
- * `compressed` once their brotli and gzip copies are there too and the stamp is new again, so the
- * page cache reads the pages again with them. Should the stylesheet of every page be another (a
+ * which are written in place after (each file whole). `written` resolves once every page is there
+ * and the build's stamp (its mtime) is new, so the registry lists them; `compressed` once the
+ * stylesheet's and the brand's assets' copies are there too and the stamp is new again. Should the stylesheet of every page be another (a
  * class that only a page of another niche or variant uses), the output is rendered again whole.
  */
 export async function writeBrandOutput(opts: {
@@ -156,12 +158,16 @@ export async function writeBrandOutput(opts: {
     const brand = join(next, 'client', 'brand');
     if (existsSync(assets)) cpSync(assets, brand, { recursive: true });
     const brandFiles = (existsSync(assets) ? filesUnder(brand) : []).map((f) => join('client', 'brand', f));
+    // Compressed here: what is served as a file (@fastify/static, its copies beside it), the
+    // stylesheet and the brand's assets. The pages' copies are made on their first request
+    // (page-cache.ts): brotli quality 11 of every page was most of a brand's build.
+    const servedAsFiles = (written: string[]) => [...written.filter((f) => f.startsWith('_assets/')).map((f) => join('client', f)), ...brandFiles];
     const stamp = () => writeFileSync(join(next, BUILD_STAMP), JSON.stringify({ id: tenant.id, sources: opts.sources, built: new Date().toISOString(), program: opts.program } satisfies BuildStamp));
     const output = await openStaticOutput({ tenant, tenantsDir: opts.tenantsDir, programDir: program, client: join(next, 'client'), stylesheetOf: opts.early ? 'one page per template' : 'every page' });
     if (!opts.early) {
       const written = await output.writeAll();
       await opts.beforeCompress?.(join(next, 'client'), join(program, 'client'));
-      await precompressFiles([...written.map((f) => join(next, 'client', f)), ...brandFiles.map((f) => join(next, f))]);
+      await precompressFiles(servedAsFiles(written).map((f) => join(next, f)));
       stamp();
       replaceBuild(next, final);
       return { pages: new Set(), page: async () => undefined, written: Promise.resolve(), compressed: Promise.resolve() };
@@ -188,7 +194,7 @@ export async function writeBrandOutput(opts: {
       written: written.then(() => undefined),
       compressed: written.then(async (files) => {
         if (!files) return;
-        await precompressFiles([...files.map((f) => join(final, 'client', f)), ...brandFiles.map((f) => join(final, f))]);
+        await precompressFiles(servedAsFiles(files).map((f) => join(final, f)));
         touch();
       }),
     };
@@ -205,7 +211,7 @@ export interface BrandOutputWriting {
   page(file: string): Promise<void>;
   /** Every page written, and the registry to list them. */
   written: Promise<void>;
-  /** Their compressed copies written, and the page cache to read them. */
+  /** The compressed copies of its stylesheet and assets written. */
   compressed: Promise<void>;
 }
 
@@ -291,7 +297,7 @@ export function createBrandOutputs(opts: {
       .then(
         () => {
           registry.recheck(id);
-          if (early) opts.log(`brand ${id}: every page and its compressed copies written in ${seconds()} s`);
+          if (early) opts.log(`brand ${id}: every page written in ${seconds()} s`);
         },
         (error: Error) => opts.log(`brand ${id}: writing the rest of its output failed: ${error.message}`),
       );

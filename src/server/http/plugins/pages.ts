@@ -91,7 +91,7 @@ export const pagesPlugin: FastifyPluginAsync<{ registry: TenantRegistry; outputs
       if (prerendered) {
         const { file, private: personal } = await landerFile({ registry, traffic: services.traffic }, request, reply, { tenant, locale: visitor.locale, ...prerendered });
         await outputs?.page(tenant.id, file);
-        return pages.send(request, reply, pages.get(join(registry.clientDir(tenant.id), file), registry.buildStamp(tenant.id)!), { private: personal });
+        return pages.send(request, reply, await pages.get(join(registry.clientDir(tenant.id), file), registry.buildStamp(tenant.id)!), { private: personal });
       }
       // A page a member opens most: the brand's member shell in the member's language (member-shells.ts).
       const shell = shellOf(pathname);
@@ -105,7 +105,7 @@ export const pagesPlugin: FastifyPluginAsync<{ registry: TenantRegistry; outputs
             if (shell.profileId === null || !(await services.profiles.canOpen(tenant, shell.profileId, viewer))) return app.sendErrorPage(request, reply, 404);
           }
           await outputs?.page(tenant.id, file);
-          return pages.send(request, reply, pages.get(join(registry.clientDir(tenant.id), file), registry.buildStamp(tenant.id)!), { private: true });
+          return pages.send(request, reply, await pages.get(join(registry.clientDir(tenant.id), file), registry.buildStamp(tenant.id)!), { private: true });
         }
       }
     }
