@@ -176,6 +176,12 @@ export async function writeBrandOutput(opts: {
     stamp();
     replaceBuild(next, final);
     output.client = join(final, 'client');
+    // The rest is written in place: not into another build put there meanwhile (`sitegen dev`'s
+    // watcher or `sitegen build` replacing the folder), whose pages they would overwrite with these.
+    const folder = statSync(final).ino;
+    output.guard = () => {
+      if (statSync(final, { throwIfNoEntry: false })?.ino !== folder) throw new Error('its output was replaced meanwhile');
+    };
     const touch = () => {
       const now = new Date();
       utimesSync(join(final, BUILD_STAMP), now, now);

@@ -49,6 +49,8 @@ export async function renderStaticOutput(opts: { tenant: Tenant; tenantsDir: str
 export interface StaticOutput {
   /** The folder it writes to (the caller moves it: written first in a build's next folder, the rest in place). */
   client: string;
+  /** Called before each page is written: throws when the folder is no longer this output's. */
+  guard?: () => void;
   /** Every page's file under client/ (such as l/nl/index.html). */
   pages: Set<string>;
   /** The stylesheet, the landers.json of each locale and the pages of one per template: what a page needs to be served. Their files under client/. */
@@ -120,7 +122,10 @@ export async function openStaticOutput(opts: { tenant: Tenant; tenantsDir: strin
     },
     write(file) {
       let page = written.get(file);
-      if (!page) written.set(file, (page = render(file).then((body) => writeWhole(output.client, file, body.replace(STYLESHEET, link)))));
+      if (!page) written.set(file, (page = render(file).then((body) => {
+        output.guard?.();
+        writeWhole(output.client, file, body.replace(STYLESHEET, link));
+      })));
       return page;
     },
     async writeAll() {

@@ -4,13 +4,14 @@
  * template) is written first, a page a visitor asks for next, the rest after; the stylesheet is
  * the one of every page, so the output ends byte for byte as `sitegen build` renders it.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { loadTenant } from '../../src/tenant/load.ts';
 import { programDir, readBuildStamp } from '../../src/server/programs.ts';
 import { openStaticOutput, renderStaticOutput } from '../../src/server/static-output.ts';
+import { replaceBuild, writeBrandOutput } from '../../src/server/brand-output.ts';
 import { DIST_DIR, TENANTS_DIR } from '../support/runtime.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'sitegen-static-output-'));
@@ -52,4 +53,20 @@ test.each(['spetter', 'velvet'])('%s: a page is written before the rest, and the
     const text = (dir: string) => readFileSync(join(dir, file), 'utf8').replace(/uid="[^"]*"/g, 'uid=""');
     expect(text(client), file).toBe(text(whole));
   }
+});
+
+test('the rest of a brand\'s pages are not written into another build put in its place meanwhile', { timeout: 120_000 }, async () => {
+  const distDir = join(root, 'dist');
+  mkdirSync(distDir);
+  symlinkSync(join(DIST_DIR, '_programs'), join(distDir, '_programs'), 'dir');
+  const tenant = loadTenant('velvet', TENANTS_DIR);
+  const output = await writeBrandOutput({ tenantsDir: TENANTS_DIR, distDir, tenant, program: readBuildStamp(DIST_DIR, 'velvet')!.program!, sources: 0, next: join(distDir, '.velvet.next'), early: true });
+  // Another build of the brand put in place (as `sitegen dev`'s watcher does) before the rest is written.
+  const other = join(distDir, '.velvet.other');
+  mkdirSync(join(other, 'client'), { recursive: true });
+  writeFileSync(join(other, 'client', 'mine.txt'), 'the other build');
+  replaceBuild(other, join(distDir, 'velvet'));
+  await expect(output.written).rejects.toThrow('replaced meanwhile');
+  await expect(output.compressed).rejects.toThrow('replaced meanwhile');
+  expect(filesIn(join(distDir, 'velvet'))).toEqual(['client/mine.txt']);
 });
