@@ -133,9 +133,9 @@ export function programFor(distDir: string, tenantsDir: string, tenant: Tenant):
  * is written before the rename (the stylesheet, made of one page of each template, and those
  * pages: openStaticOutput); `page(file)` then writes a page a visitor asks for ahead of the rest,
  * which are written in place after (each file whole). `written` resolves once every page is there
- * and the build's stamp (its mtime) is new, so the registry lists them; `compressed` once the
- * stylesheet's and the brand's assets' copies are there too and the stamp is new again. Should the stylesheet of every page be another (a
- * class that only a page of another niche or variant uses), the output is rendered again whole.
+ * and the build's stamp (its mtime) is new, so the registry lists them. Should the stylesheet of
+ * every page be another (a class that only a page of another niche or variant uses), the output
+ * is rendered again whole.
  */
 export async function writeBrandOutput(opts: {
   tenantsDir: string;
@@ -170,9 +170,10 @@ export async function writeBrandOutput(opts: {
       await precompressFiles(servedAsFiles(written).map((f) => join(next, f)));
       stamp();
       replaceBuild(next, final);
-      return { pages: new Set(), page: async () => undefined, written: Promise.resolve(), compressed: Promise.resolve() };
+      return { pages: new Set(), page: async () => undefined, written: Promise.resolve() };
     }
-    await output.writeFirst();
+    // The stylesheet's copies before any page names it: browsers keep it a year as first fetched.
+    await precompressFiles(servedAsFiles(await output.writeFirst()).map((f) => join(next, f)));
     stamp();
     replaceBuild(next, final);
     output.client = join(final, 'client');
@@ -186,24 +187,11 @@ export async function writeBrandOutput(opts: {
       const now = new Date();
       utimesSync(join(final, BUILD_STAMP), now, now);
     };
-    const written = output.writeAll().then(async (files) => {
-      if (!(await output.isExact())) {
-        await writeBrandOutput({ ...opts, early: false });
-        return undefined;
-      }
-      touch();
-      return files;
+    const written = output.writeAll().then(async () => {
+      if (await output.isExact()) touch();
+      else await writeBrandOutput({ ...opts, early: false });
     });
-    return {
-      pages: output.pages,
-      page: async (file) => (output.pages.has(file) ? output.write(file) : undefined),
-      written: written.then(() => undefined),
-      compressed: written.then(async (files) => {
-        if (!files) return;
-        await precompressFiles(servedAsFiles(files).map((f) => join(final, f)));
-        touch();
-      }),
-    };
+    return { pages: output.pages, page: async (file) => (output.pages.has(file) ? output.write(file) : undefined), written };
   } finally {
     rmSync(next, { recursive: true, force: true });
   }
@@ -217,8 +205,6 @@ export interface BrandOutputWriting {
   page(file: string): Promise<void>;
   /** Every page written, and the registry to list them. */
   written: Promise<void>;
-  /** The compressed copies of its stylesheet and assets written. */
-  compressed: Promise<void>;
 }
 
 /** How often a brand's folder is looked at for changes (the registry rescans tenants as often). */
@@ -293,18 +279,14 @@ export function createBrandOutputs(opts: {
     }
     registry.recheck(id);
     if (registry.isBuilt(id)) seen.set(id, folder);
-    const written = output.written.finally(() => {
-      writing.delete(id);
-      registry.expectPages(id, undefined);
-      registry.recheck(id);
-    });
-    return written
-      .then(() => output.compressed)
+    return output.written
+      .finally(() => {
+        writing.delete(id);
+        registry.expectPages(id, undefined);
+        registry.recheck(id);
+      })
       .then(
-        () => {
-          registry.recheck(id);
-          if (early) opts.log(`brand ${id}: every page written in ${seconds()} s`);
-        },
+        () => void (early && opts.log(`brand ${id}: every page written in ${seconds()} s`)),
         (error: Error) => opts.log(`brand ${id}: writing the rest of its output failed: ${error.message}`),
       );
   }

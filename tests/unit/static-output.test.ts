@@ -67,6 +67,5 @@ test('the rest of a brand\'s pages are not written into another build put in its
   writeFileSync(join(other, 'client', 'mine.txt'), 'the other build');
   replaceBuild(other, join(distDir, 'velvet'));
   await expect(output.written).rejects.toThrow('replaced meanwhile');
-  await expect(output.compressed).rejects.toThrow('replaced meanwhile');
   expect(filesIn(join(distDir, 'velvet'))).toEqual(['client/mine.txt']);
 });
