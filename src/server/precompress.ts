@@ -25,7 +25,7 @@ export async function precompress(dir: string): Promise<{ files: number; bytes: 
 }
 
 /** Writes a file under another name, then renames it: a runtime serving the folder never reads half of it. */
-export function writeWhole(path: string, body: Buffer): void {
+export function writeWhole(path: string, body: Buffer | string): void {
   const part = `${path}.${process.pid}.part`;
   writeFileSync(part, body);
   renameSync(part, path);

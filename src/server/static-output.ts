@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -15,6 +15,7 @@ import type { Services } from './services/index.ts';
 import type { Tenant } from '../tenant/schema.ts';
 import { landerManifest, staticPaths, type StaticPath } from '../site/static-paths.ts';
 import { PageAnswer } from './http/page-answer.ts';
+import { writeWhole } from './precompress.ts';
 import type { AstroHandler } from './registry.ts';
 
 /**
@@ -113,8 +114,8 @@ export async function openStaticOutput(opts: { tenant: Tenant; tenantsDir: strin
     writeFirst() {
       firstWritten ??= (async () => {
         const landers = paths.filter((p) => p.route === 'landers.json').map((p) => p.file);
-        for (const p of paths) if (p.route === 'landers.json') writeWhole(output.client, p.file, JSON.stringify(landerManifest(tenant, files, p.params.locale)));
-        writeWhole(output.client, stylesheet.file, stylesheet.css);
+        for (const p of paths) if (p.route === 'landers.json') writeInto(output.client, p.file, JSON.stringify(landerManifest(tenant, files, p.params.locale)));
+        writeInto(output.client, stylesheet.file, stylesheet.css);
         await Promise.all(first.map((p) => output.write(p.file)));
         return [stylesheet.file, ...landers, ...first.map((p) => p.file)];
       })();
@@ -124,7 +125,7 @@ export async function openStaticOutput(opts: { tenant: Tenant; tenantsDir: strin
       let page = written.get(file);
       if (!page) written.set(file, (page = render(file).then((body) => {
         output.guard?.();
-        writeWhole(output.client, file, body.replace(STYLESHEET, link));
+        writeInto(output.client, file, body.replace(STYLESHEET, link));
       })));
       return page;
     },
@@ -142,15 +143,10 @@ export async function openStaticOutput(opts: { tenant: Tenant; tenantsDir: strin
   return output;
 }
 
-/**
- * Writes a file of the output under another name, then renames it: a runtime serving the folder
- * (the rest of a brand's pages are written in place) never reads half of one.
- */
-function writeWhole(client: string, file: string, body: string): void {
-  const path = join(client, file);
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(`${path}.${process.pid}.part`, body);
-  renameSync(`${path}.${process.pid}.part`, path);
+/** Writes a file of the output whole (the rest of a brand's pages are written in the folder a runtime serves). */
+function writeInto(client: string, file: string, body: string): void {
+  mkdirSync(dirname(join(client, file)), { recursive: true });
+  writeWhole(join(client, file), body);
 }
 
 /** One page through the program's handler, as Astro's prerendering wrote it. */
