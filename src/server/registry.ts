@@ -269,7 +269,7 @@ export class TenantRegistry {
 }
 
 /**
- * When a brand's build was made, or last changed in place (its compressed copies written after):
+ * When a brand's build was made, or last changed in place (the rest of its pages written after):
  * the mtime of its stamp, or of its own server code for a build from before stamps. Undefined when
  * the brand is not built.
  */
