@@ -27,8 +27,9 @@ export function sourcesMtime(id: string): number {
 /** True when dist/<id> is missing or older than its sources. */
 export function isStale(id: string): boolean {
   const stamp = readBuildStamp(DIST_DIR, id);
-  if (!stamp || !existsSync(join(DIST_DIR, id, 'server', 'entry.mjs'))) return true;
-  if (stamp.program !== undefined && !isWholeProgram(DIST_DIR, stamp.program)) return true;
+  if (!stamp) return true;
+  // A build of its own server code (before programs), or one naming a program that must be whole.
+  if (stamp.program === undefined ? !existsSync(join(DIST_DIR, id, 'server', 'entry.mjs')) : !isWholeProgram(DIST_DIR, stamp.program)) return true;
   return sourcesMtime(id) > stamp.sources;
 }
 
@@ -94,21 +95,22 @@ export async function buildTenants(ids: string[]): Promise<{ id: string; seconds
 }
 
 /**
- * The program of a brand's languages, built when missing or stale (what `sitegen new` waits for:
- * a running runtime renders the brand's output from it on the first request, brand-output.ts).
+ * The programs of brands' languages, each built when missing or stale (what `sitegen new` waits
+ * for, and `sitegen start` for a brand with no output: a running runtime renders the brand's
+ * output from it on the first request, brand-output.ts).
  */
-export async function ensureProgram(id: string): Promise<void> {
-  const languages = programLanguages(loadTenant(id, TENANTS_DIR));
+export async function ensurePrograms(ids: string[]): Promise<void> {
+  const sets = new Map(ids.map((id) => programLanguages(loadTenant(id, TENANTS_DIR))).map((languages) => [languages.join(','), languages]));
   await withBuildLock(async () => {
     linkNodeModules(DIST_DIR);
     await compileMessageTypes();
-    await programOf(languages);
+    for (const languages of sets.values()) await programOf(languages);
   });
 }
 
 /**
  * One brand's build: the program of its languages (built when missing or older than its sources),
- * a copy of its server code and assets, the brand's assets, its static output rendered from the
+ * the brand's assets, its static output rendered from the
  * program (src/server/static-output.ts) with compressed copies, put in place of the old.
  */
 async function buildTenant(id: string): Promise<{ id: string; seconds: number }> {
@@ -292,9 +294,15 @@ export async function buildConsole(): Promise<{ seconds: number }> {
   return { seconds };
 }
 
-/** Builds the tenants and the console whose builds are missing or older than their sources (start, dev, `build --missing`). */
+/** Builds what `sitegen start` and `dev` need before serving: the tenants' builds older than their sources, the programs of those with none, and the console when stale. */
 export async function buildStale(): Promise<void> {
   const stale = listTenantIds(TENANTS_DIR).filter((id) => isStale(id));
-  if (stale.length) await buildTenants(stale);
+  // A brand with no output at all (a fresh clone, a new brand) needs only its program: the runtime
+  // renders its output on its first request, a visitor's own page first. One whose output is older
+  // than its sources is built again here, or the runtime would serve the old one (brand-output.ts).
+  const unbuilt = stale.filter((id) => readBuildStamp(DIST_DIR, id) === undefined);
+  if (unbuilt.length) await ensurePrograms(unbuilt);
+  const older = stale.filter((id) => !unbuilt.includes(id));
+  if (older.length) await buildTenants(older);
   if (isConsoleStale()) await buildConsole();
 }

@@ -6,7 +6,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { join } from 'node:path';
 import { TENANTS_DIR, DATA_DIR } from './paths.ts';
-import { buildConsole, buildStale, buildTenants, ensureProgram, isConsoleStale, isStale } from './build.ts';
+import { buildConsole, buildStale, buildTenants, ensurePrograms, isConsoleStale, isStale } from './build.ts';
 import { checkAll, missingPaymentKeys } from './check.ts';
 import { createTenantFile } from './new.ts';
 import { runningPort, startServer } from './serve.ts';
@@ -82,7 +82,7 @@ program
     // On PostgreSQL the brand reaches every runtime on every machine sharing the database.
     if (configFromEnv().databaseUrl) await publish([id]);
     if (opts.build) {
-      await ensureProgram(id);
+      await ensurePrograms([id]);
       const running = runningPort(DATA_DIR);
       // The brand's pages are rendered by the runtime on the first request for them (brand-output.ts).
       console.log(

@@ -4,7 +4,7 @@ import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { loadTenant } from '../tenant/load.ts';
 import type { Tenant } from '../tenant/schema.ts';
 import { BUILD_STAMP, PROGRAMS_FOLDER, programDir, readBuildStamp, type BuildStamp } from './programs.ts';
-import { renderStaticOutput } from './static-output.ts';
+import { openStaticOutput } from './static-output.ts';
 import { precompressFiles } from './precompress.ts';
 import type { TenantRegistry } from './registry.ts';
 
@@ -119,16 +119,23 @@ export function programFor(distDir: string, tenantsDir: string, tenant: Tenant):
 }
 
 /**
- * Writes a brand's output from a program: the program's server code (served when dist/_programs is
- * not copied along), the brand's assets, its static pages rendered (src/server/static-output.ts)
- * with brotli and gzip copies of what was written, and the stamp; made in `next` and renamed into
- * place whole, so a runtime serves the old output until then. The program's assets are not copied:
- * the runtime serves them from the program's folder (TenantRegistry.assetFolder).
+ * Writes a brand's output from a program: the brand's assets, its static pages rendered
+ * (src/server/static-output.ts), brotli and gzip copies of its stylesheet and assets, and the stamp
+ * naming the program; made in `next` and renamed into place whole, so a runtime serves the old
+ * output until then. Nothing of the program is copied (1.9 MB of server code and 1.8 MB of assets
+ * a brand): the runtime loads its server code and serves its assets from dist/_programs/<sha>/
+ * (TenantRegistry), so a dist/<id>/ is served only beside the dist/_programs/ it names.
  *
- * `compressLater` (a brand with no output, whose first visitor waits): renamed into place before
- * the compressed copies are made (two thirds of the time, brotli quality 11); `compressed` resolves
- * once they are there and the build's stamp (its entry's mtime) is new, so the page cache reads
- * the pages again with them.
+ * The pages are not compressed here: their brotli and gzip copies are made on their first request
+ * (page-cache.ts), and written beside them for the next process.
+ *
+ * `early` (a brand with no output, whose first visitors wait): only what a page needs to be served
+ * is written before the rename (the stylesheet, made of one page of each template, and those
+ * pages: openStaticOutput); `page(file)` then writes a page a visitor asks for ahead of the rest,
+ * which are written in place after (each file whole). `written` resolves once every page is there
+ * and the build's stamp (its mtime) is new, so the registry lists them. Should the stylesheet of
+ * every page be another (a class that only a page of another niche or variant uses), the output
+ * is rendered again whole.
  */
 export async function writeBrandOutput(opts: {
   tenantsDir: string;
@@ -137,37 +144,67 @@ export async function writeBrandOutput(opts: {
   program: string;
   sources: number;
   next: string;
-  compressLater?: boolean;
+  early?: boolean;
   /** Runs on the rendered client folder before compression, with the program's client folder. */
   beforeCompress?: (client: string, programClient: string) => Promise<unknown>;
-}): Promise<{ compressed: Promise<void> }> {
+}): Promise<BrandOutputWriting> {
   const { tenant, next } = opts;
   const program = programDir(opts.distDir, opts.program);
   const final = join(opts.distDir, tenant.id);
   rmSync(next, { recursive: true, force: true });
   linkNodeModules(opts.distDir);
   try {
-    cpSync(join(program, 'server'), join(next, 'server'), { recursive: true });
     const assets = join(opts.tenantsDir, tenant.id, 'assets');
     const brand = join(next, 'client', 'brand');
     if (existsSync(assets)) cpSync(assets, brand, { recursive: true });
-    const written = await renderStaticOutput({ tenant, tenantsDir: opts.tenantsDir, programDir: program, client: join(next, 'client') });
-    await opts.beforeCompress?.(join(next, 'client'), join(program, 'client'));
-    const toCompress = [...written, ...(existsSync(assets) ? filesUnder(brand) : []).map((f) => join(brand, f))];
-    if (!opts.compressLater) await precompressFiles(toCompress);
-    writeFileSync(join(next, BUILD_STAMP), JSON.stringify({ id: tenant.id, sources: opts.sources, built: new Date().toISOString(), program: opts.program } satisfies BuildStamp));
+    const brandFiles = (existsSync(assets) ? filesUnder(brand) : []).map((f) => join('client', 'brand', f));
+    // Compressed here: what is served as a file (@fastify/static, its copies beside it), the
+    // stylesheet and the brand's assets. The pages' copies are made on their first request
+    // (page-cache.ts): brotli quality 11 of every page was most of a brand's build.
+    const servedAsFiles = (written: string[]) => [...written.filter((f) => f.startsWith('_assets/')).map((f) => join('client', f)), ...brandFiles];
+    const stamp = () => writeFileSync(join(next, BUILD_STAMP), JSON.stringify({ id: tenant.id, sources: opts.sources, built: new Date().toISOString(), program: opts.program } satisfies BuildStamp));
+    const output = await openStaticOutput({ tenant, tenantsDir: opts.tenantsDir, programDir: program, client: join(next, 'client'), stylesheetOf: opts.early ? 'one page per template' : 'every page' });
+    if (!opts.early) {
+      const written = await output.writeAll();
+      await opts.beforeCompress?.(join(next, 'client'), join(program, 'client'));
+      await precompressFiles(servedAsFiles(written).map((f) => join(next, f)));
+      stamp();
+      replaceBuild(next, final);
+      return { pages: new Set(), page: async () => undefined, written: Promise.resolve() };
+    }
+    // The stylesheet's copies before any page names it: browsers keep it a year as first fetched.
+    await precompressFiles(servedAsFiles(await output.writeFirst()).map((f) => join(next, f)));
+    stamp();
     replaceBuild(next, final);
-    if (!opts.compressLater) return { compressed: Promise.resolve() };
-    const moved = toCompress.map((file) => join(final, relative(next, file)));
-    return {
-      compressed: precompressFiles(moved).then(() => {
-        const now = new Date();
-        utimesSync(join(final, 'server', 'entry.mjs'), now, now);
-      }),
+    output.client = join(final, 'client');
+    // The rest is written in place: not into another build put there meanwhile (`sitegen dev`'s
+    // watcher or `sitegen build` replacing the folder), whose pages they would overwrite with these.
+    const folder = statSync(final).ino;
+    output.guard = () => {
+      if (statSync(final, { throwIfNoEntry: false })?.ino !== folder) throw new Error('its output was replaced meanwhile');
     };
+    const touch = () => {
+      const now = new Date();
+      utimesSync(join(final, BUILD_STAMP), now, now);
+    };
+    const written = output.writeAll().then(async () => {
+      if (await output.isExact()) touch();
+      else await writeBrandOutput({ ...opts, early: false });
+    });
+    return { pages: output.pages, page: async (file) => (output.pages.has(file) ? output.write(file) : undefined), written };
   } finally {
     rmSync(next, { recursive: true, force: true });
   }
+}
+
+/** A brand's output being written (writeBrandOutput). */
+export interface BrandOutputWriting {
+  /** Every page of the output (files under client/), to be served before they are all written. */
+  pages: Set<string>;
+  /** Resolves once a page of the output (a file under client/) is written; at once for any other file. */
+  page(file: string): Promise<void>;
+  /** Every page written, and the registry to list them. */
+  written: Promise<void>;
 }
 
 /** How often a brand's folder is looked at for changes (the registry rescans tenants as often). */
@@ -212,37 +249,53 @@ export function createBrandOutputs(opts: {
     return seen.get(id) !== folder;
   }
 
-  async function make(tenant: Tenant, folder: number): Promise<void> {
+  /** The outputs being written page by page (a brand with no output, served before they are all there). */
+  const writing = new Map<string, BrandOutputWriting>();
+
+  /** Makes a brand's output; resolves once it can be served, with what is written after (the rest of its pages, their compressed copies). */
+  async function make(tenant: Tenant, folder: number): Promise<Promise<void>> {
+    const { id } = tenant;
     const found = programFor(distDir, tenantsDir, tenant);
     if (!found) {
-      if (!registry.isBuilt(tenant.id)) opts.log(`brand ${tenant.id}: no program of its languages (${programLanguages(tenant).join(', ')}) yet`);
+      if (!registry.isBuilt(id)) opts.log(`brand ${id}: no program of its languages (${programLanguages(tenant).join(', ')}) yet`);
       // Asked again when the folder changes (`sitegen build <id>` builds the program and the output).
-      failed.set(tenant.id, folder);
+      failed.set(id, folder);
       // Minutes: the brand is answered as not built meanwhile; the registry picks the build up.
-      void opts.withoutProgram?.(tenant.id).then(() => registry.recheck(tenant.id));
-      return;
-    } else {
-      const started = performance.now();
-      // Read again: the folder may have changed since the registry loaded it.
-      const current = loadTenant(tenant.id, tenantsDir);
-      const sources = Math.max(found.sources, folder);
-      // A brand with no output is served as soon as its pages are rendered, compressed copies after.
-      const compressLater = !registry.isBuilt(tenant.id);
-      const { compressed } = await writeBrandOutput({ tenantsDir, distDir, tenant: current, program: found.program, sources, next: join(distDir, `.${tenant.id}.${process.pid}.next`), compressLater });
-      opts.log(`brand ${tenant.id}: output rendered from program ${found.program} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-      void compressed.then(
-        () => registry.recheck(tenant.id),
-        (error: Error) => opts.log(`brand ${tenant.id}: compressing its output failed: ${error.message}`),
-      );
+      void opts.withoutProgram?.(id).then(() => registry.recheck(id));
+      return Promise.resolve();
     }
-    registry.recheck(tenant.id);
-    if (registry.isBuilt(tenant.id)) seen.set(tenant.id, folder);
+    const started = performance.now();
+    const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
+    // Read again: the folder may have changed since the registry loaded it.
+    const current = loadTenant(id, tenantsDir);
+    const sources = Math.max(found.sources, folder);
+    // A brand with no output is served as soon as a page can be: each visitor waits for their own page.
+    const early = !registry.isBuilt(id);
+    const output = await writeBrandOutput({ tenantsDir, distDir, tenant: current, program: found.program, sources, next: join(distDir, `.${id}.${process.pid}.next`), early });
+    opts.log(`brand ${id}: output ${early ? 'served' : 'rendered'} from program ${found.program} in ${seconds()} s`);
+    if (early) {
+      writing.set(id, output);
+      registry.expectPages(id, output.pages);
+    }
+    registry.recheck(id);
+    if (registry.isBuilt(id)) seen.set(id, folder);
+    return output.written
+      .finally(() => {
+        writing.delete(id);
+        registry.expectPages(id, undefined);
+        registry.recheck(id);
+      })
+      .then(
+        () => void (early && opts.log(`brand ${id}: every page written in ${seconds()} s`)),
+        (error: Error) => opts.log(`brand ${id}: writing the rest of its output failed: ${error.message}`),
+      );
   }
 
   return {
     /**
      * Returns once the brand has an output: at once when it has one (a stale one is served until
-     * the new one, rendered meanwhile, is whole), else when its output is made (or could not be).
+     * the new one, rendered meanwhile, is whole), else when a page of it can be served (or it could
+     * not be made): see `page`.
      */
     async ready(tenant: Tenant): Promise<void> {
       const { id } = tenant;
@@ -253,17 +306,25 @@ export function createBrandOutputs(opts: {
       checked.set(id, now);
       const folder = newestMtime(join(tenantsDir, id));
       if (!stale(id, folder)) return;
-      const made = make(tenant, folder)
-        .catch((error: Error) => {
-          failed.set(id, folder);
-          opts.log(`brand ${id}: output failed: ${error.message}`);
-        })
+      const served = make(tenant, folder).catch((error: Error) => {
+        failed.set(id, folder);
+        opts.log(`brand ${id}: output failed: ${error.message}`);
+        return Promise.resolve();
+      });
+      // One output at a time per brand, the rest of its pages included: another would replace the folder they are written to.
+      making.set(id, served.then(() => undefined));
+      void served
+        .then((rest) => rest)
         .finally(() => {
           making.delete(id);
           checked.set(id, Date.now());
         });
-      making.set(id, made);
-      return registry.isBuilt(id) ? undefined : made;
+      return registry.isBuilt(id) ? undefined : served.then(() => undefined);
+    },
+
+    /** Returns once a page of the brand's output (a file under client/) is written: at once but while its pages are written after it is served. */
+    async page(id: string, file: string): Promise<void> {
+      await writing.get(id)?.page(file);
     },
   };
 }

@@ -25,10 +25,23 @@ export async function precompress(dir: string): Promise<{ files: number; bytes: 
 }
 
 /** Writes a file under another name, then renames it: a runtime serving the folder never reads half of it. */
-function writeWhole(path: string, body: Buffer): void {
+export function writeWhole(path: string, body: Buffer | string): void {
   const part = `${path}.${process.pid}.part`;
   writeFileSync(part, body);
   renameSync(part, path);
+}
+
+/**
+ * A file's brotli (quality 11) and gzip (level 9) copies, each null when it is not smaller, or the
+ * file too small to gain (`MIN_BYTES`). zlib runs on libuv's thread pool, off the event loop.
+ */
+export async function compressedCopies(body: Buffer): Promise<{ br: Buffer | null; gzip: Buffer | null }> {
+  if (body.length < MIN_BYTES) return { br: null, gzip: null };
+  const [br, gzipped] = await Promise.all([
+    brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    gz(body, { level: 9 }),
+  ]);
+  return { br: br.length < body.length ? br : null, gzip: gzipped.length < body.length ? gzipped : null };
 }
 
 /** The same for a list of files (those of another kind or too small to gain are left as they are). */
@@ -37,15 +50,12 @@ export async function precompressFiles(paths: string[]): Promise<{ files: number
   const files = paths.filter((path) => COMPRESSIBLE.has(extname(path).toLowerCase()) && statSync(path).size >= MIN_BYTES);
   const one = async (path: string) => {
     const body = readFileSync(path);
-    const [br, gzipped] = await Promise.all([
-      brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-      gz(body, { level: 9 }),
-    ]);
-    if (br.length < body.length) writeWhole(`${path}.br`, br);
-    if (gzipped.length < body.length) writeWhole(`${path}.gz`, gzipped);
+    const { br, gzip } = await compressedCopies(body);
+    if (br) writeWhole(`${path}.br`, br);
+    if (gzip) writeWhole(`${path}.gz`, gzip);
     totals.files += 1;
     totals.bytes += body.length;
-    totals.brotliBytes += Math.min(br.length, body.length);
+    totals.brotliBytes += br?.length ?? body.length;
   };
   // zlib works on libuv's thread pool: a few files at a time keep every core busy.
   const queue = [...files];

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listTenantIds, loadTenant, TenantError } from '../tenant/load.ts';
 import type { Tenant } from '../tenant/schema.ts';
 import type { LanderManifest } from '../lib/attribution.ts';
-import { PROGRAMS_FOLDER, programDir, readBuildStamp } from './programs.ts';
+import { BUILD_STAMP, PROGRAMS_FOLDER, programDir, readBuildStamp } from './programs.ts';
 
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: object) => Promise<void>;
 
@@ -57,6 +57,7 @@ export class TenantRegistry {
   #stamps = new Map<string, number>();
   #builds = new Map<string, Build>();
   #programs = new Map<string, Program>();
+  #coming = new Map<string, Set<string>>();
   #scannedAt = 0;
   /** Handlers load one at a time, so the process listeners each adds are known to be its own. */
   #loading: Promise<unknown> = Promise.resolve();
@@ -122,7 +123,17 @@ export class TenantRegistry {
 
   /** Whether the build has this prerendered page (a path under client/); no disk access per request. */
   hasPage(id: string, relative: string): boolean {
-    return this.#build(id).pages.has(relative.split(sep).join('/'));
+    const page = relative.split(sep).join('/');
+    return this.#build(id).pages.has(page) || (this.#coming.get(id)?.has(page) ?? false);
+  }
+
+  /**
+   * The pages a brand's output is about to have, served before they are all written (a brand with
+   * no output: its first visitors wait for their own page, brand-output.ts); undefined once they are.
+   */
+  expectPages(id: string, pages: Set<string> | undefined): void {
+    if (pages) this.#coming.set(id, pages);
+    else this.#coming.delete(id);
   }
 
   /** The lander at a page's address in a locale (its experiment's variants), or undefined for any other page. */
@@ -206,12 +217,7 @@ export class TenantRegistry {
     const now = Date.now();
     const known = this.#builds.get(id);
     if (known && now - known.checkedAt < RESCAN_MS) return known;
-    let stamp: number | undefined;
-    try {
-      stamp = statSync(join(this.distDir, id, 'server', 'entry.mjs')).mtimeMs;
-    } catch {
-      stamp = undefined;
-    }
+    let stamp = buildTime(this.distDir, id);
     if (known && known.stamp === stamp) {
       known.checkedAt = now;
       return known;
@@ -219,6 +225,9 @@ export class TenantRegistry {
     // The replaced build's handler goes, and the listeners it added to the process with it.
     for (const listener of known?.listeners ?? []) process.off('unhandledRejection', listener);
     const program = stamp === undefined ? undefined : this.#programOf(id);
+    // A build that names a program copies none of its server code: without the program's folder
+    // (dist/<id> copied without dist/_programs) nothing can serve it.
+    if (program === undefined && !existsSync(join(this.distDir, id, 'server', 'entry.mjs'))) stamp = undefined;
     const fresh: Build = {
       stamp,
       checkedAt: now,
@@ -257,6 +266,22 @@ export class TenantRegistry {
       () => undefined,
     );
   }
+}
+
+/**
+ * When a brand's build was made, or last changed in place (the rest of its pages written after):
+ * the mtime of its stamp, or of its own server code for a build from before stamps. Undefined when
+ * the brand is not built.
+ */
+function buildTime(distDir: string, id: string): number | undefined {
+  for (const file of [BUILD_STAMP, join('server', 'entry.mjs')]) {
+    try {
+      return statSync(join(distDir, id, file)).mtimeMs;
+    } catch {
+      // Not this one.
+    }
+  }
+  return undefined;
 }
 
 /** The names of the files in a folder (none when it is missing). */

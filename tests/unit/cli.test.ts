@@ -3,7 +3,7 @@
  * valid brand, and a brand launched with `new` served by a runtime that was already running.
  */
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseTenant } from '../../src/tenant/schema.ts';
@@ -215,6 +215,13 @@ describe('sitegen new (with build) while the runtime runs', () => {
     mkdirSync(distDir);
     // The other brands keep their builds; the runtime serves them before and after.
     for (const id of ['spetter', 'velvet']) symlinkSync(join(DIST_DIR, id), join(distDir, id), 'dir');
+    // With the programs they name (a brand's output holds no server code of its own): each linked,
+    // their records copied, so that a program `sitegen new` builds is this folder's alone.
+    mkdirSync(join(distDir, '_programs'));
+    for (const entry of readdirSync(join(DIST_DIR, '_programs'))) {
+      if (entry.endsWith('.json')) cpSync(join(DIST_DIR, '_programs', entry), join(distDir, '_programs', entry));
+      else symlinkSync(join(DIST_DIR, '_programs', entry), join(distDir, '_programs', entry), 'dir');
+    }
     rt = await startTestRuntime('sqlite', { tenantsDir, distDir, seed: false });
 
     const before = await hostFetch(rt, 'launchy', '/');
@@ -247,7 +254,7 @@ describe('sitegen new (with build) while the runtime runs', () => {
     expect(home.text).toContain('--c-primary:#0b7a75');
     expect(home.text).toContain('lang="en"');
     // Its output was rendered by the runtime on that first request, and written for the next process.
-    expect(existsSync(join(distDir, 'launchy', 'server', 'entry.mjs'))).toBe(true);
+    expect(existsSync(join(distDir, 'launchy', '.sitegen-build.json'))).toBe(true);
 
     const settings = (await hostFetch(rt, 'launchy', '/api/settings.php')).json().settings;
     expect(settings).toMatchObject({ name: 'Launchy', domain: 'launchy.test', niche: 2 });

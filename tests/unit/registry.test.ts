@@ -102,3 +102,20 @@ test('a build whose program is not in its dist folder is served by its own serve
   expect(await (handler as unknown as () => Promise<number>)()).toBe(7);
   expect(registry.loadedPrograms()).toBe(0);
 });
+
+test('a build that names a program and holds no server code is served from the program, and not at all without it', async () => {
+  root = mkdtempSync(join(tmpdir(), 'sitegen-registry-'));
+  const distDir = join(root, 'dist');
+  mkdirSync(join(distDir, 'spetter'), { recursive: true });
+  writeFileSync(join(distDir, 'spetter', '.sitegen-build.json'), JSON.stringify({ id: 'spetter', sources: 0, built: '', program: 'dutch' }));
+  const registry = new TenantRegistry({ tenantsDir: join(root, 'tenants'), distDir });
+  // dist/_programs/dutch not there: nothing can serve the build.
+  expect(registry.isBuilt('spetter')).toBe(false);
+  expect(await registry.handler('spetter')).toBeUndefined();
+
+  fakeProgram(distDir, 'dutch');
+  await new Promise((r) => setTimeout(r, 1100)); // the registry looks at the disk once a second
+  expect(registry.isBuilt('spetter')).toBe(true);
+  const handler = (await registry.handler('spetter'))!;
+  expect(await (handler as unknown as () => Promise<string>)()).toBe('dutch');
+});

@@ -72,7 +72,8 @@ export const pagesPlugin: FastifyPluginAsync<{ registry: TenantRegistry; outputs
     // one leading slash keeps the whole path a path, as prerenderedPage reads doubled slashes.
     const url = new URL(request.url.replace(/^\/{2,}/, '/'), 'http://localhost');
     if (request.sessionSuspended && !url.pathname.startsWith('/pages/')) return reply.header('cache-control', 'no-store').redirect(BAN_PAGE, 303);
-    // A brand with no output yet, or whose folder changed since, has it rendered now (seconds).
+    // A brand with no output yet, or whose folder changed since, has it rendered now (a page of
+    // one with no output is written before the rest when a visitor asks for it: outputs.page).
     await outputs?.ready(tenant);
     if (!registry.isBuilt(tenant.id)) {
       return reply.code(503).type('text/plain; charset=utf-8').send(`The brand "${tenant.id}" is not built yet: run \`npx sitegen build ${tenant.id}\`.\n`);
@@ -91,7 +92,8 @@ export const pagesPlugin: FastifyPluginAsync<{ registry: TenantRegistry; outputs
       const prerendered = prerenderedPage(registry, tenant.id, visitor.locale, pathname);
       if (prerendered) {
         const { file, private: personal } = await landerFile({ registry, traffic: services.traffic }, request, reply, { tenant, locale: visitor.locale, ...prerendered });
-        return pages.send(request, reply, pages.get(join(registry.clientDir(tenant.id), file), registry.buildStamp(tenant.id)!), { private: personal });
+        await outputs?.page(tenant.id, file);
+        return pages.send(request, reply, await pages.get(join(registry.clientDir(tenant.id), file), registry.buildStamp(tenant.id)!), { private: personal });
       }
       // A page a member opens most: the brand's member shell in the member's language (member-shells.ts).
       const shell = shellOf(pathname);
@@ -104,7 +106,8 @@ export const pagesPlugin: FastifyPluginAsync<{ registry: TenantRegistry; outputs
             const viewer = { userId: user.id, profileId: user.profile?.id ?? null };
             if (shell.profileId === null || !(await services.profiles.canOpen(tenant, shell.profileId, viewer))) return app.sendErrorPage(request, reply, 404);
           }
-          return pages.send(request, reply, pages.get(join(registry.clientDir(tenant.id), file), registry.buildStamp(tenant.id)!), { private: true });
+          await outputs?.page(tenant.id, file);
+          return pages.send(request, reply, await pages.get(join(registry.clientDir(tenant.id), file), registry.buildStamp(tenant.id)!), { private: true });
         }
       }
     }
