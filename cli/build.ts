@@ -9,7 +9,7 @@ import { CONSOLE_BUILD } from '../src/server/http/console-pages.ts';
 import { compile } from '@inlang/paraglide-js';
 import { listTenantIds, loadTenant } from '../src/tenant/load.ts';
 import { BUILD_STAMP as STAMP, PROGRAMS_FOLDER, programDir, readBuildStamp } from '../src/server/programs.ts';
-import { filesUnder, isWholeProgram, linkNodeModules, newestMtime, programLanguages, programRecordFile, replaceBuild, writeBrandOutput, type ProgramRecord } from '../src/server/brand-output.ts';
+import { filesUnder, isWholeProgram, linkNodeModules, newestMtime, programRecordFile, replaceBuild, writeBrandOutput, type ProgramRecord } from '../src/server/brand-output.ts';
 
 /** Sources every tenant build reads; a build older than any of them is stale. */
 const SHARED_SOURCES = ['src', 'locales', 'content', 'tenants/_defaults', 'astro.config.mjs', 'uno.config.ts', 'project.inlang/settings.json', 'package.json'];
@@ -34,7 +34,7 @@ export function isStale(id: string): boolean {
 
 /**
  * The full message project compiled to src/paraglide: the types every page and island is checked
- * against (`npm run typecheck`). Builds compile their own copy with the brand's languages only
+ * against (`npm run typecheck`). The program compiles its own copy, for per-locale clients
  * (astro.config.mjs); nothing is bundled from this one.
  */
 async function compileMessageTypes(): Promise<void> {
@@ -76,9 +76,9 @@ const BUILD_FOLDER = '.build.next';
 
 /**
  * The brands' builds, one after another, and one `sitegen build` at a time per dist/ folder (they
- * share the Paraglide output and the folder programs are built in). A brand's build is its
- * program (one Astro build per language set, made once and kept, docs/ONE-BUILD.md) and its static
- * output rendered from it; it is made in dist/.<id>.next, which replaces dist/<id> only when
+ * share the Paraglide output and the folder programs are built in). A brand's build is the
+ * program (one Astro build for every brand and language, made once and kept, docs/ONE-BUILD.md)
+ * and its static output rendered from it; it is made in dist/.<id>.next, which replaces dist/<id> only when
  * complete, so a running runtime keeps serving the old build until the new one is whole.
  */
 export async function buildTenants(ids: string[]): Promise<{ id: string; seconds: number }[]> {
@@ -94,20 +94,20 @@ export async function buildTenants(ids: string[]): Promise<{ id: string; seconds
 }
 
 /**
- * The program of a brand's languages, built when missing or stale (what `sitegen new` waits for:
- * a running runtime renders the brand's output from it on the first request, brand-output.ts).
+ * The program, built when missing or stale (what `sitegen new` waits for only then, whatever the
+ * brand's languages: a running runtime renders the brand's output from it on the first request,
+ * brand-output.ts).
  */
-export async function ensureProgram(id: string): Promise<void> {
-  const languages = programLanguages(loadTenant(id, TENANTS_DIR));
+export async function ensureProgram(): Promise<void> {
   await withBuildLock(async () => {
     linkNodeModules(DIST_DIR);
     await compileMessageTypes();
-    await programOf(languages);
+    await programOf();
   });
 }
 
 /**
- * One brand's build: the program of its languages (built when missing or older than its sources),
+ * One brand's build: the program (built when missing or older than its sources),
  * a copy of its server code and assets, the brand's assets, its static output rendered from the
  * program (src/server/static-output.ts) with compressed copies, put in place of the old.
  */
@@ -115,7 +115,7 @@ async function buildTenant(id: string): Promise<{ id: string; seconds: number }>
   const started = performance.now();
   const sources = sourcesMtime(id);
   const tenant = loadTenant(id, TENANTS_DIR);
-  const program = await programOf(programLanguages(tenant));
+  const program = await programOf();
   console.log(`sitegen: building ${id} …`);
   await writeBrandOutput({
     tenantsDir: TENANTS_DIR,
@@ -133,35 +133,37 @@ async function buildTenant(id: string): Promise<{ id: string; seconds: number }>
   return { id, seconds };
 }
 
-/** The program of a language set: the one built before when it is whole and its sources have not changed since, else a new one. */
-async function programOf(languages: string[]): Promise<string> {
+/** The program: the one built before when it is whole and its sources have not changed since, else a new one. */
+async function programOf(): Promise<string> {
   const sources = sharedSourcesMtime();
-  const known = readProgramRecord(languages);
+  const known = readProgramRecord();
   if (known && known.sources >= sources && isWholeProgram(DIST_DIR, known.program)) return known.program;
-  const program = await buildProgram(languages);
-  writeFileSync(programRecordFile(DIST_DIR, languages), JSON.stringify({ program, sources } satisfies ProgramRecord));
+  const program = await buildProgram();
+  writeFileSync(programRecordFile(DIST_DIR), JSON.stringify({ program, sources } satisfies ProgramRecord));
   return program;
 }
 
-function readProgramRecord(languages: string[]): ProgramRecord | undefined {
+function readProgramRecord(): ProgramRecord | undefined {
   try {
-    return JSON.parse(readFileSync(programRecordFile(DIST_DIR, languages), 'utf8')) as ProgramRecord;
+    return JSON.parse(readFileSync(programRecordFile(DIST_DIR), 'utf8')) as ProgramRecord;
   } catch {
-    return undefined; // not built for these languages yet
+    return undefined; // not built yet
   }
 }
 
 /**
- * The one Astro build of the site for a language set, in dist/.build.next: the same folder for
- * every program, because Astro writes its path into the server code, so equal sources build the
- * same program. Its assets are compressed once here, and it is kept under dist/_programs/.
+ * The one Astro build of the site, in dist/.build.next: the same folder for every build, because
+ * Astro writes its path into the server code, so equal sources build the same program. Its client
+ * is built once with every language and once per locale of the catalogue (cli/locale-clients.ts;
+ * SITEGEN_CLIENT_LOCALES narrows that list), whatever the brands speak, so a brand of any language
+ * needs no other build. Its assets are compressed once here, and it is kept under dist/_programs/.
  */
-async function buildProgram(languages: string[]): Promise<string> {
+async function buildProgram(): Promise<string> {
   const started = performance.now();
   const next = join(DIST_DIR, BUILD_FOLDER);
   rmSync(next, { recursive: true, force: true });
-  console.log(`sitegen: building the program of ${languages.join(', ')} …`);
-  await runAstro(`the program of ${languages.join(',')}`, [], { SITEGEN_LOCALES: languages.join(','), SITEGEN_OUT_DIR: next, ASTRO_KEY: astroKey() });
+  console.log('sitegen: building the program …');
+  await runAstro('the program', [], { SITEGEN_OUT_DIR: next, ASTRO_KEY: astroKey() });
   await precompress(join(next, 'client'));
   const program = keepProgram(next);
   rmSync(next, { recursive: true, force: true });
@@ -219,7 +221,7 @@ function holderGone(pidFile: string): boolean {
 
 /**
  * Names a build's server code by its SHA-256 and keeps it with its assets under dist/_programs/
- * for every brand of the same languages (src/server/programs.ts).
+ * for every brand (src/server/programs.ts).
  */
 function keepProgram(next: string): string {
   const server = join(next, 'server');
