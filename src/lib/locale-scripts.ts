@@ -25,7 +25,7 @@ export interface InlineScript {
 }
 
 /** The file name of a script under `_assets/` as a page names it (`/_assets/Foo.abc123.js`). */
-const ASSET_SCRIPT = /\/_assets\/([\w.@$~-]+\.js)/g;
+const ASSET_SCRIPT = /\/_assets\/([\w.@$~-]+\.js)(?![\w.@$~-])/g;
 
 /** Whether a page in this locale names other scripts than the all-languages build's. */
 export function hasLocaleScripts(map: LocaleScripts | undefined, locale: string): boolean {
