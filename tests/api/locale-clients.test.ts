@@ -5,16 +5,18 @@
  * brand's static output (velvet's members shell) alike.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { moduleClosure } from '../../cli/module-preload.ts';
 import { LOCALE_SCRIPTS_FILE, type LocaleScripts } from '../../src/lib/locale-scripts.ts';
 import { programDir, readBuildStamp } from '../../src/server/programs.ts';
-import { DIST_DIR, engines, hostFetch, REPO, startTestRuntime, type TestRuntime } from '../support/runtime.ts';
+import { DIST_DIR, engines, hostFetch, REPO, startTestRuntime, TENANTS_DIR, type TestRuntime } from '../support/runtime.ts';
+import { until } from '../support/sse.ts';
 
 const catalogue = (locale: string): Record<string, string> => JSON.parse(readFileSync(join(REPO, 'locales', `${locale}.json`), 'utf8'));
-const LANGUAGES = ['nl', 'en', 'de', 'fr'] as const;
+const LANGUAGES = ['nl', 'en', 'de', 'fr', 'es'] as const;
 const TEXT = Object.fromEntries(LANGUAGES.map((l) => [l, catalogue(l)]));
 const program = programDir(DIST_DIR, readBuildStamp(DIST_DIR, 'velvet')?.program ?? 'missing');
 const assets = join(program, 'client');
@@ -75,5 +77,37 @@ describe.each(engines())('a server-rendered page names the scripts of its locale
     }
     const island = (html: string) => /component-url="([^"]+)"/.exec(html)?.[1];
     expect(island(pages.de!)).not.toBe(island(pages.fr!));
+  });
+});
+
+describe.each(engines())('a brand of a language no brand speaks on %s', (engine) => {
+  let rt: TestRuntime;
+  let root: string;
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'sitegen-locale-clients-'));
+    const tenantsDir = join(root, 'tenants');
+    const distDir = join(root, 'dist');
+    for (const id of ['_defaults', 'spetter']) cpSync(join(TENANTS_DIR, id), join(tenantsDir, id), { recursive: true });
+    mkdirSync(distDir);
+    // The release: spetter's build and the program; nothing was built for Spanish.
+    for (const id of ['spetter', '_programs']) symlinkSync(join(DIST_DIR, id), join(distDir, id), 'dir');
+    rt = await startTestRuntime(engine, { tenantsDir, distDir, seed: false });
+    const tenant = JSON.parse(readFileSync(join(TENANTS_DIR, 'spetter', 'tenant.json'), 'utf8')) as Record<string, unknown>;
+    Object.assign(tenant, { name: 'Cita Nueva', domains: ['nueva.example'], default: false, domain_language: 'es', countries: ['ES'], locales: { available: ['es'], default: 'es', fallback: 'es' } });
+    mkdirSync(join(tenantsDir, 'nueva'));
+    writeFileSync(join(tenantsDir, 'nueva', 'tenant.json'), JSON.stringify(tenant));
+  });
+  afterAll(async () => {
+    await rt?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  test('is served from the one program at once, its login form in Spanish alone', { timeout: 120_000 }, async () => {
+    await until('the runtime knows nueva', async () => (await hostFetch(rt, 'nueva', '/api/settings.php')).json().settings.domain === 'nueva.example', 10_000);
+    const login = await hostFetch(rt, 'nueva', '/login');
+    expect(login.status).toBe(200);
+    expect(login.text).toContain(TEXT.es!.login_no_account);
+    expect(languagesOf(await pageCode(login.text), 'password_required')).toEqual(['es']);
+    expect(readBuildStamp(join(root, 'dist'), 'nueva')?.program).toBe(readBuildStamp(DIST_DIR, 'spetter')?.program);
   });
 });
