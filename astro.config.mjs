@@ -15,10 +15,11 @@ const root = resolve(import.meta.dirname);
 const catalogue = JSON.parse(readFileSync(resolve(root, 'project.inlang/settings.json'), 'utf8')).locales;
 /**
  * The locales whose islands get a client build of their own (SITEGEN_CLIENT_LOCALES, set by
- * `sitegen build`; every locale of the catalogue without it). A page in another locale loads the
- * all-languages client, which every build has.
+ * `sitegen build` to the locales the brands speak; every locale of the catalogue without it or
+ * with `all`). A page in another locale loads the all-languages client, which every build has.
  */
-const clientLocales = (process.env.SITEGEN_CLIENT_LOCALES ?? catalogue.join(',')).split(',').filter((l) => catalogue.includes(l));
+const asked = process.env.SITEGEN_CLIENT_LOCALES ?? 'all';
+const clientLocales = asked === 'all' ? catalogue : catalogue.filter((l) => asked.split(',').includes(l));
 /**
  * The whole catalogue compiled once, with the per-locale-build expression as its static locale
  * (cli/locale-clients.ts): the server takes every message in the locale it is given, a locale's

@@ -12,7 +12,7 @@ import { BUILD_STAMP as STAMP, PROGRAMS_FOLDER, programDir, readBuildStamp } fro
 import { filesUnder, isWholeProgram, linkNodeModules, newestMtime, programRecordFile, replaceBuild, writeBrandOutput, type ProgramRecord } from '../src/server/brand-output.ts';
 
 /** Sources every tenant build reads; a build older than any of them is stale. */
-const SHARED_SOURCES = ['src', 'locales', 'content', 'tenants/_defaults', 'astro.config.mjs', 'uno.config.ts', 'project.inlang/settings.json', 'package.json'];
+const SHARED_SOURCES = ['src', 'locales', 'content', 'tenants/_defaults', 'astro.config.mjs', 'cli/locale-clients.ts', 'uno.config.ts', 'project.inlang/settings.json', 'package.json'];
 
 /** The newest change among the sources every brand's build shares (the program's, and the shared landers). */
 function sharedSourcesMtime(): number {
@@ -152,18 +152,39 @@ function readProgramRecord(): ProgramRecord | undefined {
 }
 
 /**
+ * The locales whose islands get a client of their own (SITEGEN_CLIENT_LOCALES in astro.config.mjs):
+ * those some brand speaks when the program is built, or what SITEGEN_CLIENT_LOCALES says
+ * (`all`: the whole catalogue). Each costs a client build (2-3 s); a page in a locale without
+ * one names the all-languages client, which is correct and larger, until the next program build
+ * (docs/ONE-BUILD.md step 3: a brand of a new language needs no build to be served).
+ */
+function clientLocales(): string {
+  if (process.env.SITEGEN_CLIENT_LOCALES) return process.env.SITEGEN_CLIENT_LOCALES;
+  const spoken = new Set<string>();
+  for (const id of listTenantIds(TENANTS_DIR)) {
+    try {
+      for (const locale of loadTenant(id, TENANTS_DIR).locales.available) spoken.add(locale);
+    } catch {
+      // An invalid tenant file is reported by its own build (and `sitegen check`).
+    }
+  }
+  return [...spoken].sort().join(',');
+}
+
+/**
  * The one Astro build of the site, in dist/.build.next: the same folder for every build, because
  * Astro writes its path into the server code, so equal sources build the same program. Its client
- * is built once with every language and once per locale of the catalogue (cli/locale-clients.ts;
- * SITEGEN_CLIENT_LOCALES narrows that list), whatever the brands speak, so a brand of any language
- * needs no other build. Its assets are compressed once here, and it is kept under dist/_programs/.
+ * is built once with every language and once per locale some brand speaks (cli/locale-clients.ts,
+ * clientLocales), whatever the number of brands. Its assets are compressed once here, and it is
+ * kept under dist/_programs/.
  */
 async function buildProgram(): Promise<string> {
   const started = performance.now();
   const next = join(DIST_DIR, BUILD_FOLDER);
   rmSync(next, { recursive: true, force: true });
-  console.log('sitegen: building the program …');
-  await runAstro('the program', [], { SITEGEN_OUT_DIR: next, ASTRO_KEY: astroKey() });
+  const locales = clientLocales();
+  console.log(`sitegen: building the program (a client of its own for ${locales}) …`);
+  await runAstro('the program', [], { SITEGEN_OUT_DIR: next, SITEGEN_CLIENT_LOCALES: locales, ASTRO_KEY: astroKey() });
   await precompress(join(next, 'client'));
   const program = keepProgram(next);
   rmSync(next, { recursive: true, force: true });
