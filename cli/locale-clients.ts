@@ -50,6 +50,8 @@ export function localeClients(locales: readonly string[]): Plugin {
   let entries = new Map<string, { fileName: string; code: string }>();
   return {
     name: 'sitegen:locale-clients',
+    // In `astro dev` the expression stays: undefined in the browser, every message takes the locale it is given.
+    apply: 'build',
     transform: {
       filter: { code: '__PARAGLIDE_STATIC_LOCALE__' },
       handler(code) {
