@@ -1,46 +1,33 @@
-// One program per language set: `sitegen build` sets SITEGEN_LOCALES and the output folder. No
-// brand is built into it: every page reads the brand from `locals`, and a brand's static output is
-// rendered from the program by src/server/static-output.ts (docs/ONE-BUILD.md, step 2).
+// One program for every brand and language: no brand is built into it (every page reads the brand
+// from `locals`, and a brand's static output is rendered from the program by
+// src/server/static-output.ts), and its client is built once per locale (docs/ONE-BUILD.md, step 3).
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import UnoCSS from '@unocss/astro';
 import { paraglideVitePlugin } from '@inlang/paraglide-js';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PAGE_SECURITY } from './src/lib/page-security.ts';
+import { STATIC_LOCALE_EXPRESSION, localeClients } from './cli/locale-clients.ts';
 
+const root = resolve(import.meta.dirname);
+const catalogue = JSON.parse(readFileSync(resolve(root, 'project.inlang/settings.json'), 'utf8')).locales;
 /**
- * The message project of the brand's languages: the catalogue with only those languages
- * (SITEGEN_LOCALES, the default first), compiled to a folder named for them, not for the brand, so
- * that the code of every brand of the same languages is the same to the byte. Pages and islands
- * import `…/paraglide/messages.js`; the alias below points those imports at this copy, so a brand
- * that speaks Dutch ships Dutch alone. src/paraglide (every language) is only for the type checker.
+ * The locales whose islands get a client build of their own (SITEGEN_CLIENT_LOCALES, set by
+ * `sitegen build` to the locales the brands speak; every locale of the catalogue without it or
+ * with `all`). A page in another locale loads the all-languages client, which every build has.
  */
-function languageMessages() {
-  const root = resolve(import.meta.dirname);
-  const settings = JSON.parse(readFileSync(resolve(root, 'project.inlang/settings.json'), 'utf8'));
-  const locales = (process.env.SITEGEN_LOCALES ?? '').split(',').filter(Boolean);
-  const base = resolve(root, 'node_modules/.cache/sitegen/messages', (locales.length ? locales : settings.locales).join(','));
-  const project = resolve(base, 'project.inlang');
-  mkdirSync(project, { recursive: true });
-  const brand = {
-    ...settings,
-    baseLocale: locales[0] ?? settings.baseLocale,
-    locales: locales.length ? locales : settings.locales,
-    modules: settings.modules.map((m) => resolve(root, m)),
-    'plugin.inlang.messageFormat': { pathPattern: resolve(root, settings['plugin.inlang.messageFormat'].pathPattern) },
-  };
-  const file = resolve(project, 'settings.json');
-  const text = JSON.stringify(brand, null, 2);
-  let old = '';
-  try {
-    old = readFileSync(file, 'utf8');
-  } catch {}
-  if (old !== text) writeFileSync(file, text);
-  return { project, outdir: resolve(base, 'paraglide') };
-}
-const messages = languageMessages();
+const asked = process.env.SITEGEN_CLIENT_LOCALES ?? 'all';
+const clientLocales = asked === 'all' ? catalogue : catalogue.filter((l) => asked.split(',').includes(l));
+/**
+ * The whole catalogue compiled once, with the per-locale-build expression as its static locale
+ * (cli/locale-clients.ts): the server takes every message in the locale it is given, a locale's
+ * client keeps that locale's text alone. Pages and islands import `…/paraglide/messages.js`; the
+ * alias points them at this copy. src/paraglide (compiled without the expression) is only for the
+ * type checker.
+ */
+const messages = resolve(root, 'node_modules/.cache/sitegen/messages/catalogue/paraglide');
 
 export default defineConfig({
   outDir: process.env.SITEGEN_OUT_DIR ?? './dist/.build.next',
@@ -57,14 +44,16 @@ export default defineConfig({
   vite: {
     plugins: [
       paraglideVitePlugin({
-        project: messages.project,
-        outdir: messages.outdir,
+        project: resolve(root, 'project.inlang'),
+        outdir: messages,
         strategy: ['globalVariable', 'baseLocale'],
+        experimentalStaticLocale: STATIC_LOCALE_EXPRESSION,
         emitGitIgnore: false,
       }),
+      localeClients(clientLocales),
     ],
     resolve: {
-      alias: [{ find: /^(?:\.{1,2}\/)+paraglide\/(.*)$/, replacement: `${messages.outdir}/$1` }],
+      alias: [{ find: /^(?:\.{1,2}\/)+paraglide\/(.*)$/, replacement: `${messages}/$1` }],
     },
   },
 });

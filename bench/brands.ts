@@ -79,14 +79,18 @@ function makeFolders(copies: BrandCopy[]): Folders {
   return { root, tenantsDir, distDir, env: { TENANTS_DIR: tenantsDir, DIST_DIR: distDir } };
 }
 
-/** The builds: one brand per language set alone, then every other brand in one `sitegen build`. */
+/**
+ * The builds: one brand per language set alone (the first builds the one program, docs/ONE-BUILD.md
+ * step 3; the others find it), then every other brand in one `sitegen build`.
+ */
 async function build(copies: BrandCopy[], folders: Folders, rows: (string | number)[][]): Promise<void> {
   const n = copies.length;
   const firsts = new Map<string, BrandCopy>();
   for (const copy of copies) if (!firsts.has(copy.languages.join(','))) firsts.set(copy.languages.join(','), copy);
   for (const [languages, copy] of firsts) {
+    const first = copy === firsts.values().next().value;
     const { seconds: s } = await sitegen(['build', copy.id], folders.env).done;
-    rows.push([n, `sitegen build ${copy.id} (${copy.source}, ${languages}: its language set's program)`, s.toFixed(1), '', loadAverage()]);
+    rows.push([n, `sitegen build ${copy.id} (${copy.source}, ${languages}: ${first ? 'the program, then its output' : 'its output, the program there'})`, s.toFixed(1), '', loadAverage()]);
     console.log(`  ${n} brands: built ${copy.id} (${languages}) in ${s.toFixed(1)} s, load ${loadAverage()}`);
   }
   const rest = copies.filter((c) => firsts.get(c.languages.join(','))!.id !== c.id);

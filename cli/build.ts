@@ -9,10 +9,10 @@ import { CONSOLE_BUILD } from '../src/server/http/console-pages.ts';
 import { compile } from '@inlang/paraglide-js';
 import { listTenantIds, loadTenant } from '../src/tenant/load.ts';
 import { BUILD_STAMP as STAMP, PROGRAMS_FOLDER, programDir, readBuildStamp } from '../src/server/programs.ts';
-import { filesUnder, isWholeProgram, linkNodeModules, newestMtime, programLanguages, programRecordFile, replaceBuild, writeBrandOutput, type ProgramRecord } from '../src/server/brand-output.ts';
+import { filesUnder, isWholeProgram, linkNodeModules, newestMtime, programRecordFile, replaceBuild, writeBrandOutput, type ProgramRecord } from '../src/server/brand-output.ts';
 
 /** Sources every tenant build reads; a build older than any of them is stale. */
-const SHARED_SOURCES = ['src', 'locales', 'content', 'tenants/_defaults', 'astro.config.mjs', 'uno.config.ts', 'project.inlang/settings.json', 'package.json'];
+const SHARED_SOURCES = ['src', 'locales', 'content', 'tenants/_defaults', 'astro.config.mjs', 'cli/locale-clients.ts', 'uno.config.ts', 'project.inlang/settings.json', 'package.json'];
 
 /** The newest change among the sources every brand's build shares (the program's, and the shared landers). */
 function sharedSourcesMtime(): number {
@@ -35,7 +35,7 @@ export function isStale(id: string): boolean {
 
 /**
  * The full message project compiled to src/paraglide: the types every page and island is checked
- * against (`npm run typecheck`). Builds compile their own copy with the brand's languages only
+ * against (`npm run typecheck`). The program compiles its own copy, for per-locale clients
  * (astro.config.mjs); nothing is bundled from this one.
  */
 async function compileMessageTypes(): Promise<void> {
@@ -77,9 +77,9 @@ const BUILD_FOLDER = '.build.next';
 
 /**
  * The brands' builds, one after another, and one `sitegen build` at a time per dist/ folder (they
- * share the Paraglide output and the folder programs are built in). A brand's build is its
- * program (one Astro build per language set, made once and kept, docs/ONE-BUILD.md) and its static
- * output rendered from it; it is made in dist/.<id>.next, which replaces dist/<id> only when
+ * share the Paraglide output and the folder programs are built in). A brand's build is the
+ * program (one Astro build for every brand and language, made once and kept, docs/ONE-BUILD.md)
+ * and its static output rendered from it; it is made in dist/.<id>.next, which replaces dist/<id> only when
  * complete, so a running runtime keeps serving the old build until the new one is whole.
  */
 export async function buildTenants(ids: string[]): Promise<{ id: string; seconds: number }[]> {
@@ -95,21 +95,20 @@ export async function buildTenants(ids: string[]): Promise<{ id: string; seconds
 }
 
 /**
- * The programs of brands' languages, each built when missing or stale (what `sitegen new` waits
- * for, and `sitegen start` for a brand with no output: a running runtime renders the brand's
- * output from it on the first request, brand-output.ts).
+ * The program, built when missing or stale (what `sitegen new` waits for only then, whatever the
+ * brand's languages: a running runtime renders the brand's output from it on the first request,
+ * brand-output.ts).
  */
-export async function ensurePrograms(ids: string[]): Promise<void> {
-  const sets = new Map(ids.map((id) => programLanguages(loadTenant(id, TENANTS_DIR))).map((languages) => [languages.join(','), languages]));
+export async function ensureProgram(): Promise<void> {
   await withBuildLock(async () => {
     linkNodeModules(DIST_DIR);
     await compileMessageTypes();
-    for (const languages of sets.values()) await programOf(languages);
+    await programOf();
   });
 }
 
 /**
- * One brand's build: the program of its languages (built when missing or older than its sources),
+ * One brand's build: the program (built when missing or older than its sources),
  * the brand's assets, its static output rendered from the
  * program (src/server/static-output.ts) with compressed copies, put in place of the old.
  */
@@ -117,7 +116,7 @@ async function buildTenant(id: string): Promise<{ id: string; seconds: number }>
   const started = performance.now();
   const sources = sourcesMtime(id);
   const tenant = loadTenant(id, TENANTS_DIR);
-  const program = await programOf(programLanguages(tenant));
+  const program = await programOf();
   console.log(`sitegen: building ${id} …`);
   await writeBrandOutput({
     tenantsDir: TENANTS_DIR,
@@ -135,35 +134,58 @@ async function buildTenant(id: string): Promise<{ id: string; seconds: number }>
   return { id, seconds };
 }
 
-/** The program of a language set: the one built before when it is whole and its sources have not changed since, else a new one. */
-async function programOf(languages: string[]): Promise<string> {
+/** The program: the one built before when it is whole and its sources have not changed since, else a new one. */
+async function programOf(): Promise<string> {
   const sources = sharedSourcesMtime();
-  const known = readProgramRecord(languages);
+  const known = readProgramRecord();
   if (known && known.sources >= sources && isWholeProgram(DIST_DIR, known.program)) return known.program;
-  const program = await buildProgram(languages);
-  writeFileSync(programRecordFile(DIST_DIR, languages), JSON.stringify({ program, sources } satisfies ProgramRecord));
+  const program = await buildProgram();
+  writeFileSync(programRecordFile(DIST_DIR), JSON.stringify({ program, sources } satisfies ProgramRecord));
   return program;
 }
 
-function readProgramRecord(languages: string[]): ProgramRecord | undefined {
+function readProgramRecord(): ProgramRecord | undefined {
   try {
-    return JSON.parse(readFileSync(programRecordFile(DIST_DIR, languages), 'utf8')) as ProgramRecord;
+    return JSON.parse(readFileSync(programRecordFile(DIST_DIR), 'utf8')) as ProgramRecord;
   } catch {
-    return undefined; // not built for these languages yet
+    return undefined; // not built yet
   }
 }
 
 /**
- * The one Astro build of the site for a language set, in dist/.build.next: the same folder for
- * every program, because Astro writes its path into the server code, so equal sources build the
- * same program. Its assets are compressed once here, and it is kept under dist/_programs/.
+ * The locales whose islands get a client of their own (SITEGEN_CLIENT_LOCALES in astro.config.mjs):
+ * those some brand speaks when the program is built, or what SITEGEN_CLIENT_LOCALES says
+ * (`all`: the whole catalogue). Each costs a client build (2-3 s); a page in a locale without
+ * one names the all-languages client, which is correct and larger, until the next program build
+ * (docs/ONE-BUILD.md step 3: a brand of a new language needs no build to be served).
  */
-async function buildProgram(languages: string[]): Promise<string> {
+function clientLocales(): string {
+  if (process.env.SITEGEN_CLIENT_LOCALES) return process.env.SITEGEN_CLIENT_LOCALES;
+  const spoken = new Set<string>();
+  for (const id of listTenantIds(TENANTS_DIR)) {
+    try {
+      for (const locale of loadTenant(id, TENANTS_DIR).locales.available) spoken.add(locale);
+    } catch {
+      // An invalid tenant file is reported by its own build (and `sitegen check`).
+    }
+  }
+  return [...spoken].sort().join(',');
+}
+
+/**
+ * The one Astro build of the site, in dist/.build.next: the same folder for every build, because
+ * Astro writes its path into the server code, so equal sources build the same program. Its client
+ * is built once with every language and once per locale some brand speaks (cli/locale-clients.ts,
+ * clientLocales), whatever the number of brands. Its assets are compressed once here, and it is
+ * kept under dist/_programs/.
+ */
+async function buildProgram(): Promise<string> {
   const started = performance.now();
   const next = join(DIST_DIR, BUILD_FOLDER);
   rmSync(next, { recursive: true, force: true });
-  console.log(`sitegen: building the program of ${languages.join(', ')} …`);
-  await runAstro(`the program of ${languages.join(',')}`, [], { SITEGEN_LOCALES: languages.join(','), SITEGEN_OUT_DIR: next, ASTRO_KEY: astroKey() });
+  const locales = clientLocales();
+  console.log(`sitegen: building the program (a client of its own for ${locales}) …`);
+  await runAstro('the program', [], { SITEGEN_OUT_DIR: next, SITEGEN_CLIENT_LOCALES: locales, ASTRO_KEY: astroKey() });
   await precompress(join(next, 'client'));
   const program = keepProgram(next);
   rmSync(next, { recursive: true, force: true });
@@ -221,7 +243,7 @@ function holderGone(pidFile: string): boolean {
 
 /**
  * Names a build's server code by its SHA-256 and keeps it with its assets under dist/_programs/
- * for every brand of the same languages (src/server/programs.ts).
+ * for every brand (src/server/programs.ts).
  */
 function keepProgram(next: string): string {
   const server = join(next, 'server');
@@ -301,7 +323,7 @@ export async function buildStale(): Promise<void> {
   // renders its output on its first request, a visitor's own page first. One whose output is older
   // than its sources is built again here, or the runtime would serve the old one (brand-output.ts).
   const unbuilt = stale.filter((id) => readBuildStamp(DIST_DIR, id) === undefined);
-  if (unbuilt.length) await ensurePrograms(unbuilt);
+  if (unbuilt.length) await ensureProgram();
   const older = stale.filter((id) => !unbuilt.includes(id));
   if (older.length) await buildTenants(older);
   if (isConsoleStale()) await buildConsole();

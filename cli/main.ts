@@ -6,7 +6,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { join } from 'node:path';
 import { TENANTS_DIR, DATA_DIR } from './paths.ts';
-import { buildConsole, buildStale, buildTenants, ensurePrograms, isConsoleStale, isStale } from './build.ts';
+import { buildConsole, buildStale, buildTenants, ensureProgram, isConsoleStale, isStale } from './build.ts';
 import { checkAll, missingPaymentKeys } from './check.ts';
 import { createTenantFile } from './new.ts';
 import { runningPort, startServer } from './serve.ts';
@@ -56,7 +56,7 @@ function failOnCheck(): void {
 program
   .command('new')
   .description(
-    'Create a brand: writes tenants/<id>/tenant.json and validates it; builds the program of its languages when there is none. A running runtime renders its pages on the first request; `sitegen build <id>` renders them ahead.',
+    'Create a brand: writes tenants/<id>/tenant.json and validates it; builds the program when there is none (one for every language). A running runtime renders its pages on the first request; `sitegen build <id>` renders them ahead.',
   )
   .argument('<id>', 'tenant id: lower-case letters, digits and dashes, e.g. flirtnl')
   .requiredOption('--domain <domain>', 'main domain, e.g. flirt.nl')
@@ -82,7 +82,7 @@ program
     // On PostgreSQL the brand reaches every runtime on every machine sharing the database.
     if (configFromEnv().databaseUrl) await publish([id]);
     if (opts.build) {
-      await ensurePrograms([id]);
+      await ensureProgram();
       const running = runningPort(DATA_DIR);
       // The brand's pages are rendered by the runtime on the first request for them (brand-output.ts).
       console.log(
@@ -131,7 +131,7 @@ program
 
 program
   .command('build')
-  .description('Build the given tenants (all, and the operator console, when none is given) into dist/<id>/: each rendered from the program of its languages (one Astro build per language set, made when missing or stale); the console into dist/_console/.')
+  .description('Build the given tenants (all, and the operator console, when none is given) into dist/<id>/: each rendered from the program (one Astro build for every brand and language, made when missing or stale); the console into dist/_console/.')
   .argument('[ids...]', 'tenant ids, or `console` for the operator console')
   .option('--missing', 'only what is missing or older than its sources')
   .action(async (ids: string[], opts: { missing?: boolean }) => {

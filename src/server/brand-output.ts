@@ -7,9 +7,10 @@ import { BUILD_STAMP, PROGRAMS_FOLDER, programDir, readBuildStamp, type BuildSta
 import { openStaticOutput } from './static-output.ts';
 import { precompressFiles } from './precompress.ts';
 import type { TenantRegistry } from './registry.ts';
+import { LOCALE_SCRIPTS_FILE } from '../lib/locale-scripts.ts';
 
 /**
- * A brand's output in dist/<id>/ (docs/ONE-BUILD.md, steps 2 and 4): the program of its languages
+ * A brand's output in dist/<id>/ (docs/ONE-BUILD.md, steps 2 to 4): the program of every language
  * and its static pages rendered from it. `sitegen build <id>` writes it (building the program when
  * missing); a runtime writes it on the first request for a brand that has none, or whose folder
  * changed since (createBrandOutputs), when the program is there: seconds, no Astro build.
@@ -67,53 +68,43 @@ export function linkNodeModules(distDir: string): void {
   }
 }
 
-/** A brand's languages as its program is built for them: the default first (the message project's base language). */
-export function programLanguages(tenant: Tenant): string[] {
-  const { locales } = tenant;
-  return [locales.default, ...locales.available.filter((l) => l !== locales.default)];
-}
-
-/** What dist/_programs/<languages>.json records: the program built for those languages, and from sources of when. */
+/** What dist/_programs/program.json records: the program of the release, and from sources of when. */
 export interface ProgramRecord {
   program: string;
   sources: number;
 }
 
-/** The file that records the program of a language set. */
-export function programRecordFile(distDir: string, languages: string[]): string {
-  return join(distDir, PROGRAMS_FOLDER, `${languages.join(',')}.json`);
-}
-
-/** Whether a program's folder holds its server code and its assets (a program of step 1 kept only the server code). */
-export function isWholeProgram(distDir: string, program: string): boolean {
-  const dir = programDir(distDir, program);
-  return existsSync(join(dir, 'server', 'entry.mjs')) && existsSync(join(dir, 'client', '_assets'));
+/** The file that records the program every brand is rendered from (one for every language, docs/ONE-BUILD.md step 3). */
+export function programRecordFile(distDir: string): string {
+  return join(distDir, PROGRAMS_FOLDER, 'program.json');
 }
 
 /**
- * The whole program a brand's output can be rendered from without building one: the one recorded
- * for its languages, else the one a built brand of the same languages names. Undefined when there
- * is none (`sitegen build <id>` builds it).
+ * Whether a program's folder holds its server code, its assets, and the map of its per-locale
+ * clients: a program of every language (a program of step 1 kept only the server code; one of
+ * step 2 was built for one language set and has no map).
  */
-export function programFor(distDir: string, tenantsDir: string, tenant: Tenant): ProgramRecord | undefined {
-  const languages = programLanguages(tenant);
+export function isWholeProgram(distDir: string, program: string): boolean {
+  const dir = programDir(distDir, program);
+  return existsSync(join(dir, 'server', 'entry.mjs')) && existsSync(join(dir, 'client', '_assets')) && existsSync(join(dir, 'server', LOCALE_SCRIPTS_FILE));
+}
+
+/**
+ * The whole program a brand's output can be rendered from without building one: the one recorded,
+ * else the one a built brand names (every language is in it). Undefined when there is none
+ * (`sitegen build <id>` builds it).
+ */
+export function programFor(distDir: string): ProgramRecord | undefined {
   try {
-    const known = JSON.parse(readFileSync(programRecordFile(distDir, languages), 'utf8')) as ProgramRecord;
+    const known = JSON.parse(readFileSync(programRecordFile(distDir), 'utf8')) as ProgramRecord;
     if (isWholeProgram(distDir, known.program)) return known;
   } catch {
-    // No record for these languages: perhaps a brand of them is built.
+    // No record: perhaps a brand is built.
   }
   for (const entry of existsSync(distDir) ? readdirSync(distDir) : []) {
-    if (entry.startsWith('.') || entry.startsWith('_') || entry === tenant.id) continue;
+    if (entry.startsWith('.') || entry.startsWith('_')) continue;
     const stamp = readBuildStamp(distDir, entry);
-    if (stamp?.program === undefined || !isWholeProgram(distDir, stamp.program)) continue;
-    let other: Tenant;
-    try {
-      other = loadTenant(entry, tenantsDir);
-    } catch {
-      continue; // a build whose tenant is gone or invalid
-    }
-    if (programLanguages(other).join(',') === languages.join(',')) return { program: stamp.program, sources: stamp.sources };
+    if (stamp?.program !== undefined && isWholeProgram(distDir, stamp.program)) return { program: stamp.program, sources: stamp.sources };
   }
   return undefined;
 }
@@ -212,11 +203,11 @@ const CHECK_MS = 1000;
 
 /**
  * A runtime's brand outputs, made on request (docs/ONE-BUILD.md, step 4): `ready(tenant)` renders
- * the brand's output from the program of its languages when the brand has none in dist/ or its
+ * the brand's output from the program when the brand has none in dist/ or its
  * folder (tenant.json, landers/, assets/) changed since, once at a time per brand. A brand with no
  * output waits for it, every request on the same render; one with a stale output is served it
  * until the new one is whole. The output written is the next process's too. A brand with no
- * program of its languages is handed to `withoutProgram` (an Astro build in a child process,
+ * program is handed to `withoutProgram` (an Astro build in a child process,
  * minutes) and answered as not built until it is.
  */
 export function createBrandOutputs(opts: {
@@ -237,7 +228,7 @@ export function createBrandOutputs(opts: {
   const seen = new Map<string, number>();
   /**
    * The folder's newest change when its output could not be made here (the render failed, or no
-   * program of its languages is there: handed to `withoutProgram`): not tried again until it changes.
+   * program is there: handed to `withoutProgram`): not tried again until it changes.
    */
   const failed = new Map<string, number>();
 
@@ -255,9 +246,9 @@ export function createBrandOutputs(opts: {
   /** Makes a brand's output; resolves once it can be served, with what is written after (the rest of its pages, their compressed copies). */
   async function make(tenant: Tenant, folder: number): Promise<Promise<void>> {
     const { id } = tenant;
-    const found = programFor(distDir, tenantsDir, tenant);
+    const found = programFor(distDir);
     if (!found) {
-      if (!registry.isBuilt(id)) opts.log(`brand ${id}: no program of its languages (${programLanguages(tenant).join(', ')}) yet`);
+      if (!registry.isBuilt(id)) opts.log(`brand ${id}: no program yet`);
       // Asked again when the folder changes (`sitegen build <id>` builds the program and the output).
       failed.set(id, folder);
       // Minutes: the brand is answered as not built meanwhile; the registry picks the build up.
