@@ -441,6 +441,7 @@ if (sections.has('profile')) {
     const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
     if (!file) throw new Error(`no CPU profile in ${dir}`);
     const summary = summarize(join(dir, file));
+    if (process.env.BENCH_KEEP_PROFILE) cpSync(join(dir, file), process.env.BENCH_KEEP_PROFILE);
     rmSync(dir, { recursive: true, force: true });
     const perRequest = (ms: number) => ((ms / requests) * 1000).toFixed(0);
     console.log(`\n== CPU profile: ${kind}, ${requests.toFixed(0)} requests; busy ${(summary.totalMs - summary.idleMs).toFixed(0)} ms of ${summary.totalMs.toFixed(0)} ms (µs per request)`);

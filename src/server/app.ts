@@ -112,11 +112,11 @@ export async function buildApp(config: AppConfig): Promise<App> {
     // The session cache hears this process's writes from the database adapter, and the others':
     // on SQLite through data_version, on PostgreSQL through the triggers' events on the bus.
     sessionCache: db.sqlite
-      ? { onWrite: db.onWrite, epoch: () => db.sqlite!.dataVersion() }
+      ? { onWrite: db.onWrite, epoch: () => db.sqlite!.dataVersionThisTurn() }
       : { onWrite: db.onWrite, epoch: () => bus.listening(), onChange: (listener) => bus.subscribe('session_rows', listener as (event: object) => void) },
     // The shared lists and cards of listings hear the same way (migration 2026-11-27-0300's triggers on PostgreSQL).
     listingChanges: db.sqlite
-      ? { onWrite: db.onWrite, epoch: () => db.sqlite!.dataVersion() }
+      ? { onWrite: db.onWrite, epoch: () => db.sqlite!.dataVersionThisTurn() }
       : { onWrite: db.onWrite, epoch: () => bus.listening(), onChange: (listener) => bus.subscribe('listings', listener) },
     bus,
     limits: createLimits(db.pool ? { pool: db.pool } : null),

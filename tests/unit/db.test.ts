@@ -322,6 +322,28 @@ describe('sqlite file database', () => {
       else process.env.DATABASE_URL = saved;
     }
   });
+
+  test("another connection's commit shows in data_version from the next turn of the event loop, read once a turn", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'db-test-'));
+    const file = join(dir, 'app.db');
+    const runtime = createDb({ file });
+    const other = createDb({ file });
+    try {
+      await migrateToLatest(runtime.db);
+      const before = runtime.sqlite!.dataVersionThisTurn();
+      await other.db.insertInto('users').values(user('spetter', 'turn@example.com')).execute();
+      // The same turn: the version read at its start (every request parsed in it shares one read).
+      expect(runtime.sqlite!.dataVersionThisTurn()).toBe(before);
+      expect(runtime.sqlite!.dataVersion()).not.toBe(before);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(runtime.sqlite!.dataVersionThisTurn()).toBe(runtime.sqlite!.dataVersion());
+      expect(runtime.sqlite!.dataVersionThisTurn()).not.toBe(before);
+    } finally {
+      await other.close();
+      await runtime.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('migrations and demo data', () => {

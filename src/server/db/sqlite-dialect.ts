@@ -45,6 +45,7 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   readonly raw: DatabaseSync;
   readonly #statements = new Map<string, Prepared>();
   readonly #writeListeners = new Set<(write: Write) => void>();
+  #versionThisTurn: number | null = null;
 
   constructor(raw: DatabaseSync) {
     this.raw = raw;
@@ -75,6 +76,21 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   dataVersion(): number {
     const row = this.#statement('pragma data_version').get() as { data_version: number };
     return row.data_version;
+  }
+
+  /**
+   * dataVersion() read at most once a turn of the event loop. The requests parsed in one turn
+   * (their session look-ups, the searches' lists and cards) share one read: another process's
+   * commit is seen from the next turn on, as by a request that came a moment earlier (issue 24).
+   */
+  dataVersionThisTurn(): number {
+    if (this.#versionThisTurn === null) {
+      this.#versionThisTurn = this.dataVersion();
+      setImmediate(() => {
+        this.#versionThisTurn = null;
+      });
+    }
+    return this.#versionThisTurn;
   }
 
   #statement(sql: string): Prepared {
