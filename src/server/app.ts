@@ -83,9 +83,9 @@ export async function buildApp(config: AppConfig): Promise<App> {
       : createMemoryBus();
   // Brands published to the database by another machine (or this one) are written into this
   // machine's tenants folder and made servable, before the first request and on every change.
-  // A brand's output is rendered from the program of its languages on the first request for it
-  // (brand-output.ts); with BRAND_SYNC=build a brand whose languages have no program yet gets one
-  // built in a child process (`sitegen build <id> --missing`).
+  // A brand's output is rendered from the one program on the first request for it
+  // (brand-output.ts); with BRAND_SYNC=build a machine with no program yet gets one built in a
+  // child process (`sitegen build <id> --missing`).
   const makeServable = config.brandSync === 'build' ? buildInChild({ tenantsDir: config.tenantsDir, distDir: config.distDir, log: line }) : null;
   const outputs = createBrandOutputs({ registry, tenantsDir: config.tenantsDir, distDir: config.distDir, log: line, withoutProgram: makeServable?.make });
   const brandSync =

@@ -233,7 +233,7 @@ export function startBrandSync(opts: BrandSyncOptions): { ready: Promise<void>; 
 }
 
 /**
- * A brand's build when no program of its languages is on this machine yet: `sitegen build <id>
+ * A brand's build when no program is on this machine yet: `sitegen build <id>
  * --missing` in a child process (the program's Astro build, then the brand's output), one at a
  * time; the build is renamed into place whole and the registry picks it up. A brand whose program
  * is there is rendered in the runtime instead (brand-output.ts, docs/ONE-BUILD.md step 4).
