@@ -36,8 +36,9 @@ export function hasLocaleScripts(map: LocaleScripts | undefined, locale: string)
 export function localeHtml(map: LocaleScripts, locale: string, html: string): string {
   const files = map.files[locale] ?? {};
   let out = html.replace(ASSET_SCRIPT, (whole, file: string) => (files[file] ? `/_assets/${files[file]}` : whole));
-  for (const script of map.inline[locale] ?? []) out = out.replace(`>${script.from}</script>`, () => `>${script.to}</script>`).replace(`'${script.fromHash}'`, `'${script.toHash}'`);
-  return out;
+  for (const script of map.inline[locale] ?? []) out = out.replace(`>${script.from}</script>`, () => `>${script.to}</script>`);
+  // The CSP <meta> names the inline scripts' hashes as the header does.
+  return localePolicy(map, locale, out);
 }
 
 /** A Content-Security-Policy with the hashes of the locale's inline scripts in place of the all-languages build's. */
