@@ -5,7 +5,9 @@
  * the one of every page, so the output ends byte for byte as `sitegen build` renders it.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { join, relative } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { loadTenant } from '../../src/tenant/load.ts';
@@ -68,4 +70,20 @@ test('the rest of a brand\'s pages are not written into another build put in its
   replaceBuild(other, join(distDir, 'velvet'));
   await expect(output.written).rejects.toThrow('replaced meanwhile');
   expect(filesIn(join(distDir, 'velvet'))).toEqual(['client/mine.txt']);
+});
+
+test('a brand\'s output is reproducible: rendered twice from one program, every file is byte-equal', { timeout: 120_000 }, async () => {
+  // What another machine renders from the same release (issue 25, "Past one machine"): the same
+  // bytes, so the same ETags behind a load balancer.
+  const tenant = loadTenant('spetter', TENANTS_DIR);
+  const program = programDir(DIST_DIR, readBuildStamp(DIST_DIR, 'spetter')!.program!);
+  const [one, two] = [join(root, 'spetter-one'), join(root, 'spetter-two')];
+  await renderStaticOutput({ tenant, tenantsDir: TENANTS_DIR, programDir: program, client: one });
+  // The second in a process of its own, as another machine's runtime would render it.
+  const child = `const { renderStaticOutput } = await import(${JSON.stringify(pathToFileURL(join(import.meta.dirname, '../../src/server/static-output.ts')).href)});
+const { loadTenant } = await import(${JSON.stringify(pathToFileURL(join(import.meta.dirname, '../../src/tenant/load.ts')).href)});
+await renderStaticOutput({ tenant: loadTenant('spetter', ${JSON.stringify(TENANTS_DIR)}), tenantsDir: ${JSON.stringify(TENANTS_DIR)}, programDir: ${JSON.stringify(program)}, client: ${JSON.stringify(two)} });`;
+  execFileSync(process.execPath, ['--input-type=module', '-e', child], { stdio: 'inherit' });
+  expect(filesIn(two)).toEqual(filesIn(one));
+  for (const file of filesIn(one)) expect(readFileSync(join(two, file)).equals(readFileSync(join(one, file))), file).toBe(true);
 });
