@@ -138,6 +138,8 @@ export async function writeBrandOutput(opts: {
   early?: boolean;
   /** Runs on the rendered client folder before compression, with the program's client folder. */
   beforeCompress?: (client: string, programClient: string) => Promise<unknown>;
+  /** `early`: the rest of the pages are written once this resolves (tests hold it). */
+  holdRest?: () => Promise<void>;
 }): Promise<BrandOutputWriting> {
   const { tenant, next } = opts;
   const program = programDir(opts.distDir, opts.program);
@@ -178,7 +180,7 @@ export async function writeBrandOutput(opts: {
       const now = new Date();
       utimesSync(join(final, BUILD_STAMP), now, now);
     };
-    const written = output.writeAll().then(async () => {
+    const written = (opts.holdRest?.() ?? Promise.resolve()).then(() => output.writeAll()).then(async () => {
       if (await output.isExact()) touch();
       else await writeBrandOutput({ ...opts, early: false });
     });
@@ -216,9 +218,15 @@ export function createBrandOutputs(opts: {
   distDir: string;
   log: (line: string) => void;
   withoutProgram?: (id: string) => Promise<void>;
+  /** Holds the writing of the rest of a brand's pages until it resolves (tests: AppConfig.holdBrandRest). */
+  holdRest?: (id: string) => Promise<void>;
 }) {
-  const { registry, tenantsDir, distDir } = opts;
+  const { registry, tenantsDir, distDir, holdRest } = opts;
   const checked = new Map<string, number>();
+  /**
+   * The output being made per brand, until every page of it is written: the promise resolves once
+   * a page of it can be served.
+   */
   const making = new Map<string, Promise<void>>();
   /**
    * The newest change of each brand's folder that its output is of: what this process rendered,
@@ -243,8 +251,12 @@ export function createBrandOutputs(opts: {
   /** The outputs being written page by page (a brand with no output, served before they are all there). */
   const writing = new Map<string, BrandOutputWriting>();
 
-  /** Makes a brand's output; resolves once it can be served, with what is written after (the rest of its pages, their compressed copies). */
-  async function make(tenant: Tenant, folder: number): Promise<Promise<void>> {
+  /**
+   * Makes a brand's output; resolves once it can be served, with what is written after (the rest
+   * of its pages). The rest is handed back inside an object: an async function's promise waits
+   * for a promise it returns, which would hold the first visitor until every page is written.
+   */
+  async function make(tenant: Tenant, folder: number): Promise<{ rest: Promise<void> }> {
     const { id } = tenant;
     const found = programFor(distDir);
     if (!found) {
@@ -253,7 +265,7 @@ export function createBrandOutputs(opts: {
       failed.set(id, folder);
       // Minutes: the brand is answered as not built meanwhile; the registry picks the build up.
       void opts.withoutProgram?.(id).then(() => registry.recheck(id));
-      return Promise.resolve();
+      return { rest: Promise.resolve() };
     }
     const started = performance.now();
     const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
@@ -262,7 +274,7 @@ export function createBrandOutputs(opts: {
     const sources = Math.max(found.sources, folder);
     // A brand with no output is served as soon as a page can be: each visitor waits for their own page.
     const early = !registry.isBuilt(id);
-    const output = await writeBrandOutput({ tenantsDir, distDir, tenant: current, program: found.program, sources, next: join(distDir, `.${id}.${process.pid}.next`), early });
+    const output = await writeBrandOutput({ tenantsDir, distDir, tenant: current, program: found.program, sources, next: join(distDir, `.${id}.${process.pid}.next`), early, holdRest: holdRest && (() => holdRest(id)) });
     opts.log(`brand ${id}: output ${early ? 'served' : 'rendered'} from program ${found.program} in ${seconds()} s`);
     if (early) {
       writing.set(id, output);
@@ -270,7 +282,7 @@ export function createBrandOutputs(opts: {
     }
     registry.recheck(id);
     if (registry.isBuilt(id)) seen.set(id, folder);
-    return output.written
+    const rest = output.written
       .finally(() => {
         writing.delete(id);
         registry.expectPages(id, undefined);
@@ -280,6 +292,7 @@ export function createBrandOutputs(opts: {
         () => void (early && opts.log(`brand ${id}: every page written in ${seconds()} s`)),
         (error: Error) => opts.log(`brand ${id}: writing the rest of its output failed: ${error.message}`),
       );
+    return { rest };
   }
 
   return {
@@ -300,17 +313,18 @@ export function createBrandOutputs(opts: {
       const served = make(tenant, folder).catch((error: Error) => {
         failed.set(id, folder);
         opts.log(`brand ${id}: output failed: ${error.message}`);
-        return Promise.resolve();
+        return { rest: Promise.resolve() };
       });
+      const servable = served.then(() => undefined);
       // One output at a time per brand, the rest of its pages included: another would replace the folder they are written to.
-      making.set(id, served.then(() => undefined));
+      making.set(id, servable);
       void served
-        .then((rest) => rest)
+        .then(({ rest }) => rest)
         .finally(() => {
           making.delete(id);
           checked.set(id, Date.now());
         });
-      return registry.isBuilt(id) ? undefined : served.then(() => undefined);
+      return registry.isBuilt(id) ? undefined : servable;
     },
 
     /** Returns once a page of the brand's output (a file under client/) is written: at once but while its pages are written after it is served. */

@@ -60,6 +60,11 @@ export interface AppConfig {
   checkAnswers?: boolean;
   /** The clock of brand days (the swipe game's likes per day); tests move it. */
   now?: () => Date;
+  /**
+   * Holds the writing of the rest of a brand's pages, after those its first request needs, until
+   * the promise resolves (tests: the first answer must not wait for the rest; brand-output.ts).
+   */
+  holdBrandRest?: (id: string) => Promise<void>;
   /** EUR_RATES (`USD=0.92,GBP=1.17`): EUR per unit of each currency, for revenue in EUR where asked; none by default. */
   eurRates: Record<string, number>;
   /**

@@ -14,6 +14,17 @@ import { landingSlug, NICHES } from '../../src/lib/slugs.ts';
 import { DIST_DIR, engines, hostFetch, startTestRuntime, TENANTS_DIR, type TestRuntime } from '../support/runtime.ts';
 import { until } from '../support/sse.ts';
 
+/** A temporary tenants folder with spetter, and the release's builds: spetter's, and the program that it names. */
+function spetterRelease(prefix: string) {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  const tenantsDir = join(root, 'tenants');
+  const distDir = join(root, 'dist');
+  for (const id of ['_defaults', 'spetter']) cpSync(join(TENANTS_DIR, id), join(tenantsDir, id), { recursive: true });
+  mkdirSync(distDir);
+  for (const id of ['spetter', '_programs']) symlinkSync(join(DIST_DIR, id), join(distDir, id), 'dir');
+  return { root, tenantsDir, distDir };
+}
+
 describe.each(engines())('a brand added with no build on %s', (engine) => {
   let rt: TestRuntime;
   let root: string;
@@ -21,13 +32,7 @@ describe.each(engines())('a brand added with no build on %s', (engine) => {
   let distDir: string;
 
   beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'sitegen-on-request-'));
-    tenantsDir = join(root, 'tenants');
-    distDir = join(root, 'dist');
-    for (const id of ['_defaults', 'spetter']) cpSync(join(TENANTS_DIR, id), join(tenantsDir, id), { recursive: true });
-    // The release's builds: spetter's, and the program of its languages that it names.
-    mkdirSync(distDir);
-    for (const id of ['spetter', '_programs']) symlinkSync(join(DIST_DIR, id), join(distDir, id), 'dir');
+    ({ root, tenantsDir, distDir } = spetterRelease('sitegen-on-request-'));
     rt = await startTestRuntime(engine, { tenantsDir, distDir, seed: false });
   });
 
@@ -104,5 +109,56 @@ describe.each(engines())('a brand added with no build on %s', (engine) => {
     await until('vers is gone', async () => (await hostFetch(rt, 'vers', '/api/settings.php')).json().settings.domain !== 'vers.example', 10_000);
     expect((await hostFetch(rt, 'vers', '/')).text).not.toContain('Verser Date');
     expect((await hostFetch(rt, 'spetter', '/')).status).toBe(200);
+  });
+});
+
+describe.each(engines())('the first request for a brand with no output on %s', (engine) => {
+  let rt: TestRuntime;
+  let root: string;
+  let tenantsDir: string;
+  let distDir: string;
+  // The rest of the brand's pages are written only once the test lets them (AppConfig.holdBrandRest).
+  let release = () => {};
+  const rest = new Promise<void>((resolve) => (release = resolve));
+  const held: string[] = [];
+
+  beforeAll(async () => {
+    ({ root, tenantsDir, distDir } = spetterRelease('sitegen-first-request-'));
+    const holdBrandRest = (id: string) => (held.push(id), rest);
+    rt = await startTestRuntime(engine, { tenantsDir, distDir, seed: false, config: { holdBrandRest } });
+  });
+
+  afterAll(async () => {
+    release();
+    await rt?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  test('is answered while the rest of its pages are still to be written; a page of the rest is written when asked for', { timeout: 180_000 }, async () => {
+    const tenant = JSON.parse(readFileSync(join(TENANTS_DIR, 'spetter', 'tenant.json'), 'utf8')) as Record<string, unknown>;
+    Object.assign(tenant, { name: 'Eerst Date', domains: ['eerst.example'], default: false });
+    cpSync(join(TENANTS_DIR, 'spetter', 'landers'), join(tenantsDir, 'eerst', 'landers'), { recursive: true });
+    writeFileSync(join(tenantsDir, 'eerst', 'tenant.json'), JSON.stringify(tenant));
+    await until('the runtime knows eerst', async () => (await hostFetch(rt, 'eerst', '/api/settings.php')).json().settings.domain === 'eerst.example', 10_000);
+
+    // Were the first answer to wait for every page, it would never come: the rest is held until it has.
+    const home = await hostFetch(rt, 'eerst', '/');
+    expect(home.status).toBe(200);
+    expect(home.text).toContain('aria-label="Naar de startpagina van Eerst Date"');
+    expect(held).toEqual(['eerst']);
+    // Pages of no template's first (the last two niches' slugs): not written yet, served when asked for.
+    const [other, asked] = NICHES.slice(-2).map((niche) => join(distDir, 'eerst', 'client', 'l', 'nl', 'landers', 'alonetonight', landingSlug(niche, 'nl'), 'index.html'));
+    expect(existsSync(asked!)).toBe(false);
+    expect(existsSync(other!)).toBe(false);
+    const lander = await hostFetch(rt, 'eerst', `/landers/alonetonight/${landingSlug(NICHES.at(-1)!, 'nl')}`);
+    expect(lander.status).toBe(200);
+    expect(lander.text).toContain('Eerst Date');
+    expect(existsSync(asked!)).toBe(true);
+    expect(existsSync(other!)).toBe(false);
+
+    // Let go, the rest is written in place; the brand's home is served as before meanwhile.
+    release();
+    await until('every page written', async () => existsSync(other!), 60_000);
+    expect((await hostFetch(rt, 'eerst', '/')).status).toBe(200);
   });
 });
