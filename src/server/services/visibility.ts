@@ -1,6 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/index.ts';
-import { listingsChanged } from './listing-changes.ts';
 import { inScope, type Fit, type PoolScope } from './pool.ts';
 
 /** Who is looking: a member (their user and profile ids) or a visitor (null). */
@@ -80,7 +79,6 @@ export async function relist(db: Kysely<Database>, userId: number): Promise<void
     })
     .where('user_id', '=', userId)
     .execute();
-  listingsChanged();
 }
 
 /** Sets a member's profile active or disabled and whether listings show it, in one go. */
