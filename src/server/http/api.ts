@@ -8,6 +8,7 @@ import { forbiddenTextPath } from '../../contract/text.ts';
 import type { Services } from '../services/index.ts';
 import { suspendedError } from '../services/suspension.ts';
 import { brandOrigin, sameOrigin } from './origin.ts';
+import { jsonTextOf } from '../json-text.ts';
 import type { AnyRoute, EventSink, Method, Result, RouteContext, Visitor } from './routes.ts';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
@@ -36,6 +37,8 @@ export function checkAnswer(route: AnyRoute, result: Result): void {
   if (!route.answer || typeof route.answer === 'string') throw new Error(`${name} answered JSON but declares no answer schema`);
   const parsed = route.answer.safeParse(result.body);
   if (!parsed.success) throw new Error(`${name}: the answer does not match its schema: ${z.prettifyError(parsed.error)}`);
+  const text = jsonTextOf(result.body);
+  if (text !== undefined && text !== JSON.stringify(result.body)) throw new Error(`${name}: the answer's kept JSON text differs from its serialization`);
 }
 
 /** A refusal as API.md "Errors" writes it, in the visitor's language, with Retry-After for 429 and 503. */
@@ -181,6 +184,11 @@ function answer(request: FastifyRequest, reply: FastifyReply, result: Result): F
     case 'json':
       for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+      {
+        // An answer made from kept JSON parts is sent as its text, with the type Fastify gives an object.
+        const text = jsonTextOf(result.body);
+        if (text !== undefined) return reply.code(result.status).header('content-type', 'application/json; charset=utf-8').send(text);
+      }
       return reply.code(result.status).send(result.body);
     case 'redirect':
       return reply.header('cache-control', 'no-store').redirect(result.location, result.status);

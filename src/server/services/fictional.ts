@@ -11,7 +11,6 @@ import { brandCondition, brandsToQuery, inScope } from './brand-scope.ts';
 import { profileColumns, profileView } from './profiles.ts';
 import { mainImages } from './main-image.ts';
 import { publishToConsole } from './console-events.ts';
-import { listingsChanged } from './listing-changes.ts';
 import type { PhotoService, PhotoUpload } from './photos.ts';
 
 export interface FictionalDeps {
@@ -142,7 +141,6 @@ export function createFictionalService(deps: FictionalDeps) {
         await trx.updateTable('profiles').set(columns).where('id', '=', id).execute();
         await audit(trx, { staff, action: 'fictional_edit', brand: profile.tenant_id, object: { type: 'profile', id }, ip, details: { fields: Object.keys(changes) } });
       });
-      listingsChanged();
       return view(id);
     },
 

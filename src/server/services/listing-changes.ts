@@ -19,7 +19,7 @@ import type { Write } from '../db/writes.ts';
 let listings = 0;
 let cards = 0;
 
-/** A listing changed in this process (services call it beside their write, which the adapter also tells). */
+/** A listing changed in this process (followListingChanges, from the adapter's report of the write: services do not call it themselves). */
 export function listingsChanged(): void {
   listings++;
   cards++;

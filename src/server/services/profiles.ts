@@ -16,7 +16,6 @@ import type { ScopeOf } from './pool.ts';
 import { GENDERS } from '../../contract/enums.ts';
 import { wantedGenders } from './search.ts';
 import type { OptionField } from '../../lib/profile-fields.ts';
-import { listingsChanged } from './listing-changes.ts';
 import type { ProfileChanges } from '../../contract/profile.ts';
 
 /** The fields a member may change on the own profile (PUT /api/profile.php): the contract's. */
@@ -133,7 +132,6 @@ export function createProfileService(deps: { db: Kysely<Database>; scopeOf: Scop
         .set(profileColumns(tenant, profile, changes, email))
         .where('id', '=', profile.id)
         .execute();
-      listingsChanged(); // gender, place or birth date: what listings filter and order by
       return this.get(userId);
     },
 

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Compilable, type Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { Gender, Profile } from '../db/schema.ts';
 import type { Tenant } from '../../tenant/schema.ts';
@@ -6,13 +6,14 @@ import { AppError } from '../errors.ts';
 import type { SearchAnswer as SearchResult, SearchCard, SearchQuery } from '../../contract/search.ts';
 import { findRegion } from '../data/regions.ts';
 import { profileCards } from './cards.ts';
-import { bandedPage, countBands, homeBands, type Band, type ProfileQuery, type Viewer } from './visibility.ts';
+import { bandedPage, blockedWith, countBands, homeBands, type Band, type ProfileQuery, type Viewer } from './visibility.ts';
 import { bandsOf, narrowedPage, newestProfile, sourceOf, stillMatches, type IdList, type ListFilters, type ListingCache, type Source } from './listing-cache.ts';
 import { fitKey } from './pool.ts';
 import { compileOnce, compiledPerCount } from '../db/compiled.ts';
 import { LRUCache } from 'lru-cache';
 import type { ScopeOf } from './pool.ts';
 import { yearsBefore } from '../../lib/account-rules.ts';
+import { withJsonText } from '../json-text.ts';
 
 import { GENDERS, SEARCH_GENDER_ALL, PER_PAGE, SIMILAR_PROFILES, SEARCH_COUNT_LIMIT, SEARCH_MIN_AGE, SEARCH_MAX_AGE, MAX_PAGE } from '../../contract/enums.ts';
 
@@ -56,6 +57,14 @@ const PROFILE_SLOT = '\u0000search-profile' as unknown as number;
 interface SharedCard {
   row: Pick<Profile, 'gender' | 'country' | 'region' | 'birth_date'>;
   card: SearchCard;
+  /** The card's JSON without its closing brace, made the first time it is shown (cardJson). */
+  open?: string;
+}
+
+/** A shared card's JSON, with a member's heart on it (`liked`, appended last as `{ ...card, liked }` places it). */
+function cardJson(shared: SharedCard, liked: boolean | undefined): string {
+  const open = (shared.open ??= JSON.stringify(shared.card).slice(0, -1));
+  return liked === undefined ? `${open}}` : liked ? `${open},"liked":true}` : `${open},"liked":false}`;
 }
 /** A member's own of a profile on their page (search.ts theirsOf). */
 type Theirs = Pick<Profile, 'id' | 'listed' | 'pooled' | 'tenant_id'> & { liked: boolean | 0 | 1 };
@@ -64,13 +73,9 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
   const { db, listings } = deps;
 
   // The statements every search runs while its list is kept, built and compiled once (db/compiled.ts):
-  // the searcher's own row with the newest profile id, their blocks (listing-cache.ts hiddenFrom)
-  // and what is theirs of the page (theirsOf); the page's cards are the list's (sharedCards).
-  const ownRow = compileOnce<Pick<Profile, 'id' | 'gender' | 'sexuality' | 'country' | 'region' | 'birth_date' | 'body_type' | 'interests'> & { newest: number | string | null }, [number]>(
-    db,
-    db.selectFrom('profiles').select(['id', 'gender', 'sexuality', 'country', 'region', 'birth_date', 'body_type', 'interests']).select(newestProfile.as('newest')).where('user_id', '=', USER_SLOT),
-    [USER_SLOT],
-  );
+  // the searcher's own row with the newest profile id and their blocks either way in one
+  // (ownView), and what is theirs of the page (theirsOf); the page's cards are the list's (sharedCards).
+  const ownView = compileOnce<OwnViewRow, [number]>(db, ownViewQuery(db), [USER_SLOT]);
   const shapes = new LRUCache<string, (ids: readonly number[]) => Promise<CardRow[]>>({ max: PAGE_SHAPES_KEPT });
 
   /**
@@ -169,7 +174,10 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
       if (regions.length === 0) throw invalid('region');
     }
 
-    const me = userId === null ? undefined : (await ownRow(userId))[0];
+    const view = userId === null ? [] : await ownView(userId);
+    const me = view.find((r) => Number(r.blocked) === 0);
+    // What this member is never shown in a listing: their own profile, and a block either way (SPEC §4).
+    const hidden = new Set(me ? [me.id, ...view.flatMap((r) => (Number(r.blocked) === 1 ? [r.id] : []))] : []);
     const genders: Gender[] | undefined = query.gender === SEARCH_GENDER_ALL ? [...GENDERS] : query.gender ? [query.gender] : me ? wantedGenders(me) : undefined;
     const homeCountry = me?.country ?? (visitorCountry && tenant.countries.includes(visitorCountry) ? visitorCountry : null);
     const homeRegion = me?.region ?? null;
@@ -194,7 +202,7 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
     const list = await listings.ids(source, filters, newest, SEARCH_COUNT_LIMIT);
     const offset = (query.page - 1) * PER_PAGE;
     // The page's ids, with a few more in case one was hidden or changed since the list was read.
-    const mine = narrowedPage(list, me ? await listings.hiddenFrom(me.id) : new Set(), offset, PER_PAGE + STALE_SPARE);
+    const mine = narrowedPage(list, hidden, offset, PER_PAGE + STALE_SPARE);
     // More blocks than the list's headroom: the list no longer reaches the limit, so count and page without it.
     if (!list.complete && mine.total < SEARCH_COUNT_LIMIT) return searchEach(source, filters, viewer, read, query.page);
     const total = Math.min(mine.total, SEARCH_COUNT_LIMIT);
@@ -203,6 +211,7 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
     // what is the member's own of them read fresh: their hearts, and whether each is still listed.
     const asked = mine.ids.slice(0, shown + STALE_SPARE);
     const profiles: SearchCard[] = [];
+    const texts: string[] = [];
     if (shown > 0) {
       const around = list.ids.subarray(offset, offset + shown + STALE_SPARE);
       const [shared, theirs] = await Promise.all([sharedCards(source, list, asked, around, today), me ? theirsOf(asked, me.id) : null]);
@@ -215,11 +224,18 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
           stale = true;
           continue;
         }
-        if (profiles.length < shown && stillMatches(card.row, filters)) profiles.push(t ? { ...card.card, liked: Boolean(t.liked) } : card.card);
+        if (profiles.length < shown && stillMatches(card.row, filters)) {
+          const liked = t ? Boolean(t.liked) : undefined;
+          profiles.push(t ? { ...card.card, liked } : card.card);
+          texts.push(cardJson(card, liked));
+        }
       }
       if (stale) listings.forget(list);
     }
-    return answer(profiles, total, query.page, () => similar(source, filters, viewer, read));
+    if (total === 0) return answer(profiles, total, query.page, () => similar(source, filters, viewer, read));
+    // The answer's JSON from the cards' kept JSON (json-text.ts): the cards are the same for every viewer.
+    const result = await answer(profiles, total, query.page, () => similar(source, filters, viewer, read));
+    return withJsonText(result, `{"profiles":[${texts.join(',')}],"total":${total},"total_capped":${result.total_capped},"page":${result.page},"per_page":${PER_PAGE},"pages":${result.pages}}`);
   }
 
   /** When nothing matches: profiles of the genders looked for, nearest first, without the other filters. */
@@ -257,3 +273,28 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
 }
 
 export type SearchService = ReturnType<typeof createSearchService>;
+
+/** The searcher's own row (the columns the search reads, with the newest profile id), `blocked` 0. */
+type OwnRow = Pick<Profile, 'id' | 'gender' | 'sexuality' | 'country' | 'region' | 'birth_date' | 'body_type' | 'interests'> & { newest: number | string | null };
+/** A row of ownView: the own row (`blocked` 0), or a profile of a block either way (`blocked` 1: only its id is read). */
+type OwnViewRow = OwnRow & { blocked: 0 | 1 | string };
+
+/**
+ * The searcher's own row and the profiles of their blocks either way (visibility.ts `blockedWith`,
+ * found through the searcher's user id), one statement: the search read them in two, one after
+ * the other (bench/README.md "Fewer statements and the answer's JSON").
+ */
+function ownViewQuery(db: Kysely<Database>) {
+  const none = sql<null>`null`;
+  const myProfile = db.selectFrom('profiles').select('profiles.id').where('profiles.user_id', '=', USER_SLOT).$asScalar();
+  const own = db
+    .selectFrom('profiles')
+    .select(['id', 'gender', 'sexuality', 'country', 'region', 'birth_date', 'body_type', 'interests'])
+    .select(newestProfile.as('newest'))
+    .select(sql.lit(0).as('blocked'))
+    .where('user_id', '=', USER_SLOT);
+  const blocked = db
+    .selectFrom(blockedWith(db, myProfile).as('b'))
+    .select(['b.id', none.as('gender'), none.as('sexuality'), none.as('country'), none.as('region'), none.as('birth_date'), none.as('body_type'), none.as('interests'), none.as('newest'), sql.lit(1).as('blocked')]);
+  return own.unionAll(blocked as never) as unknown as Compilable<OwnViewRow>;
+}

@@ -1,6 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/index.ts';
-import { listingsChanged } from './listing-changes.ts';
 import { inScope, type Fit, type PoolScope } from './pool.ts';
 
 /** Who is looking: a member (their user and profile ids) or a visitor (null). */
@@ -14,9 +13,10 @@ export interface Viewer {
  * `me`, and those `me` blocked (not with `theirsOnly`: the blocker still opens the profile they
  * blocked, to lift the block). A block hides the two from each other, both ways (SPEC §4):
  * the visibility rule takes these out in its statement, a shared list's narrowing reads them
- * (listing-cache.ts `hiddenFrom`).
+ * (search.ts `ownViewQuery`, with `me` the searcher's profile found by their user id;
+ * listing-cache.ts `hiddenFrom`).
  */
-export function blockedWith(db: Kysely<Database>, me: number, options: { theirsOnly?: boolean } = {}) {
+export function blockedWith(db: Kysely<Database>, me: number | Expression<number>, options: { theirsOnly?: boolean } = {}) {
   const blockedMe = db.selectFrom('blocks').select('blocks.blocker_profile_id as id').where('blocks.blocked_profile_id', '=', me);
   return options.theirsOnly ? blockedMe : blockedMe.unionAll(db.selectFrom('blocks').select('blocks.blocked_profile_id as id').where('blocks.blocker_profile_id', '=', me));
 }
@@ -79,7 +79,6 @@ export async function relist(db: Kysely<Database>, userId: number): Promise<void
     })
     .where('user_id', '=', userId)
     .execute();
-  listingsChanged();
 }
 
 /** Sets a member's profile active or disabled and whether listings show it, in one go. */
