@@ -260,10 +260,11 @@ describe.each(engines())('a brand removed from its pool on %s', (engine) => {
       expect(chats).toEqual([conversationId]);
       const view = (await me.client.get(`/api/chat.php?id=${conversationId}`)).json();
       expect(view.conversation.messages).toHaveLength(1);
-      expect(view).toMatchObject({ can_send: false, reply_block: 'retired' });
+      // Closed for being out of each other's reach: both profiles are still active.
+      expect(view).toMatchObject({ can_send: false, reply_block: 'out_of_reach' });
       const refused = await sendText(me, { conversation_id: conversationId });
       expect(refused.status).toBe(409);
-      expect(apiError(refused).code).toBe('profile_retired');
+      expect(apiError(refused).code).toBe('conversation_closed');
       expect((await balanceAndLedger(rt(), me.userId)).credits).toBe(me === sam ? 95 : 100);
     }
   });

@@ -12,7 +12,7 @@
  */
 import { expect, test, describe } from 'vitest';
 import { engines, type TestRuntime } from '../support/runtime.ts';
-import { activeMember, useRuntime, yearsAgo } from '../support/accounts.ts';
+import { activeMember, apiError, useRuntime, yearsAgo, type Client } from '../support/accounts.ts';
 import { sendText, type ChatMember } from '../support/chat.ts';
 import { grant } from '../../src/server/ledger.ts';
 
@@ -21,6 +21,16 @@ async function member(rt: TestRuntime, brand: string, name: string, gender: 'mal
   const user = await m.client.user();
   await grant(rt.db.db, { userId: user.id, credits: 100, reason: 'bonus', ref: `review-own-${user.id}` });
   return { ...m, profileId: user.profile.id, userId: user.id } as ChatMember;
+}
+
+/** Every profile id the member's search shows, page after page. */
+async function found(m: { client: Client }): Promise<number[]> {
+  const ids: number[] = [];
+  for (let page = 1; ; page++) {
+    const body = (await m.client.get(`/api/members.php?gender=all&page=${page}`)).json();
+    ids.push(...body.profiles.map((p: { id: number }) => p.id));
+    if (page >= body.pages) return ids;
+  }
 }
 
 describe.each(engines())('"own brand only" works both ways on %s', (engine) => {
@@ -44,5 +54,32 @@ describe.each(engines())('"own brand only" works both ways on %s', (engine) => {
       inHisChats: false,
       inHisLikes: false,
     });
+  });
+
+  test('her conversation with a member of another brand from before the choice stays readable, closed both ways, and opens again when she turns it off', async () => {
+    const ria = await member(rt(), 'rijpedates', 'Ria', 'female', 50);
+    const bob = await member(rt(), 'spetter', 'Bob', 'male', 55);
+    expect(await found(ria)).toContain(bob.profileId);
+    const conversationId = (await sendText(bob, { profile_id: ria.profileId }, { text: 'Hoi Ria' })).json().conversation_id;
+
+    expect((await ria.client.put('/api/user.php', { own_brand_only: true })).status).toBe(200);
+    // She sees his brand's members no more, as they see her no more.
+    expect(await found(ria)).not.toContain(bob.profileId);
+    expect((await ria.client.get(`/api/member.php?id=${bob.profileId}`)).status).toBe(404);
+    for (const me of [ria, bob]) {
+      const chats = (await me.client.get('/api/chats.php')).json().chats.map((c: { conversation: { id: number } }) => c.conversation.id);
+      expect(chats).toEqual([conversationId]);
+      const view = (await me.client.get(`/api/chat.php?id=${conversationId}`)).json();
+      expect(view.conversation.messages).toHaveLength(1);
+      // Closed for being out of each other's reach, not for a profile that is no longer active.
+      expect(view).toMatchObject({ can_send: false, reply_block: 'out_of_reach' });
+      const refused = await sendText(me, { conversation_id: conversationId });
+      expect([refused.status, apiError(refused).code]).toEqual([409, 'conversation_closed']);
+    }
+
+    expect((await ria.client.put('/api/user.php', { own_brand_only: false })).status).toBe(200);
+    expect(await found(ria)).toContain(bob.profileId);
+    expect((await ria.client.get(`/api/chat.php?id=${conversationId}`)).json()).toMatchObject({ can_send: true, reply_block: null });
+    expect((await sendText(ria, { conversation_id: conversationId }, { text: 'Hoi Bob' })).status).toBe(200);
   });
 });

@@ -66,9 +66,9 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
   // The statements every search runs while its list is kept, built and compiled once (db/compiled.ts):
   // the searcher's own row with the newest profile id, their blocks (listing-cache.ts hiddenFrom)
   // and what is theirs of the page (theirsOf); the page's cards are the list's (sharedCards).
-  const ownRow = compileOnce<Pick<Profile, 'id' | 'gender' | 'sexuality' | 'country' | 'region' | 'birth_date' | 'body_type' | 'interests'> & { newest: number | string | null }, [number]>(
+  const ownRow = compileOnce<Pick<Profile, 'id' | 'gender' | 'sexuality' | 'country' | 'region' | 'birth_date' | 'body_type' | 'interests' | 'pooled'> & { newest: number | string | null }, [number]>(
     db,
-    db.selectFrom('profiles').select(['id', 'gender', 'sexuality', 'country', 'region', 'birth_date', 'body_type', 'interests']).select(newestProfile.as('newest')).where('user_id', '=', USER_SLOT),
+    db.selectFrom('profiles').select(['id', 'gender', 'sexuality', 'country', 'region', 'birth_date', 'body_type', 'interests', 'pooled']).select(newestProfile.as('newest')).where('user_id', '=', USER_SLOT),
     [USER_SLOT],
   );
   const shapes = new LRUCache<string, (ids: readonly number[]) => Promise<CardRow[]>>({ max: PAGE_SHAPES_KEPT });
