@@ -12,7 +12,7 @@ test('a member of spetter finds the setting that names Rijpe Dates and chooses t
   const account = page.locator('#account');
   const own = account.getByRole('switch', { name: 'Alleen op Spetter tonen' });
   await expect(own).not.toBeChecked();
-  await expect(own).toHaveAccessibleDescription('Je profiel wordt ook getoond op Rijpe Dates, de andere sites van ons netwerk. Zet dit aan om alleen op Spetter gevonden te worden.');
+  await expect(own).toHaveAccessibleDescription('Je profiel wordt ook getoond op Rijpe Dates, de andere sites van ons netwerk. Zet dit aan om alleen op Spetter gevonden te worden. Dan zie en bereik je zelf ook alleen leden van Spetter; gesprekken met leden van andere sites blijven leesbaar, maar gesloten tot je dit weer uitzet.');
   await own.check();
   await expect(account.getByText('Opgeslagen.')).toBeVisible();
   // The choice is the member's, kept on the server.
