@@ -127,8 +127,8 @@ export type ChatItem = z.infer<typeof ChatItem>;
 export const ChatsAnswer = z.object({ chats: z.array(ChatItem), total_unread: z.number().int() });
 export type ChatsAnswer = z.infer<typeof ChatsAnswer>;
 
-/** Why the member cannot write in a conversation now (SPEC §4), or null: their own address is not confirmed, or the other's is not, or the fictional profile was retired (issue 22). */
-export const ReplyBlock = z.enum(['confirm_email', 'other_unconfirmed', 'retired']).nullable();
+/** Why the member cannot write in a conversation now (SPEC §4), or null: their own address is not confirmed, or the other's is not, the fictional profile was retired (issue 22), or the two no longer reach each other across brands (`out_of_reach`, issue 24: the other's brand left the pool, or either chose their own brand only). */
+export const ReplyBlock = z.enum(['confirm_email', 'other_unconfirmed', 'retired', 'out_of_reach']).nullable();
 export type ReplyBlock = z.infer<typeof ReplyBlock>;
 
 /** What one message kind costs on this brand (SPEC §3 settings), and the gifts. */

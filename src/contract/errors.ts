@@ -84,6 +84,7 @@ export const ERROR_CODES = [
   'console_credits_limit',
   // Fictional profiles and the fictional inbox (issue 22)
   'profile_retired',
+  'conversation_closed',
   'inbox_claimed',
   'inbox_claim_needed',
   'inbox_reply_refused',

@@ -55,6 +55,8 @@ export class TenantRegistry {
   readonly distDir: string;
   #tenants: Tenant[] = [];
   #stamps = new Map<string, number>();
+  /** The mtime of each tenant file whose last edit failed validation: its error is logged once per change. */
+  #invalid = new Map<string, number>();
   #builds = new Map<string, Build>();
   #programs = new Map<string, Program>();
   #coming = new Map<string, Set<string>>();
@@ -70,7 +72,10 @@ export class TenantRegistry {
     this.rescan(true);
   }
 
-  /** Every valid tenant, in id order. A tenant file that fails validation is reported and skipped. */
+  /**
+   * Every valid tenant, in id order. A tenant file that fails validation is reported and skipped
+   * when it is the brand's first; an edit that fails keeps the brand's last valid tenant served.
+   */
   tenants(): Tenant[] {
     this.rescan();
     return this.#tenants;
@@ -81,7 +86,8 @@ export class TenantRegistry {
     if (!force && now - this.#scannedAt < RESCAN_MS) return;
     this.#scannedAt = now;
     const next: Tenant[] = [];
-    for (const id of listTenantIds(this.tenantsDir)) {
+    const ids = listTenantIds(this.tenantsDir);
+    for (const id of ids) {
       const file = join(this.tenantsDir, id, 'tenant.json');
       const stamp = statSync(file).mtimeMs;
       const known = this.#tenants.find((t) => t.id === id);
@@ -89,14 +95,30 @@ export class TenantRegistry {
         next.push(known);
         continue;
       }
+      if (this.#invalid.get(id) === stamp) {
+        if (known) next.push(known);
+        continue;
+      }
       try {
         next.push(loadTenant(id, this.tenantsDir));
         this.#stamps.set(id, stamp);
+        this.#invalid.delete(id);
       } catch (error) {
-        if (error instanceof TenantError) this.#onError(error.message);
-        else throw error;
+        if (!(error instanceof TenantError)) throw error;
+        // One mistyped edit must not take a live brand down (its host would answer as the default
+        // brand, its members would leave its pool): the last valid tenant stays served until the
+        // file is valid again. Only a removed folder removes a brand.
+        this.#invalid.set(id, stamp);
+        if (known) {
+          this.#onError(`${error.message}\n${id}: this edit of tenant.json is invalid and NOT applied; the brand is still served as its last valid tenant.json said until the file is fixed`);
+          next.push(known);
+        } else {
+          this.#onError(error.message);
+        }
       }
     }
+    // A removed folder forgets its last error: a brand made again under its id starts afresh.
+    for (const id of this.#invalid.keys()) if (!ids.includes(id)) this.#invalid.delete(id);
     this.#tenants = next;
   }
 

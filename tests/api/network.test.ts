@@ -186,13 +186,15 @@ describe.each(engines())('the member network on %s', (engine) => {
     expect(saved.json().user.own_brand_only).toBe(true);
     expect(await found(rob)).not.toContain(lies.profileId);
     expect((await rob.client.get(`/api/member.php?id=${lies.profileId}`)).status).toBe(404);
-    // Her own brand still shows her; she still sees the pool.
+    // Her own brand still shows her; she no longer sees the pool's other brands either (both ways).
     expect(await found(sam)).toContain(lies.profileId);
-    expect(await found(lies)).toContain(rob.profileId);
+    expect(await found(lies)).not.toContain(rob.profileId);
+    expect(await found(lies)).toContain(sam.profileId);
     expect(apiError(await lies.client.put('/api/user.php', { own_brand_only: 'ja' })).code).toBe('invalid_input');
 
     await lies.client.put('/api/user.php', { own_brand_only: false });
     expect(await found(rob)).toContain(lies.profileId);
+    expect(await found(lies)).toContain(rob.profileId);
     await lies.client.put('/api/user.php', { invisible: true });
     expect(await found(rob)).not.toContain(lies.profileId);
     expect(await found(sam)).not.toContain(lies.profileId);
@@ -235,6 +237,21 @@ describe.each(engines())('the member network on %s', (engine) => {
   });
 });
 
+/**
+ * A conversation across brands the two no longer reach each other in, as one of them sees it: still
+ * in their list with its one message, readable, closed for being out of reach (both profiles are
+ * still active, so not "retired"), and a send refused.
+ */
+async function expectClosed(me: ChatMember, conversationId: number): Promise<void> {
+  const chats = (await me.client.get('/api/chats.php')).json().chats.map((c: { conversation: { id: number } }) => c.conversation.id);
+  expect(chats).toEqual([conversationId]);
+  const view = (await me.client.get(`/api/chat.php?id=${conversationId}`)).json();
+  expect(view.conversation.messages).toHaveLength(1);
+  expect(view).toMatchObject({ can_send: false, reply_block: 'out_of_reach' });
+  const refused = await sendText(me, { conversation_id: conversationId });
+  expect([refused.status, apiError(refused).code]).toEqual([409, 'conversation_closed']);
+}
+
 describe.each(engines())('a brand removed from its pool on %s', (engine) => {
   const tenants = tenantsWith({});
   afterAll(() => tenants.remove());
@@ -256,14 +273,7 @@ describe.each(engines())('a brand removed from its pool on %s', (engine) => {
     expect(await found(sam)).not.toContain(ria.profileId);
     expect((await sam.client.get(`/api/member.php?id=${ria.profileId}`)).status).toBe(404);
     for (const me of [sam, ria]) {
-      const chats = (await me.client.get('/api/chats.php')).json().chats.map((c: { conversation: { id: number } }) => c.conversation.id);
-      expect(chats).toEqual([conversationId]);
-      const view = (await me.client.get(`/api/chat.php?id=${conversationId}`)).json();
-      expect(view.conversation.messages).toHaveLength(1);
-      expect(view).toMatchObject({ can_send: false, reply_block: 'retired' });
-      const refused = await sendText(me, { conversation_id: conversationId });
-      expect(refused.status).toBe(409);
-      expect(apiError(refused).code).toBe('profile_retired');
+      await expectClosed(me, conversationId);
       expect((await balanceAndLedger(rt(), me.userId)).credits).toBe(me === sam ? 95 : 100);
     }
   });
@@ -296,3 +306,51 @@ describe.each(engines())("a brand's fictional profiles in its pool on %s", (engi
   });
 });
 
+/**
+ * "Own brand only" works both ways (review of issue 24): a member shown on her own brand only
+ * reaches no member of the pool who cannot see her (404, as for any profile out of reach), so
+ * services/pool.ts's rule holds: a like, a match or a conversation never reaches a member who
+ * cannot see its sender. Before the fix she still liked and wrote to Bob (200, 200), her message
+ * was in his chats from a profile he could not open, and he got a mail about a like he could not see.
+ */
+describe.each(engines())('"own brand only" works both ways on %s', (engine) => {
+  const rt = useRuntime(engine, () => ({ seed: false }));
+
+  test('a member shown on her own brand only reaches no member of the pool who cannot see her', async () => {
+    const ria = await member(rt(), 'rijpedates', 'Ria', 'female', 50);
+    const bob = await member(rt(), 'spetter', 'Bob', 'male', 55);
+    expect((await ria.client.put('/api/user.php', { own_brand_only: true })).status).toBe(200);
+    // Bob cannot see her: the setting works on his side.
+    expect((await bob.client.get(`/api/member.php?id=${ria.profileId}`)).status).toBe(404);
+
+    const like = await ria.client.post('/api/like.php', { profile_id: bob.profileId });
+    const sent = await sendText(ria, { profile_id: bob.profileId }, { text: 'Hoi Bob' });
+    const bobsChats = (await bob.client.get('/api/chats.php')).json().chats as { profile: { id: number } }[];
+    const bobsLikes = (await bob.client.get('/api/likes.php')).json().liked_by as { profile: { id: number } }[];
+    // Today: 200, 200, her message in his chats from a profile he cannot open, her like nowhere.
+    expect({ like: like.status, sent: sent.status, inHisChats: bobsChats.some((c) => c.profile.id === ria.profileId), inHisLikes: bobsLikes.some((l) => l.profile.id === ria.profileId) }).toEqual({
+      like: 404,
+      sent: 404,
+      inHisChats: false,
+      inHisLikes: false,
+    });
+  });
+
+  test('her conversation with a member of another brand from before the choice stays readable, closed both ways, and opens again when she turns it off', async () => {
+    const ria = await member(rt(), 'rijpedates', 'Ria', 'female', 50);
+    const bob = await member(rt(), 'spetter', 'Bob', 'male', 55);
+    expect(await found(ria)).toContain(bob.profileId);
+    const conversationId = (await sendText(bob, { profile_id: ria.profileId }, { text: 'Hoi Ria' })).json().conversation_id;
+
+    expect((await ria.client.put('/api/user.php', { own_brand_only: true })).status).toBe(200);
+    // She sees his brand's members no more, as they see her no more.
+    expect(await found(ria)).not.toContain(bob.profileId);
+    expect((await ria.client.get(`/api/member.php?id=${bob.profileId}`)).status).toBe(404);
+    for (const me of [ria, bob]) await expectClosed(me, conversationId);
+
+    expect((await ria.client.put('/api/user.php', { own_brand_only: false })).status).toBe(200);
+    expect(await found(ria)).toContain(bob.profileId);
+    expect((await ria.client.get(`/api/chat.php?id=${conversationId}`)).json()).toMatchObject({ can_send: true, reply_block: null });
+    expect((await sendText(ria, { conversation_id: conversationId }, { text: 'Hoi Bob' })).status).toBe(200);
+  });
+});

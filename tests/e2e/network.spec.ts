@@ -12,7 +12,7 @@ test('a member of spetter finds the setting that names Rijpe Dates and chooses t
   const account = page.locator('#account');
   const own = account.getByRole('switch', { name: 'Alleen op Spetter tonen' });
   await expect(own).not.toBeChecked();
-  await expect(own).toHaveAccessibleDescription('Je profiel wordt ook getoond op Rijpe Dates, de andere sites van ons netwerk. Zet dit aan om alleen op Spetter gevonden te worden.');
+  await expect(own).toHaveAccessibleDescription('Je profiel wordt ook getoond op Rijpe Dates, de andere sites van ons netwerk. Zet dit aan om alleen op Spetter gevonden te worden. Dan zie en bereik je zelf ook alleen leden van Spetter; gesprekken met leden van andere sites blijven leesbaar, maar gesloten tot je dit weer uitzet.');
   await own.check();
   await expect(account.getByText('Opgeslagen.')).toBeVisible();
   // The choice is the member's, kept on the server.
@@ -80,4 +80,23 @@ test('a member of spetter finds, likes and writes to a member of Rijpe Dates, wh
 
   expect(await credits(sam, 'spetter')).toBe(samStart - 5);
   expect(await credits(ria, 'rijpedates')).toBe(riaStart - 6);
+});
+
+test('a conversation across brands closed by the choice of "own brand only" says so on both sides, not that the profile is inactive', async ({ browser }) => {
+  const stamp = Date.now().toString(36).slice(-4);
+  const sam = await activeChatMember(browser, `Sam${stamp}`, 'male', 50);
+  const ria = await activeChatMember(browser, `Ria${stamp}`, 'female', 50, undefined, { brand: 'rijpedates', dateOfBirth: '1976-04-02' });
+  const sent = await callApi(sam.page, 'spetter', 'POST', '/api/chat.php', { profile_id: ria.profileId, kind: 'text', text: 'Hoi Ria', client_id: `e2e-closed-${stamp}` });
+  expect(sent.status, JSON.stringify(sent.json)).toBe(200);
+  const conversationId = sent.json.conversation_id as number;
+  expect((await callApi(ria.page, 'rijpedates', 'PUT', '/api/user.php', { own_brand_only: true })).status).toBe(200);
+
+  for (const [m, brand, other] of [[sam, 'spetter', ria], [ria, 'rijpedates', sam]] as const) {
+    await m.page.goto(brandUrl(brand, `/chats/${conversationId}`));
+    await confirmEntryWarning(m.page);
+    const chat = m.page.getByRole('region', { name: `Gesprek met ${other.name}` });
+    await expect(chat.getByText('Hoi Ria', { exact: true })).toBeVisible();
+    await expect(m.page.getByText(`Dit gesprek is gesloten: ${other.name} en jij zijn niet meer voor elkaar te zien op deze site.`, { exact: false })).toBeVisible();
+    await expect(m.page.getByText('niet meer op deze site', { exact: false })).toHaveCount(0);
+  }
 });

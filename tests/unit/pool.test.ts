@@ -89,8 +89,10 @@ describe("a viewer's fit to the pool's audiences", () => {
     const b = brand('bravo', { niche: 6, network: { pool: 'nl' } });
     const g = brand('golf', { niche: 7, network: { pool: 'nl' } });
     const scope = poolScope(a, [a, b, g]);
-    expect(fitKey(fitOf(scope, person, today))).toBe('yyn');
-    expect(fitKey(fitOf(scope, { ...person, gender: 'male', sexuality: 'gay' }, today))).toBe('yny');
+    expect(fitKey(fitOf(scope, { ...person, pooled: 1 }, today))).toBe('yyn');
+    expect(fitKey(fitOf(scope, { ...person, pooled: 1, gender: 'male', sexuality: 'gay' }, today))).toBe('yny');
     expect(fitKey(fitOf(scope, null, today))).toBe('nnn');
+    // A member shown on their own brand only sees their own brand only: a list of their own.
+    expect(fitKey(fitOf(scope, { ...person, pooled: 0 }, today))).toBe('oyyn');
   });
 });

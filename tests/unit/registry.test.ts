@@ -3,7 +3,7 @@
  * process listeners (Astro's node adapter adds one per handler): they go with the build they came
  * from, so rebuilding a brand again and again does not keep every old build in memory.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
@@ -118,4 +118,50 @@ test('a build that names a program and holds no server code is served from the p
   expect(registry.isBuilt('spetter')).toBe(true);
   const handler = (await registry.handler('spetter'))!;
   expect(await (handler as unknown as () => Promise<string>)()).toBe('dutch');
+});
+
+/** Writes a tenant file with a later mtime than the last (the registry tells edits apart by it). */
+function editTenant(tenantsDir: string, id: string, edit: (t: Record<string, unknown>) => Record<string, unknown>, step: number): void {
+  const file = join(tenantsDir, id, 'tenant.json');
+  writeFileSync(file, JSON.stringify(edit(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>), null, 2));
+  const when = new Date(Date.now() + step * 10_000);
+  utimesSync(file, when, when);
+}
+
+test('an invalid edit of a served tenant keeps its last valid tenant, logged once per change; an invalid first tenant is not served; a removed folder removes the brand', () => {
+  root = mkdtempSync(join(tmpdir(), 'sitegen-registry-'));
+  const tenantsDir = join(root, 'tenants');
+  for (const id of ['_defaults', 'spetter', 'rijpedates']) cpSync(join(REPO, 'tenants', id), join(tenantsDir, id), { recursive: true });
+  const errors: string[] = [];
+  const registry = new TenantRegistry({ tenantsDir, distDir: join(root, 'dist'), onError: (m) => errors.push(m) });
+  const name = () => registry.tenants().find((t) => t.id === 'rijpedates')?.name;
+  expect(name()).toBe('Rijpe Dates');
+
+  // Niche 6's audience starts at 35: a brand may only narrow it, so 30 fails validation.
+  editTenant(tenantsDir, 'rijpedates', (t) => ({ ...t, name: 'Renamed', audience: { min_age: 30 } }), 1);
+  registry.rescan(true);
+  registry.rescan(true);
+  expect(name()).toBe('Rijpe Dates');
+  expect(errors).toHaveLength(1);
+  expect(errors[0]).toMatch(/rijpedates.*NOT applied/s);
+
+  // Another invalid edit is a change: logged again.
+  editTenant(tenantsDir, 'rijpedates', (t) => ({ ...t, audience: { min_age: 31 } }), 2);
+  registry.rescan(true);
+  expect(errors).toHaveLength(2);
+
+  // Fixed: the edit applies.
+  editTenant(tenantsDir, 'rijpedates', (t) => ({ ...t, audience: {} }), 3);
+  registry.rescan(true);
+  expect(name()).toBe('Renamed');
+
+  // A brand whose first tenant file is invalid is not served.
+  cpSync(join(REPO, 'tenants', 'rijpedates'), join(tenantsDir, 'rijpedates2'), { recursive: true });
+  editTenant(tenantsDir, 'rijpedates2', (t) => ({ ...t, audience: { min_age: 30 } }), 4);
+  registry.rescan(true);
+  expect(registry.tenants().some((t) => t.id === 'rijpedates2')).toBe(false);
+
+  rmSync(join(tenantsDir, 'rijpedates'), { recursive: true });
+  registry.rescan(true);
+  expect(name()).toBeUndefined();
 });

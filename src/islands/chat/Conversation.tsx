@@ -192,6 +192,7 @@ export function Conversation({ ctx, open, user }: { ctx: ChatContext; open: Open
         {answer.reply_block === 'confirm_email' && <Notice tone="warning" text={m.chat_confirm_email({}, o)} />}
         {answer.reply_block === 'other_unconfirmed' && <Notice tone="info" text={m.chat_other_unconfirmed({ name: profile.name }, o)} />}
         {answer.reply_block === 'retired' && <Notice tone="info" text={m.chat_profile_retired({ name: profile.name }, o)} />}
+        {answer.reply_block === 'out_of_reach' && <Notice tone="info" text={m.chat_out_of_reach({ name: profile.name }, o)} />}
         {(answer.needs_premium || offer.kind === 'premium') && (
           <Notice tone="warning" text={premiumText} action={{ href: '/premium', label: m.nav_get_premium({}, o) }} />
         )}

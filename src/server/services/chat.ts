@@ -24,7 +24,7 @@ import { publishToMember } from './events.ts';
 import { publishToConsole } from './console-events.ts';
 import { waitingSince } from './inbox-waiting.ts';
 import { visibleTarget, type Liker } from './likes.ts';
-import { brandInScope, type ScopeOf } from './pool.ts';
+import { reachesAcross, type ScopeOf } from './pool.ts';
 import { CARD_COLUMNS, profileCards } from './cards.ts';
 import { mediaUrl } from '../media-address.ts';
 import { deleteFiles, storeImage, type PhotoUpload } from './photos.ts';
@@ -57,6 +57,12 @@ export const chatError = {
   premium: () => new AppError('premium_only', 403, { key: 'premium_only', extra: { premium_required: true } }),
   /** A fictional profile staff retired (issue 22): its conversation stays readable, closed to new messages. */
   retired: () => new AppError('profile_retired', 409),
+  /**
+   * A conversation across brands the two members no longer reach each other in (issue 24): the
+   * other's brand left the pool, or either chose to be shown on their own brand only. Both
+   * profiles are active; it stays readable, closed to new messages, and opens again with the pool.
+   */
+  outOfReach: () => new AppError('conversation_closed', 409),
 };
 
 /**
@@ -92,7 +98,7 @@ export interface ChatServiceDeps {
   gifs: GifProvider;
   /** Where sent photos are stored (media-store.ts). */
   media: MediaStore;
-  /** Whose profiles a brand's members reach (services/pool.ts): a conversation with a brand that left the pool is closed. */
+  /** Whose profiles a brand's members reach (services/pool.ts): a conversation with a member out of reach (a brand that left the pool, a choice of own brand only) is closed. */
   scopeOf: ScopeOf;
   /** The brand's photo_moderation by tenant id (issue 22): `before` holds a chat photo back from the recipient until approved. */
   moderationOf?: (tenantId: string) => PhotoModeration;
@@ -149,18 +155,22 @@ export function createChatService(deps: ChatServiceDeps) {
 
   /**
    * The other profile of a conversation with its member's status (null for a fictional profile),
-   * of any brand: a conversation is one across the brands of a pool (issue 24). `closed`: the
-   * profile is no longer on this brand (its brand left the pool, or it was retired); the
-   * conversation stays readable.
+   * of any brand: a conversation is one across the brands of a pool (issue 24). `closed`: why the
+   * conversation is closed to new messages, still readable: `retired`, a fictional profile staff
+   * retired; `out_of_reach`, the two no longer reach each other across brands (pool.ts
+   * reachesAcross: its brand left the pool, or either member chose their own brand only).
    */
-  async function otherOf(q: Kysely<Database> | Transaction<Database>, tenant: Tenant, profileId: number) {
+  async function otherOf(q: Kysely<Database> | Transaction<Database>, tenant: Tenant, me: number, profileId: number) {
     const other = await q
       .selectFrom('profiles')
       .leftJoin('users', 'users.id', 'profiles.user_id')
-      .select([...CARD_COLUMNS, 'profiles.tenant_id', 'profiles.status', 'profiles.user_id', 'profiles.retired_at', 'users.status as user_status'])
+      .select([...CARD_COLUMNS, 'profiles.tenant_id', 'profiles.status', 'profiles.user_id', 'profiles.retired_at', 'profiles.pooled', 'users.status as user_status'])
+      .select((eb) => eb.selectFrom('profiles as mine').select('mine.pooled').where('mine.id', '=', me).as('my_pooled'))
       .where('profiles.id', '=', profileId)
       .executeTakeFirst();
-    return other && { ...other, closed: other.retired_at !== null || !brandInScope(deps.scopeOf(tenant), other.tenant_id) };
+    if (!other) return other;
+    const closed: 'retired' | 'out_of_reach' | null = other.retired_at !== null ? 'retired' : reachesAcross(deps.scopeOf(tenant), other.my_pooled ?? 1, other) ? null : 'out_of_reach';
+    return { ...other, closed };
   }
 
   /** Conversations a profile ever started: a counter, since blocks and removals delete conversations. */
@@ -213,9 +223,10 @@ export function createChatService(deps: ChatServiceDeps) {
       if (blocked) throw notFound();
       const user = me.userId === null ? null : await trx.selectFrom('users').select(['status', 'paid_user', 'signup_date']).where('id', '=', me.userId).executeTakeFirstOrThrow();
       if (user?.status === 'not_confirmed') throw chatError.unconfirmed();
-      const other = await otherOf(trx, tenant, otherId);
+      const other = await otherOf(trx, tenant, me.profileId, otherId);
       if (!other || other.status !== 'active') throw notFound();
-      if (other.closed) throw chatError.retired();
+      if (other.closed === 'retired') throw chatError.retired();
+      if (other.closed === 'out_of_reach') throw chatError.outOfReach();
       const balance = async () => (me.userId === null ? 0 : (await trx.selectFrom('users').select('credits').where('id', '=', me.userId).executeTakeFirstOrThrow()).credits);
 
       const repeated = await trx.selectFrom('messages').select(MESSAGE_COLUMNS).where('sender_profile_id', '=', me.profileId).where('client_id', '=', clientId).executeTakeFirst();
@@ -346,13 +357,13 @@ export function createChatService(deps: ChatServiceDeps) {
       if (!mine && query.id !== undefined) throw notFound();
       // Without a conversation the profile must be one the member may see.
       const otherId = mine ? mine.other_profile_id : (await visibleTarget(db, deps.scopeOf(tenant), me, query.profile_id!)).id;
-      const other = await otherOf(db, tenant, otherId);
+      const other = await otherOf(db, tenant, me.profileId, otherId);
       if (!other || other.status !== 'active') throw notFound();
       const [card] = await profileCards(db, [other]);
       const user = await db.selectFrom('users').select(['status', 'paid_user']).where('id', '=', me.userId).executeTakeFirstOrThrow();
-      const replyBlock: ReplyBlock = user.status === 'not_confirmed' ? 'confirm_email' : other.closed ? 'retired' : other.user_status === 'not_confirmed' ? 'other_unconfirmed' : null;
+      const replyBlock: ReplyBlock = user.status === 'not_confirmed' ? 'confirm_email' : other.closed ?? (other.user_status === 'not_confirmed' ? 'other_unconfirmed' : null);
       const needsPremium = !found && user.paid_user !== 1 && (await conversationsStarted(db, me.profileId)) >= FREE_CONVERSATIONS;
-      const answer: Conversation = { conversation: null, profile: card!.card, can_send: replyBlock !== 'confirm_email' && replyBlock !== 'retired' && !needsPremium, reply_block: replyBlock, needs_premium: needsPremium };
+      const answer: Conversation = { conversation: null, profile: card!.card, can_send: replyBlock !== 'confirm_email' && replyBlock !== 'retired' && replyBlock !== 'out_of_reach' && !needsPremium, reply_block: replyBlock, needs_premium: needsPremium };
       if (!mine) return answer;
 
       const from = Math.max(mine.cleared_id, query.after ?? 0);

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/index.ts';
 import type { Gender, Profile } from '../db/schema.ts';
-import { fitKey, fitOf, type Fit, type PoolScope } from './pool.ts';
+import { fitKey, fitOf, type Fit, type PoolScope, type PoolViewer } from './pool.ts';
 import type { AudiencePerson } from '../../lib/audience.ts';
 import { cardGeneration, followListingChanges, listingGeneration, type ListingChangeSource } from './listing-changes.ts';
 import { createTurnGate } from '../turn-gate.ts';
@@ -62,7 +62,7 @@ export interface Source {
 }
 
 /** The source of a viewer's listings: their profile's fit to the scope's audiences (null: a visitor). */
-export function sourceOf(scope: PoolScope, viewer: AudiencePerson | null, today = new Date()): Source {
+export function sourceOf(scope: PoolScope, viewer: PoolViewer | null, today = new Date()): Source {
   return { scope, fit: scope.others.length ? fitOf(scope, viewer, today) : null };
 }
 

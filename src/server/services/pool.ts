@@ -85,6 +85,18 @@ export const aloneScope = (tenant: Tenant): PoolScope => poolScope({ ...tenant, 
 export const brandInScope = (scope: PoolScope, tenantId: string): boolean => tenantId === scope.brand || scope.others.includes(tenantId);
 
 /**
+ * Whether two members still reach each other across brands (a conversation between them is open):
+ * the other's brand is in the viewer's scope and neither chose to be shown on their own brand
+ * only (`pooled`: 0). The same rule as inScope's, for one known pair: the choice works both ways,
+ * so a conversation from before it stays readable but closed on both sides, and opens again when
+ * the choice is turned off. Members of one brand always reach each other.
+ */
+export function reachesAcross(scope: PoolScope, viewerPooled: number, other: { tenant_id: string; pooled: number }): boolean {
+  if (other.tenant_id === scope.brand) return true;
+  return brandInScope(scope, other.tenant_id) && viewerPooled === 1 && other.pooled === 1;
+}
+
+/**
  * An audience as a condition on the profile columns of `alias`; null when it takes everyone.
  * Interests are a JSON array of keys: a key in quotes is the whole key.
  */
@@ -111,16 +123,21 @@ function audienceOf(a: Audience, alias: string, today: Date): RawBuilder<SqlBool
 export interface Fit {
   mine: boolean;
   peers: boolean[];
+  /** False for a viewer shown on their own brand only: they see their own brand only too (inScope). */
+  pooled: boolean;
 }
+
+/** A viewer as fitOf reads them: their profile's audience columns and their choice (`pooled`: 0 for their own brand only). */
+export type PoolViewer = AudiencePerson & { pooled: number };
 
 /** The fit of a viewer's profile (null: a visitor, or a member without a profile) to a scope's audiences on `today`. */
-export function fitOf(scope: PoolScope, viewer: AudiencePerson | null, today: Date): Fit {
+export function fitOf(scope: PoolScope, viewer: PoolViewer | null, today: Date): Fit {
   const fits = (a: Audience) => viewer !== null && fitsAudience(a, viewer, today);
-  return { mine: fits(scope.audience), peers: scope.peerAudiences.map((p) => fits(p.audience)) };
+  return { mine: fits(scope.audience), peers: scope.peerAudiences.map((p) => fits(p.audience)), pooled: viewer === null || viewer.pooled === 1 };
 }
 
-/** A fit as a short text for a cache key: a letter per audience. */
-export const fitKey = (fit: Fit): string => [fit.mine, ...fit.peers].map((f) => (f ? 'y' : 'n')).join('');
+/** A fit as a short text for a cache key: a letter per audience, and `o` for a viewer of their own brand only. */
+export const fitKey = (fit: Fit): string => (fit.pooled ? '' : 'o') + [fit.mine, ...fit.peers].map((f) => (f ? 'y' : 'n')).join('');
 
 /**
  * A pair fits an audience when either side is one the audience is for: the profile, or the viewer
@@ -141,15 +158,19 @@ function pairFits(a: Audience, viewer: number | boolean | null, today: Date): Ra
  * profiles, or a profile of another brand of the pool whose member did not choose their own brand
  * only, fictional only where its brand shares them, where the pair fits both the viewer's brand's
  * audience and the profile's brand's: the two brands see each other alike, so a like, a match or
- * a conversation never reaches a member who cannot see its sender. `viewer` is the viewer's
- * profile id (null: a visitor), or their fit to the audiences when it is known (a shared list).
+ * a conversation never reaches a member who cannot see its sender. A viewer who chose their own
+ * brand only sees their own brand only, for the same reason (the pool scope of a viewer: their
+ * profile's `pooled`, read in the statement, or their fit's). `viewer` is the viewer's profile id
+ * (null: a visitor), or their fit to the audiences when it is known (a shared list).
  */
 export function inScope(scope: PoolScope, viewer: number | Fit | null, today: Date): (eb: ExpressionBuilder<Database, 'profiles'>) => Expression<SqlBool> {
   return (eb) => {
-    if (scope.others.length === 0) return eb('profiles.tenant_id', '=', scope.brand);
+    if (scope.others.length === 0 || (viewer !== null && typeof viewer === 'object' && !viewer.pooled)) return eb('profiles.tenant_id', '=', scope.brand);
     // A profile id may be a compiled statement's placeholder (db/compiled.ts): anything but a fit is one.
     const side = (i: number | null) => (viewer === null || typeof viewer !== 'object' ? viewer : i === null ? viewer.mine : viewer.peers[i]!);
     const pooled: Expression<SqlBool>[] = [eb('profiles.pooled', '=', 1)];
+    // The viewer's own choice, one read per statement (the subquery names no column of the row).
+    if (viewer !== null && typeof viewer !== 'object') pooled.unshift(sql<SqlBool>`exists (select 1 from profiles as chooser where chooser.id = ${viewer} and chooser.pooled = 1)`);
     pooled.push(scope.fictionalFrom.length ? eb.or([eb('profiles.fictional', '=', 0), eb('profiles.tenant_id', 'in', scope.fictionalFrom)]) : eb('profiles.fictional', '=', 0));
     const mine = pairFits(scope.audience, side(null), today);
     if (mine) pooled.push(mine);

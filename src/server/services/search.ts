@@ -275,7 +275,7 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
 export type SearchService = ReturnType<typeof createSearchService>;
 
 /** The searcher's own row (the columns the search reads, with the newest profile id), `blocked` 0. */
-type OwnRow = Pick<Profile, 'id' | 'gender' | 'sexuality' | 'country' | 'region' | 'birth_date' | 'body_type' | 'interests'> & { newest: number | string | null };
+type OwnRow = Pick<Profile, 'id' | 'gender' | 'sexuality' | 'country' | 'region' | 'birth_date' | 'body_type' | 'interests' | 'pooled'> & { newest: number | string | null };
 /** A row of ownView: the own row (`blocked` 0), or a profile of a block either way (`blocked` 1: only its id is read). */
 type OwnViewRow = OwnRow & { blocked: 0 | 1 | string };
 
@@ -289,12 +289,12 @@ function ownViewQuery(db: Kysely<Database>) {
   const myProfile = db.selectFrom('profiles').select('profiles.id').where('profiles.user_id', '=', USER_SLOT).$asScalar();
   const own = db
     .selectFrom('profiles')
-    .select(['id', 'gender', 'sexuality', 'country', 'region', 'birth_date', 'body_type', 'interests'])
+    .select(['id', 'gender', 'sexuality', 'country', 'region', 'birth_date', 'body_type', 'interests', 'pooled'])
     .select(newestProfile.as('newest'))
     .select(sql.lit(0).as('blocked'))
     .where('user_id', '=', USER_SLOT);
   const blocked = db
     .selectFrom(blockedWith(db, myProfile).as('b'))
-    .select(['b.id', none.as('gender'), none.as('sexuality'), none.as('country'), none.as('region'), none.as('birth_date'), none.as('body_type'), none.as('interests'), none.as('newest'), sql.lit(1).as('blocked')]);
+    .select(['b.id', none.as('gender'), none.as('sexuality'), none.as('country'), none.as('region'), none.as('birth_date'), none.as('body_type'), none.as('interests'), none.as('pooled'), none.as('newest'), sql.lit(1).as('blocked')]);
   return own.unionAll(blocked as never) as unknown as Compilable<OwnViewRow>;
 }
