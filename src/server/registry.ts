@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listTenantIds, loadTenant, TenantError } from '../tenant/load.ts';
 import type { Tenant } from '../tenant/schema.ts';
+import { HostIndex } from '../tenant/resolve.ts';
 import type { LanderManifest } from '../lib/attribution.ts';
 import { BUILD_STAMP, PROGRAMS_FOLDER, programDir, readBuildStamp } from './programs.ts';
 
@@ -54,6 +55,8 @@ export class TenantRegistry {
   readonly tenantsDir: string;
   readonly distDir: string;
   #tenants: Tenant[] = [];
+  /** The tenants by host and id, made anew when a tenant is added, changed or removed. */
+  #hosts = new HostIndex<Tenant>([]);
   #stamps = new Map<string, number>();
   #builds = new Map<string, Build>();
   #programs = new Map<string, Program>();
@@ -76,15 +79,32 @@ export class TenantRegistry {
     return this.#tenants;
   }
 
+  /** The tenant serving a host, or the default tenant (src/tenant/resolve.ts); a map look-up, not a scan. */
+  tenantFor(host: string | null | undefined, defaultId?: string): Tenant | undefined {
+    this.rescan();
+    return this.#hosts.resolve(host, defaultId);
+  }
+
+  /** The tenant with this id, if it is valid. */
+  tenant(id: string): Tenant | undefined {
+    this.rescan();
+    return this.#hosts.byId(id);
+  }
+
+  /**
+   * Looks at tenants/ again (at most once a second unless forced): one stat per tenant file, and a
+   * tenant read again only when its file changed. The list and the host index stay the same objects
+   * while nothing changed.
+   */
   rescan(force = false): void {
     const now = Date.now();
     if (!force && now - this.#scannedAt < RESCAN_MS) return;
     this.#scannedAt = now;
     const next: Tenant[] = [];
     for (const id of listTenantIds(this.tenantsDir)) {
-      const file = join(this.tenantsDir, id, 'tenant.json');
-      const stamp = statSync(file).mtimeMs;
-      const known = this.#tenants.find((t) => t.id === id);
+      const stamp = statSync(join(this.tenantsDir, id, 'tenant.json'), { throwIfNoEntry: false })?.mtimeMs;
+      if (stamp === undefined) continue; // removed since it was listed
+      const known = this.#hosts.byId(id);
       if (known && this.#stamps.get(id) === stamp) {
         next.push(known);
         continue;
@@ -97,7 +117,9 @@ export class TenantRegistry {
         else throw error;
       }
     }
+    if (next.length === this.#tenants.length && next.every((t, i) => t === this.#tenants[i])) return;
     this.#tenants = next;
+    this.#hosts = new HostIndex(next);
   }
 
   clientDir(id: string): string {
@@ -143,7 +165,7 @@ export class TenantRegistry {
 
   /** The landers of every locale of a brand's build. */
   landerManifests(id: string): LanderManifest[] {
-    const tenant = this.tenants().find((t) => t.id === id);
+    const tenant = this.tenant(id);
     return (tenant?.locales.available ?? []).map((locale) => this.#landers(id, locale)).filter((m): m is LanderManifest => m !== undefined);
   }
 

@@ -3,7 +3,7 @@
  * process listeners (Astro's node adapter adds one per handler): they go with the build they came
  * from, so rebuilding a brand again and again does not keep every old build in memory.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
@@ -118,4 +118,49 @@ test('a build that names a program and holds no server code is served from the p
   expect(registry.isBuilt('spetter')).toBe(true);
   const handler = (await registry.handler('spetter'))!;
   expect(await (handler as unknown as () => Promise<string>)()).toBe('dutch');
+});
+
+test('a domain added, renamed or removed in a tenant file, and a brand added or removed, are seen by host after the rescan', () => {
+  root = mkdtempSync(join(tmpdir(), 'sitegen-registry-'));
+  const tenantsDir = join(root, 'tenants');
+  cpSync(join(REPO, 'tenants', '_defaults'), join(tenantsDir, '_defaults'), { recursive: true });
+  for (const id of ['spetter', 'velvet']) cpSync(join(REPO, 'tenants', id), join(tenantsDir, id), { recursive: true });
+  const registry = new TenantRegistry({ tenantsDir, distDir: join(root, 'dist'), onError: () => undefined });
+  const file = join(tenantsDir, 'velvet', 'tenant.json');
+  const velvet = JSON.parse(readFileSync(file, 'utf8')) as { domains: string[] };
+  /** Writes velvet's domains, newer on disk each time (the registry tells a changed file by its time). */
+  let writes = 0;
+  const setDomains = (domains: string[]) => {
+    writeFileSync(file, JSON.stringify({ ...velvet, domains }));
+    const when = new Date(Date.now() + ++writes * 10_000);
+    utimesSync(file, when, when);
+    registry.rescan(true);
+  };
+  const brandOf = (host: string) => registry.tenantFor(host, 'spetter')?.id;
+
+  expect(brandOf('www.velvetnights.com:8080')).toBe('velvet');
+  expect(brandOf('velvet.localhost:4321')).toBe('velvet');
+  expect(brandOf('unknown.example')).toBe('spetter');
+  const unchanged = registry.tenants();
+  registry.rescan(true);
+  expect(registry.tenants(), 'nothing changed: the same list').toBe(unchanged);
+
+  setDomains([...velvet.domains, 'velvet-added.example']);
+  expect(brandOf('velvet-added.example')).toBe('velvet');
+  expect(brandOf('www.velvet-added.example')).toBe('velvet');
+  setDomains(['velvet-renamed.example']);
+  expect(brandOf('velvet-renamed.example')).toBe('velvet');
+  expect(brandOf('velvet-added.example'), 'a removed domain falls back to the default').toBe('spetter');
+  expect(brandOf('velvetnights.com')).toBe('spetter');
+  expect(brandOf('velvet.localhost'), 'its id still names it on a local host').toBe('velvet');
+
+  rmSync(join(tenantsDir, 'velvet'), { recursive: true });
+  registry.rescan(true);
+  expect(brandOf('velvet-renamed.example')).toBe('spetter');
+  expect(brandOf('velvet.localhost')).toBe('spetter');
+  expect(registry.tenant('velvet')).toBeUndefined();
+  cpSync(join(REPO, 'tenants', 'velvet'), join(tenantsDir, 'velvet'), { recursive: true });
+  registry.rescan(true);
+  expect(brandOf('velvetnights.com')).toBe('velvet');
+  expect(registry.tenant('velvet')?.id).toBe('velvet');
 });
