@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseTenant, TENANT_ID, type Tenant } from './schema.ts';
 
@@ -9,11 +9,28 @@ export function tenantsDir(): string {
 
 /** The ids of all tenant folders (those holding a tenant.json), in name order. */
 export function listTenantIds(dir = tenantsDir()): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && TENANT_ID.test(e.name) && existsSync(join(dir, e.name, 'tenant.json')))
-    .map((e) => e.name)
-    .sort();
+  return tenantFiles(dir).map(([id]) => id);
+}
+
+/**
+ * The tenant folders (as listTenantIds) with their tenant.json's mtime, in name order: one stat a
+ * folder, where listing then looking would take two (the runtime's registry looks every second,
+ * at every brand's file).
+ */
+export function tenantFiles(dir = tenantsDir()): [id: string, mtime: number][] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return []; // no tenants folder yet
+  }
+  const found: [string, number][] = [];
+  for (const entry of entries) {
+    if (!entry.isDirectory() || !TENANT_ID.test(entry.name)) continue;
+    const stat = statSync(join(dir, entry.name, 'tenant.json'), { throwIfNoEntry: false });
+    if (stat) found.push([entry.name, stat.mtimeMs]);
+  }
+  return found.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 export class TenantError extends Error {
