@@ -138,6 +138,8 @@ export async function writeBrandOutput(opts: {
   early?: boolean;
   /** Runs on the rendered client folder before compression, with the program's client folder. */
   beforeCompress?: (client: string, programClient: string) => Promise<unknown>;
+  /** Every tenant as already read, for the brands of its pool (openStaticOutput); else read from tenantsDir. */
+  tenants?: Tenant[];
 }): Promise<BrandOutputWriting> {
   const { tenant, next } = opts;
   const program = programDir(opts.distDir, opts.program);
@@ -154,7 +156,7 @@ export async function writeBrandOutput(opts: {
     // (page-cache.ts): brotli quality 11 of every page was most of a brand's build.
     const servedAsFiles = (written: string[]) => [...written.filter((f) => f.startsWith('_assets/')).map((f) => join('client', f)), ...brandFiles];
     const stamp = () => writeFileSync(join(next, BUILD_STAMP), JSON.stringify({ id: tenant.id, sources: opts.sources, built: new Date().toISOString(), program: opts.program } satisfies BuildStamp));
-    const output = await openStaticOutput({ tenant, tenantsDir: opts.tenantsDir, programDir: program, client: join(next, 'client'), stylesheetOf: opts.early ? 'one page per template' : 'every page' });
+    const output = await openStaticOutput({ tenant, tenantsDir: opts.tenantsDir, programDir: program, client: join(next, 'client'), stylesheetOf: opts.early ? 'one page per template' : 'every page', tenants: opts.tenants });
     if (!opts.early) {
       const written = await output.writeAll();
       await opts.beforeCompress?.(join(next, 'client'), join(program, 'client'));
@@ -262,7 +264,8 @@ export function createBrandOutputs(opts: {
     const sources = Math.max(found.sources, folder);
     // A brand with no output is served as soon as a page can be: each visitor waits for their own page.
     const early = !registry.isBuilt(id);
-    const output = await writeBrandOutput({ tenantsDir, distDir, tenant: current, program: found.program, sources, next: join(distDir, `.${id}.${process.pid}.next`), early });
+    // The other brands as the registry has them (at most a second old), not every tenant file read again.
+    const output = await writeBrandOutput({ tenantsDir, distDir, tenant: current, program: found.program, sources, next: join(distDir, `.${id}.${process.pid}.next`), early, tenants: registry.tenants() });
     opts.log(`brand ${id}: output ${early ? 'served' : 'rendered'} from program ${found.program} in ${seconds()} s`);
     if (early) {
       writing.set(id, output);
