@@ -1,4 +1,5 @@
 import { readFileSync, readdirSync, statSync, type Dirent } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseTenant, TENANT_ID, type Tenant } from './schema.ts';
 
@@ -25,12 +26,43 @@ export function tenantFiles(dir = tenantsDir()): [id: string, mtime: number][] {
     return []; // no tenants folder yet
   }
   const found: [string, number][] = [];
-  for (const entry of entries) {
-    if (!entry.isDirectory() || !TENANT_ID.test(entry.name)) continue;
-    const stat = statSync(join(dir, entry.name, 'tenant.json'), { throwIfNoEntry: false });
-    if (stat) found.push([entry.name, stat.mtimeMs]);
+  for (const id of tenantFolders(entries)) {
+    const stat = statSync(join(dir, id, 'tenant.json'), { throwIfNoEntry: false });
+    if (stat) found.push([id, stat.mtimeMs]);
   }
-  return found.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return found;
+}
+
+/** How many tenant files tenantFilesAsync stats at once: enough to be quick, few enough to leave libuv's pool to requests' file reads. */
+const STATS_AT_ONCE = 64;
+
+/**
+ * tenantFiles without holding the event loop: the listing and the stats run in libuv's pool, a
+ * batch at a time (the runtime's registry looks every second, at 1,000 brands 24-35 ms of stats).
+ */
+export async function tenantFilesAsync(dir = tenantsDir()): Promise<[id: string, mtime: number][]> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return []; // no tenants folder yet
+  }
+  const ids = tenantFolders(entries);
+  const found: [string, number][] = [];
+  for (let i = 0; i < ids.length; i += STATS_AT_ONCE) {
+    const batch = ids.slice(i, i + STATS_AT_ONCE);
+    const stats = await Promise.all(batch.map((id) => stat(join(dir, id, 'tenant.json')).catch(() => undefined)));
+    stats.forEach((s, j) => s && found.push([batch[j]!, s.mtimeMs]));
+  }
+  return found;
+}
+
+/** The names of the tenant folders among a listing, in name order. */
+function tenantFolders(entries: Dirent[]): string[] {
+  return entries
+    .filter((e) => e.isDirectory() && TENANT_ID.test(e.name))
+    .map((e) => e.name)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 export class TenantError extends Error {

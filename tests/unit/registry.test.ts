@@ -134,7 +134,7 @@ test('a domain added, renamed or removed in a tenant file, and a brand added or 
     writeFileSync(file, JSON.stringify({ ...velvet, domains }));
     const when = new Date(Date.now() + ++writes * 10_000);
     utimesSync(file, when, when);
-    registry.rescan(true);
+    registry.rescan();
   };
   const brandOf = (host: string) => registry.tenantFor(host, 'spetter')?.id;
 
@@ -142,7 +142,7 @@ test('a domain added, renamed or removed in a tenant file, and a brand added or 
   expect(brandOf('velvet.localhost:4321')).toBe('velvet');
   expect(brandOf('unknown.example')).toBe('spetter');
   const unchanged = registry.tenants();
-  registry.rescan(true);
+  registry.rescan();
   expect(registry.tenants(), 'nothing changed: the same list').toBe(unchanged);
 
   setDomains([...velvet.domains, 'velvet-added.example']);
@@ -155,12 +155,35 @@ test('a domain added, renamed or removed in a tenant file, and a brand added or 
   expect(brandOf('velvet.localhost'), 'its id still names it on a local host').toBe('velvet');
 
   rmSync(join(tenantsDir, 'velvet'), { recursive: true });
-  registry.rescan(true);
+  registry.rescan();
   expect(brandOf('velvet-renamed.example')).toBe('spetter');
   expect(brandOf('velvet.localhost')).toBe('spetter');
   expect(registry.tenant('velvet')).toBeUndefined();
   cpSync(join(REPO, 'tenants', 'velvet'), join(tenantsDir, 'velvet'), { recursive: true });
-  registry.rescan(true);
+  registry.rescan();
   expect(brandOf('velvetnights.com')).toBe('velvet');
   expect(registry.tenant('velvet')?.id).toBe('velvet');
+});
+
+test('tenants/ is looked at in the background: a brand added is served, and a broken file reported, with nobody asking in between', async () => {
+  root = mkdtempSync(join(tmpdir(), 'sitegen-registry-'));
+  const tenantsDir = join(root, 'tenants');
+  cpSync(join(REPO, 'tenants', '_defaults'), join(tenantsDir, '_defaults'), { recursive: true });
+  cpSync(join(REPO, 'tenants', 'spetter'), join(tenantsDir, 'spetter'), { recursive: true });
+  const errors: string[] = [];
+  const registry = new TenantRegistry({ tenantsDir, distDir: join(root, 'dist'), onError: (m) => errors.push(m) });
+  try {
+    const before = registry.tenants();
+    cpSync(join(REPO, 'tenants', 'velvet'), join(tenantsDir, 'velvet'), { recursive: true });
+    mkdirSync(join(tenantsDir, 'broken'));
+    writeFileSync(join(tenantsDir, 'broken', 'tenant.json'), '{');
+    // Only the errors are watched until the look has been: nothing asks the registry meanwhile.
+    await expect.poll(() => errors.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(errors[0]).toContain('tenants/broken/tenant.json');
+    expect(before.map((t) => t.id)).toEqual(['spetter']);
+    expect(registry.tenants().map((t) => t.id)).toEqual(['spetter', 'velvet']);
+    expect(registry.tenantFor('velvetnights.com')?.id).toBe('velvet');
+  } finally {
+    registry.close();
+  }
 });
