@@ -4,7 +4,8 @@
  * build time per brand. Prints tables only; it never asserts on timings (bench/README.md).
  *
  * Sections (all by default): throughput, landing, search, stall, queries, traffic, delivery, console, profile, weight,
- * memory, build, lighthouse, revenue, media; and when named only: brands (BENCH_BRANDS_N, bench/brands.ts).
+ * memory, build, lighthouse, revenue, media; and when named only: brands (BENCH_BRANDS_N, bench/brands.ts),
+ * loaded (BENCH_LOADED_N: N brands loaded, only one rendered, bench/brands-loaded.ts).
  * Environment: BENCH_SECONDS (per load run, default 10), DATABASE_URL (adds PostgreSQL),
  * BENCH_THROUGHPUT (a word: only the throughput rows that name it, such as lander).
  */
@@ -26,14 +27,15 @@ import { consoleSection } from './console.ts';
 import { poolScopeOf, poolTenantsDir, seedPool, seedPoolKept, timeSearchStatements } from './search.ts';
 import { mediaSection } from './media.ts';
 import { brandsSection } from './brands.ts';
+import { brandsLoadedSection } from './brands-loaded.ts';
 import { loadAllTenants } from '../src/tenant/load.ts';
 import { migrateToLatest } from '../src/server/db/migrate.ts';
 import { TENANTS_DIR } from '../cli/paths.ts';
 import { CONNECTIONS, REPO, SECONDS, SIGNUP, kb, load, loadBeside, ratio, roundTrips, signUp, startBare, startRuntime, table, type Bare, type Engine, type Member, type Runtime } from './lib.ts';
 
 const ALL = ['throughput', 'landing', 'search', 'stall', 'queries', 'traffic', 'delivery', 'console', 'profile', 'weight', 'memory', 'build', 'lighthouse', 'revenue', 'media'] as const;
-/** Sections run only when named: `brands` builds N brands (minutes to hours). */
-const ASKED_ONLY = ['brands'] as const;
+/** Sections run only when named: `brands` builds N brands (minutes to hours); `loaded` makes N tenant folders (minutes). */
+const ASKED_ONLY = ['brands', 'loaded'] as const;
 type Section = (typeof ALL)[number] | (typeof ASKED_ONLY)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 const known: readonly string[] = [...ALL, ...ASKED_ONLY];
@@ -563,5 +565,6 @@ if (sections.has('lighthouse')) await lighthouseSection();
 
 // N generated brands built, served and loaded (issue 25, bench/brands.ts): only when named
 if (sections.has('brands')) await brandsSection();
+if (sections.has('loaded')) await brandsLoadedSection();
 
 console.log(`\nbench: done in ${((performance.now() - started) / 1000).toFixed(0)} s`);

@@ -96,7 +96,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
           tenantsDir: config.tenantsDir,
           log: (text) => log.info(text),
           onChange: (changed) => {
-            registry.rescan(true);
+            registry.rescan();
             // Rendered now rather than on the first request (a brand with no build answers 503).
             for (const tenant of registry.tenants()) if (changed.includes(tenant.id)) void outputs.ready(tenant);
           },
@@ -197,6 +197,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       if (config.s3) addressPhotosUnder(null);
       brandSync?.stop();
       makeServable?.stop();
+      registry.close();
       await http.close();
       // The visits counted in memory since the last second.
       await services.traffic.close();

@@ -140,6 +140,8 @@ export async function writeBrandOutput(opts: {
   beforeCompress?: (client: string, programClient: string) => Promise<unknown>;
   /** `early`: the rest of the pages are written once this resolves (tests hold it). */
   holdRest?: () => Promise<void>;
+  /** Every tenant as already read, for the brands of its pool (openStaticOutput); else read from tenantsDir. */
+  tenants?: Tenant[];
 }): Promise<BrandOutputWriting> {
   const { tenant, next } = opts;
   const program = programDir(opts.distDir, opts.program);
@@ -156,7 +158,7 @@ export async function writeBrandOutput(opts: {
     // (page-cache.ts): brotli quality 11 of every page was most of a brand's build.
     const servedAsFiles = (written: string[]) => [...written.filter((f) => f.startsWith('_assets/')).map((f) => join('client', f)), ...brandFiles];
     const stamp = () => writeFileSync(join(next, BUILD_STAMP), JSON.stringify({ id: tenant.id, sources: opts.sources, built: new Date().toISOString(), program: opts.program } satisfies BuildStamp));
-    const output = await openStaticOutput({ tenant, tenantsDir: opts.tenantsDir, programDir: program, client: join(next, 'client'), stylesheetOf: opts.early ? 'one page per template' : 'every page' });
+    const output = await openStaticOutput({ tenant, tenantsDir: opts.tenantsDir, programDir: program, client: join(next, 'client'), stylesheetOf: opts.early ? 'one page per template' : 'every page', tenants: opts.tenants });
     if (!opts.early) {
       const written = await output.writeAll();
       await opts.beforeCompress?.(join(next, 'client'), join(program, 'client'));
@@ -274,7 +276,8 @@ export function createBrandOutputs(opts: {
     const sources = Math.max(found.sources, folder);
     // A brand with no output is served as soon as a page can be: each visitor waits for their own page.
     const early = !registry.isBuilt(id);
-    const output = await writeBrandOutput({ tenantsDir, distDir, tenant: current, program: found.program, sources, next: join(distDir, `.${id}.${process.pid}.next`), early, holdRest: holdRest && (() => holdRest(id)) });
+    // The other brands as the registry has them (at most a second old), not every tenant file read again.
+    const output = await writeBrandOutput({ tenantsDir, distDir, tenant: current, program: found.program, sources, next: join(distDir, `.${id}.${process.pid}.next`), early, holdRest: holdRest && (() => holdRest(id)), tenants: registry.tenants() });
     opts.log(`brand ${id}: output ${early ? 'served' : 'rendered'} from program ${found.program} in ${seconds()} s`);
     if (early) {
       writing.set(id, output);

@@ -2,8 +2,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { listTenantIds, loadTenant, TenantError } from '../tenant/load.ts';
+import { loadTenant, tenantFiles, tenantFilesAsync, TenantError } from '../tenant/load.ts';
 import type { Tenant } from '../tenant/schema.ts';
+import { HostIndex } from '../tenant/resolve.ts';
 import type { LanderManifest } from '../lib/attribution.ts';
 import { BUILD_STAMP, PROGRAMS_FOLDER, programDir, readBuildStamp } from './programs.ts';
 
@@ -46,21 +47,34 @@ interface Program {
 const RESCAN_MS = 1000;
 
 /**
- * The tenants this process serves and their Astro builds. It looks at tenants/ and dist/ again at
- * most once a second, so a tenant created and built by `sitegen new` while the runtime runs is
- * served on the next request, without touching the others.
+ * The pause between the end of one background look at tenants/ and the start of the next: half of
+ * RESCAN_MS, so that a change is seen within a second as before, counting a look under way when
+ * it was written.
+ */
+const TENANTS_PAUSE_MS = RESCAN_MS / 2;
+
+/**
+ * The tenants this process serves and their Astro builds. It looks at tenants/ in the background
+ * (a timer, the stats off the event loop) and at a brand's build at most once a second, so a
+ * tenant created and built by `sitegen new` while the runtime runs is served within a second,
+ * without touching the others.
  */
 export class TenantRegistry {
   readonly tenantsDir: string;
   readonly distDir: string;
   #tenants: Tenant[] = [];
+  /** The tenants by host and id, made anew when a tenant is added, changed or removed. */
+  #hosts = new HostIndex<Tenant>([]);
   #stamps = new Map<string, number>();
   /** The mtime of each tenant file whose last edit failed validation: its error is logged once per change. */
   #invalid = new Map<string, number>();
   #builds = new Map<string, Build>();
   #programs = new Map<string, Program>();
   #coming = new Map<string, Set<string>>();
-  #scannedAt = 0;
+  /** Counts the looks made now (rescan): a background look begun before one of them is out of date. */
+  #generation = 0;
+  /** The next background look at tenants/; undefined once closed. */
+  #timer: NodeJS.Timeout | undefined;
   /** Handlers load one at a time, so the process listeners each adds are known to be its own. */
   #loading: Promise<unknown> = Promise.resolve();
   #onError: (message: string) => void;
@@ -69,7 +83,8 @@ export class TenantRegistry {
     this.tenantsDir = options.tenantsDir;
     this.distDir = options.distDir;
     this.#onError = options.onError ?? ((m) => console.error(m));
-    this.rescan(true);
+    this.rescan();
+    this.#scanLater();
   }
 
   /**
@@ -77,20 +92,65 @@ export class TenantRegistry {
    * when it is the brand's first; an edit that fails keeps the brand's last valid tenant served.
    */
   tenants(): Tenant[] {
-    this.rescan();
     return this.#tenants;
   }
 
-  rescan(force = false): void {
-    const now = Date.now();
-    if (!force && now - this.#scannedAt < RESCAN_MS) return;
-    this.#scannedAt = now;
+  /** The tenant serving a host, or the default tenant (src/tenant/resolve.ts); a map look-up, not a scan. */
+  tenantFor(host: string | null | undefined, defaultId?: string): Tenant | undefined {
+    return this.#hosts.resolve(host, defaultId);
+  }
+
+  /** The tenant with this id, if it is valid. */
+  tenant(id: string): Tenant | undefined {
+    return this.#hosts.byId(id);
+  }
+
+  /** Stops looking at tenants/ (the runtime closing). */
+  close(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /**
+   * Looks at tenants/ now, on the event loop (at the start, and where a change must be seen at once:
+   * a brand published by another machine, tests). The background looks hold the loop only to
+   * apply what they found (#scanLater).
+   */
+  rescan(): void {
+    this.#generation++;
+    this.#apply(tenantFiles(this.tenantsDir));
+  }
+
+  /**
+   * The background look at tenants/, TENANTS_PAUSE_MS after the last one ended, so two never
+   * overlap: the stats run in libuv's pool (at 1,000 brands they held the loop 24-35 ms every
+   * second, bench/README.md "The lander with 1,000 brands loaded"), and their result is applied in
+   * one step, unless a rescan looked at the disk after this one began.
+   */
+  #scanLater(): void {
+    this.#timer = setTimeout(() => {
+      const generation = this.#generation;
+      void tenantFilesAsync(this.tenantsDir)
+        .then((files) => {
+          if (generation === this.#generation && this.#timer) this.#apply(files);
+        })
+        .catch((error: unknown) => this.#onError(`tenants/: ${(error as Error).message}`))
+        .finally(() => {
+          if (this.#timer) this.#scanLater();
+        });
+    }, TENANTS_PAUSE_MS);
+    // A runtime that is done (or a test that made a registry) is not kept alive by its looks.
+    this.#timer.unref();
+  }
+
+  /**
+   * The tenant files found (id and mtime) made the list: a tenant read again only when its file
+   * changed. The list and the host index stay the same objects while nothing changed.
+   */
+  #apply(files: [id: string, mtime: number][]): void {
     const next: Tenant[] = [];
-    const ids = listTenantIds(this.tenantsDir);
-    for (const id of ids) {
-      const file = join(this.tenantsDir, id, 'tenant.json');
-      const stamp = statSync(file).mtimeMs;
-      const known = this.#tenants.find((t) => t.id === id);
+    for (const [id, stamp] of files) {
+      const known = this.#hosts.byId(id);
       if (known && this.#stamps.get(id) === stamp) {
         next.push(known);
         continue;
@@ -118,8 +178,10 @@ export class TenantRegistry {
       }
     }
     // A removed folder forgets its last error: a brand made again under its id starts afresh.
-    for (const id of this.#invalid.keys()) if (!ids.includes(id)) this.#invalid.delete(id);
+    for (const id of this.#invalid.keys()) if (!files.some(([found]) => found === id)) this.#invalid.delete(id);
+    if (next.length === this.#tenants.length && next.every((t, i) => t === this.#tenants[i])) return;
     this.#tenants = next;
+    this.#hosts = new HostIndex(next);
   }
 
   clientDir(id: string): string {
@@ -165,7 +227,7 @@ export class TenantRegistry {
 
   /** The landers of every locale of a brand's build. */
   landerManifests(id: string): LanderManifest[] {
-    const tenant = this.tenants().find((t) => t.id === id);
+    const tenant = this.tenant(id);
     return (tenant?.locales.available ?? []).map((locale) => this.#landers(id, locale)).filter((m): m is LanderManifest => m !== undefined);
   }
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveTenant, servesHost } from '../../src/tenant/resolve.ts';
+import { HostIndex, resolveTenant, servesHost } from '../../src/tenant/resolve.ts';
 import fc from 'fast-check';
 import { landingSlug, NICHES, type Niche } from '../../src/lib/slugs.ts';
 import { LOCALES, chooseLocale, visibleLocales, showLanguageDropdown, type Locale } from '../../src/lib/locales.ts';
@@ -552,6 +552,28 @@ describe('the brand of a host', () => {
     const spetter = brands[1]!;
     for (const host of ['spetter.nl', 'www.spetter.nl', 'SPETTER.NL:443', 'spetter.localhost:4321']) expect(servesHost(spetter, host), host).toBe(true);
     for (const host of ['localhost:4321', 'unknown.example', 'velvetnights.com', 'velvet.localhost', 'spetter.nl.evil.example', '', undefined]) expect(servesHost(spetter, host), String(host)).toBe(false);
+  });
+  it('the host index answers as a scan of every brand would: www., port, case, <id>.localhost, the default', () => {
+    const index = new HostIndex(brands);
+    const hosts = ['velvetnights.com', 'www.velvetnights.com', 'VELVETNIGHTS.COM:8443', 'www.aaa.test:80', 'aaa.localhost:4321', 'velvet.test', 'spetter.local', 'nobody.localhost', 'localhost:4321', 'unknown.example', 'www.', '', undefined, '[::1]:4321'];
+    for (const host of hosts) {
+      expect(index.resolve(host)?.id, String(host)).toBe(resolveTenant(brands, host)?.id);
+      expect(index.resolve(host, 'velvet')?.id, `${String(host)}, default velvet`).toBe(resolveTenant(brands, host, 'velvet')?.id);
+    }
+    expect(index.resolve('www.velvetnights.com')?.id).toBe('velvet');
+    expect(index.resolve('VELVETNIGHTS.COM:8443')?.id).toBe('velvet');
+    expect(index.resolve('aaa.localhost:4321')?.id).toBe('aaa');
+    expect(index.resolve('unknown.example')?.id).toBe('spetter');
+    expect(index.resolve('unknown.example', 'velvet')?.id).toBe('velvet');
+    expect(index.resolve('unknown.example', 'gone')?.id, 'a default id that names no brand').toBe('spetter');
+    expect(new HostIndex(brands.map((b) => ({ ...b, default: false }))).resolve('localhost')?.id).toBe('aaa');
+    expect(new HostIndex([]).resolve('spetter.nl')).toBeUndefined();
+  });
+  it('a domain two brands claim is the first brand\'s, as in a scan in id order', () => {
+    const both = [...brands, { id: 'zzz', domains: ['spetter.nl', 'zzz.test'] }];
+    expect(new HostIndex(both).resolve('spetter.nl')?.id).toBe('spetter');
+    expect(new HostIndex(both).resolve('zzz.test')?.id).toBe('zzz');
+    expect(new HostIndex(both).byId('zzz')?.domains).toEqual(['spetter.nl', 'zzz.test']);
   });
 });
 

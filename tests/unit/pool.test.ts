@@ -7,6 +7,7 @@ import { parseTenant, type TenantInput } from '../../src/tenant/schema.ts';
 import { poolScope, createPoolScopes, brandInScope, fitOf, fitKey } from '../../src/server/services/pool.ts';
 import { birthDatesOf, fitsAudience, NICHE_AUDIENCES } from '../../src/lib/audience.ts';
 import { ageOn } from '../../src/lib/account-rules.ts';
+import { poolBrandNames } from '../../src/site/pool-brands.ts';
 
 function brand(id: string, extra: Partial<TenantInput> = {}) {
   const result = parseTenant(id, {
@@ -49,6 +50,16 @@ describe("a brand's scope in its pool", () => {
     list = [a, b, other, alone, brand('charlie', { niche: 6 })];
     expect(scopeOf(a).others).toEqual(['bravo']);
     expect(scopeOf(a).key).not.toBe(first.key);
+  });
+
+  test("the names of a pool's brands a page shows are worked out once per list, and anew for a new list", () => {
+    let list = all;
+    const astro = { locals: { services: { tenants: () => list } } } as unknown as Parameters<typeof poolBrandNames>[0];
+    const first = poolBrandNames(astro, a);
+    expect(first).toEqual(['BRAVO', 'CHARLIE']);
+    expect(poolBrandNames(astro, a)).toBe(first);
+    list = [a, b, other, alone, brand('charlie', { niche: 6 })];
+    expect(poolBrandNames(astro, a)).toEqual(['BRAVO']);
   });
 });
 

@@ -139,29 +139,97 @@ test('an invalid edit of a served tenant keeps its last valid tenant, logged onc
 
   // Niche 6's audience starts at 35: a brand may only narrow it, so 30 fails validation.
   editTenant(tenantsDir, 'rijpedates', (t) => ({ ...t, name: 'Renamed', audience: { min_age: 30 } }), 1);
-  registry.rescan(true);
-  registry.rescan(true);
+  registry.rescan();
+  registry.rescan();
   expect(name()).toBe('Rijpe Dates');
   expect(errors).toHaveLength(1);
   expect(errors[0]).toMatch(/rijpedates.*NOT applied/s);
 
   // Another invalid edit is a change: logged again.
   editTenant(tenantsDir, 'rijpedates', (t) => ({ ...t, audience: { min_age: 31 } }), 2);
-  registry.rescan(true);
+  registry.rescan();
   expect(errors).toHaveLength(2);
 
   // Fixed: the edit applies.
   editTenant(tenantsDir, 'rijpedates', (t) => ({ ...t, audience: {} }), 3);
-  registry.rescan(true);
+  registry.rescan();
   expect(name()).toBe('Renamed');
 
   // A brand whose first tenant file is invalid is not served.
   cpSync(join(REPO, 'tenants', 'rijpedates'), join(tenantsDir, 'rijpedates2'), { recursive: true });
   editTenant(tenantsDir, 'rijpedates2', (t) => ({ ...t, audience: { min_age: 30 } }), 4);
-  registry.rescan(true);
+  registry.rescan();
   expect(registry.tenants().some((t) => t.id === 'rijpedates2')).toBe(false);
 
   rmSync(join(tenantsDir, 'rijpedates'), { recursive: true });
-  registry.rescan(true);
+  registry.rescan();
   expect(name()).toBeUndefined();
+});
+
+test('a domain added, renamed or removed in a tenant file, and a brand added or removed, are seen by host after the rescan', () => {
+  root = mkdtempSync(join(tmpdir(), 'sitegen-registry-'));
+  const tenantsDir = join(root, 'tenants');
+  cpSync(join(REPO, 'tenants', '_defaults'), join(tenantsDir, '_defaults'), { recursive: true });
+  for (const id of ['spetter', 'velvet']) cpSync(join(REPO, 'tenants', id), join(tenantsDir, id), { recursive: true });
+  const registry = new TenantRegistry({ tenantsDir, distDir: join(root, 'dist'), onError: () => undefined });
+  const file = join(tenantsDir, 'velvet', 'tenant.json');
+  const velvet = JSON.parse(readFileSync(file, 'utf8')) as { domains: string[] };
+  /** Writes velvet's domains, newer on disk each time (the registry tells a changed file by its time). */
+  let writes = 0;
+  const setDomains = (domains: string[]) => {
+    writeFileSync(file, JSON.stringify({ ...velvet, domains }));
+    const when = new Date(Date.now() + ++writes * 10_000);
+    utimesSync(file, when, when);
+    registry.rescan();
+  };
+  const brandOf = (host: string) => registry.tenantFor(host, 'spetter')?.id;
+
+  expect(brandOf('www.velvetnights.com:8080')).toBe('velvet');
+  expect(brandOf('velvet.localhost:4321')).toBe('velvet');
+  expect(brandOf('unknown.example')).toBe('spetter');
+  const unchanged = registry.tenants();
+  registry.rescan();
+  expect(registry.tenants(), 'nothing changed: the same list').toBe(unchanged);
+
+  setDomains([...velvet.domains, 'velvet-added.example']);
+  expect(brandOf('velvet-added.example')).toBe('velvet');
+  expect(brandOf('www.velvet-added.example')).toBe('velvet');
+  setDomains(['velvet-renamed.example']);
+  expect(brandOf('velvet-renamed.example')).toBe('velvet');
+  expect(brandOf('velvet-added.example'), 'a removed domain falls back to the default').toBe('spetter');
+  expect(brandOf('velvetnights.com')).toBe('spetter');
+  expect(brandOf('velvet.localhost'), 'its id still names it on a local host').toBe('velvet');
+
+  rmSync(join(tenantsDir, 'velvet'), { recursive: true });
+  registry.rescan();
+  expect(brandOf('velvet-renamed.example')).toBe('spetter');
+  expect(brandOf('velvet.localhost')).toBe('spetter');
+  expect(registry.tenant('velvet')).toBeUndefined();
+  cpSync(join(REPO, 'tenants', 'velvet'), join(tenantsDir, 'velvet'), { recursive: true });
+  registry.rescan();
+  expect(brandOf('velvetnights.com')).toBe('velvet');
+  expect(registry.tenant('velvet')?.id).toBe('velvet');
+});
+
+test('tenants/ is looked at in the background: a brand added is served, and a broken file reported, with nobody asking in between', async () => {
+  root = mkdtempSync(join(tmpdir(), 'sitegen-registry-'));
+  const tenantsDir = join(root, 'tenants');
+  cpSync(join(REPO, 'tenants', '_defaults'), join(tenantsDir, '_defaults'), { recursive: true });
+  cpSync(join(REPO, 'tenants', 'spetter'), join(tenantsDir, 'spetter'), { recursive: true });
+  const errors: string[] = [];
+  const registry = new TenantRegistry({ tenantsDir, distDir: join(root, 'dist'), onError: (m) => errors.push(m) });
+  try {
+    const before = registry.tenants();
+    cpSync(join(REPO, 'tenants', 'velvet'), join(tenantsDir, 'velvet'), { recursive: true });
+    mkdirSync(join(tenantsDir, 'broken'));
+    writeFileSync(join(tenantsDir, 'broken', 'tenant.json'), '{');
+    // Only the errors are watched until the look has been: nothing asks the registry meanwhile.
+    await expect.poll(() => errors.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(errors[0]).toContain('tenants/broken/tenant.json');
+    expect(before.map((t) => t.id)).toEqual(['spetter']);
+    expect(registry.tenants().map((t) => t.id)).toEqual(['spetter', 'velvet']);
+    expect(registry.tenantFor('velvetnights.com')?.id).toBe('velvet');
+  } finally {
+    registry.close();
+  }
 });

@@ -2,7 +2,6 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import type { LoggerOptions } from 'pino';
-import { resolveTenant } from '../../tenant/resolve.ts';
 import type { TenantRegistry } from '../registry.ts';
 import type { BrandOutputs } from '../brand-output.ts';
 import type { Services } from '../services/index.ts';
@@ -62,7 +61,7 @@ export async function createHttp(options: HttpOptions) {
     frameworkErrors: (error, req, res) => {
       const [request, reply] = [req as FastifyRequest, res as FastifyReply];
       if (error.code !== 'FST_ERR_BAD_URL') return void reply.code(400).send();
-      const tenant = resolveTenant(registry.tenants(), request.headers.host, options.defaultTenant);
+      const tenant = registry.tenantFor(request.headers.host, options.defaultTenant);
       if (!tenant) return void reply.code(404).send();
       request.tenant = tenant;
       securityHeaders(reply.raw, production);

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { hostName, resolveTenant } from '../../../tenant/resolve.ts';
+import { hostName } from '../../../tenant/resolve.ts';
 import type { Tenant } from '../../../tenant/schema.ts';
 import { chooseLocale, visibleLocales, LOCALE_COOKIE, type Locale } from '../../../lib/locales.ts';
 import { readCookie, serializeCookie } from '../../../lib/cookies.ts';
@@ -81,7 +81,7 @@ export const visitorPlugin = fp<VisitorOptions>(
     app.addHook('onRequest', async (request, reply) => {
       securityHeaders(reply.raw, production);
       if (options.consoleHost && hostName(request.headers.host) === options.consoleHost) return; // the console (http/console.ts)
-      const tenant = resolveTenant(registry.tenants(), request.headers.host, options.defaultTenant);
+      const tenant = registry.tenantFor(request.headers.host, options.defaultTenant);
       if (!tenant) {
         return reply.code(503).type('text/plain; charset=utf-8').send('No tenant is configured: run `npx sitegen new <id> --domain <domain>`.\n');
       }
