@@ -1,11 +1,11 @@
 /**
- * Review of issues 24 and 25 (a defect, failing until fixed): the running runtime reads a brand's
- * tenant.json again when it changes (the documented way to edit a brand, or to take it out of a
- * pool). An edit that fails validation (here an audience wider than the niche's, which `sitegen
- * check` refuses) is logged and the brand is skipped: it is no longer served at all, its domain
- * answers as the default brand (spetter), and for the pool it is as if it had left: its members
- * drop out of spetter's search and their conversations close. One mistyped edit takes a live brand
- * down. The test asks that the brand stays served as it was until its file is valid again.
+ * A brand's tenant.json edited into an invalid one while the runtime serves it (found by the review
+ * of issues 24 and 25): the runtime reads a brand's tenant.json again when it changes (the
+ * documented way to edit a brand, or to take it out of a pool). An edit that fails validation (here
+ * an audience wider than the niche's, which `sitegen check` refuses) is logged and NOT applied: the
+ * brand stays served as its last valid file said. Before, it was skipped: its domain answered as the
+ * default brand (spetter), its members dropped out of the pool's search and their conversations
+ * closed, so one mistyped edit took a live brand down.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
