@@ -176,6 +176,8 @@ const NetworkSchema = z
     pool: z.string().regex(/^[a-z][a-z0-9-]{1,30}$/, 'must be 2 to 31 lower-case letters, digits or dashes, starting with a letter').describe('The pool this brand joins: every brand naming the same pool shares its members.'),
     /** Whether this brand's fictional profiles are shown on the pool's other brands (each with that brand's marker and warning). */
     share_fictional: z.boolean().default(false).describe("Whether this brand's fictional profiles are shown on the pool's other brands, with that brand's fictional marker and warning."),
+    /** Whether the brand is suspended from its pool: out of it both ways until set back, its members keeping their pool choice for when it returns. */
+    suspended: z.boolean().default(false).describe('Whether the brand is suspended from its pool: its members leave the other brands\' listings at once and see their own brand only, their conversations across stay readable and closed, until this is set back to false.'),
   })
   .strict();
 

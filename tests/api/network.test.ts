@@ -12,6 +12,7 @@ import { balanceAndLedger, chatMember, sendText, type ChatMember } from '../supp
 import { tenantsWith } from '../support/tenants.ts';
 import { consoleClient, staffLogin } from '../support/console.ts';
 import { uploadPhoto } from '../support/moderation.ts';
+import { until } from '../support/sse.ts';
 import { grant } from '../../src/server/ledger.ts';
 
 type Member = Awaited<ReturnType<typeof activeMember>> & { profileId: number; userId: number; brand: string };
@@ -276,6 +277,51 @@ describe.each(engines())('a brand removed from its pool on %s', (engine) => {
       await expectClosed(me, conversationId);
       expect((await balanceAndLedger(rt(), me.userId)).credits).toBe(me === sam ? 95 : 100);
     }
+  });
+});
+
+/**
+ * A brand suspended from its pool (`network.suspended`, issue 24) is out of it both ways while it
+ * keeps the pool's name: the registry reloads the file within a second, so the test polls until the
+ * other brand's search no longer shows its member, then checks the rest; setting it back opens all again.
+ */
+describe.each(engines())('a brand suspended from its pool on %s', (engine) => {
+  const tenants = tenantsWith({});
+  afterAll(() => tenants.remove());
+  const rt = useRuntime(engine, () => ({ seed: false, tenantsDir: tenants.dir }));
+
+  test('takes its members out of the others at once and the others out of it; conversations stay readable, closed, typing refused, and open again when set back', async () => {
+    const sam = await chatMember(rt(), 'male', 100, { tenant: 'spetter' });
+    const ria = await chatMember(rt(), 'female', 100, { tenant: 'rijpedates' });
+    await rt().db.db.updateTable('profiles').set({ birth_date: yearsAgo(48) }).where('id', '=', ria.profileId).execute();
+    const conversationId = (await sendText(sam, { profile_id: ria.profileId })).json().conversation_id;
+    expect(await found(sam)).toContain(ria.profileId);
+    expect(await found(ria)).toContain(sam.profileId);
+    expect((await ria.client.post('/api/chat-typing.php', { conversation_id: conversationId })).status).toBe(200);
+
+    const file = join(tenants.dir, 'rijpedates', 'tenant.json');
+    const joined = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(file, JSON.stringify({ ...joined, network: { ...joined.network, suspended: true } }, null, 2));
+    await until('the suspended brand to leave the search', async () => !(await found(sam)).includes(ria.profileId));
+
+    // Out both ways: her own members see their own brand only.
+    expect(await found(ria)).not.toContain(sam.profileId);
+    for (const [me, other] of [[sam, ria], [ria, sam]] as const) {
+      expect((await me.client.get(`/api/member.php?id=${other.profileId}`)).status).toBe(404);
+      expect((await me.client.post('/api/like.php', { profile_id: other.profileId })).status).toBe(404);
+      await expectClosed(me, conversationId);
+      const typing = await me.client.post('/api/chat-typing.php', { conversation_id: conversationId });
+      expect([typing.status, apiError(typing).code]).toEqual([409, 'conversation_closed']);
+    }
+    // Her own choice is kept for when the brand returns.
+    expect((await ria.client.user()).own_brand_only).toBe(false);
+
+    writeFileSync(file, JSON.stringify({ ...joined, network: { ...joined.network, suspended: false } }, null, 2));
+    await until('the brand back in the search', async () => (await found(sam)).includes(ria.profileId));
+    expect(await found(ria)).toContain(sam.profileId);
+    expect((await ria.client.get(`/api/chat.php?id=${conversationId}`)).json()).toMatchObject({ can_send: true, reply_block: null });
+    expect((await ria.client.post('/api/chat-typing.php', { conversation_id: conversationId })).status).toBe(200);
+    expect((await sendText(ria, { conversation_id: conversationId }, { text: 'Hoi Sam' })).status).toBe(200);
   });
 });
 

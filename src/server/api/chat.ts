@@ -71,7 +71,7 @@ export const chatRoutes = [
     who: 'member',
     body: TypingBody,
     handler: async (ctx) => {
-      await ctx.services.chat.typing(likerOf(ctx), ctx.body.conversation_id);
+      await ctx.services.chat.typing(ctx.tenant, likerOf(ctx), ctx.body.conversation_id);
       return json({ ok: true });
     },
   }),

@@ -173,6 +173,28 @@ export function createChatService(deps: ChatServiceDeps) {
     return { ...other, closed };
   }
 
+  /**
+   * Whether `me` may write to the other profile now, the one decision of a send and of typing: a
+   * block either way or a profile gone is 404, an unconfirmed address 403, a conversation closed
+   * (a retired fictional profile, members out of each other's reach) 409. Answers the sender's user
+   * (null for staff answering as a fictional profile) and the other profile.
+   */
+  async function mayWrite(q: Kysely<Database> | Transaction<Database>, tenant: Tenant, me: Sender, otherId: number) {
+    const blocked = await q
+      .selectFrom('blocks')
+      .select('id')
+      .where((eb) => eb.or([eb.and([eb('blocker_profile_id', '=', me.profileId), eb('blocked_profile_id', '=', otherId)]), eb.and([eb('blocker_profile_id', '=', otherId), eb('blocked_profile_id', '=', me.profileId)])]))
+      .executeTakeFirst();
+    if (blocked) throw notFound();
+    const user = me.userId === null ? null : await q.selectFrom('users').select(['status', 'paid_user', 'signup_date']).where('id', '=', me.userId).executeTakeFirstOrThrow();
+    if (user?.status === 'not_confirmed') throw chatError.unconfirmed();
+    const other = await otherOf(q, tenant, me.profileId, otherId);
+    if (!other || other.status !== 'active') throw notFound();
+    if (other.closed === 'retired') throw chatError.retired();
+    if (other.closed === 'out_of_reach') throw chatError.outOfReach();
+    return { user, other };
+  }
+
   /** Conversations a profile ever started: a counter, since blocks and removals delete conversations. */
   async function conversationsStarted(q: Kysely<Database> | Transaction<Database>, me: number): Promise<number> {
     const row = await q.selectFrom('profiles').select('conversations_started').where('id', '=', me).executeTakeFirstOrThrow();
@@ -215,18 +237,7 @@ export function createChatService(deps: ChatServiceDeps) {
         // A block (which deletes the conversation) may have come in before the lock.
         if (!mine && target.conversationId !== undefined) throw notFound();
       }
-      const blocked = await trx
-        .selectFrom('blocks')
-        .select('id')
-        .where((eb) => eb.or([eb.and([eb('blocker_profile_id', '=', me.profileId), eb('blocked_profile_id', '=', otherId)]), eb.and([eb('blocker_profile_id', '=', otherId), eb('blocked_profile_id', '=', me.profileId)])]))
-        .executeTakeFirst();
-      if (blocked) throw notFound();
-      const user = me.userId === null ? null : await trx.selectFrom('users').select(['status', 'paid_user', 'signup_date']).where('id', '=', me.userId).executeTakeFirstOrThrow();
-      if (user?.status === 'not_confirmed') throw chatError.unconfirmed();
-      const other = await otherOf(trx, tenant, me.profileId, otherId);
-      if (!other || other.status !== 'active') throw notFound();
-      if (other.closed === 'retired') throw chatError.retired();
-      if (other.closed === 'out_of_reach') throw chatError.outOfReach();
+      const { user, other } = await mayWrite(trx, tenant, me, otherId);
       const balance = async () => (me.userId === null ? 0 : (await trx.selectFrom('users').select('credits').where('id', '=', me.userId).executeTakeFirstOrThrow()).credits);
 
       const repeated = await trx.selectFrom('messages').select(MESSAGE_COLUMNS).where('sender_profile_id', '=', me.profileId).where('client_id', '=', clientId).executeTakeFirst();
@@ -445,17 +456,15 @@ export function createChatService(deps: ChatServiceDeps) {
       deps.onMessage?.(message);
     },
 
-    /** POST /api/chat-typing.php: tells the other member's tabs that the member is typing. */
-    async typing(me: Liker, conversationId: number): Promise<void> {
-      const row = await db
-        .selectFrom('conversation_members as cm')
-        .innerJoin('profiles', 'profiles.id', 'cm.other_profile_id')
-        .select('profiles.user_id')
-        .where('cm.conversation_id', '=', conversationId)
-        .where('cm.profile_id', '=', me.profileId)
-        .executeTakeFirst();
-      if (!row) throw notFound();
-      if (row.user_id !== null) await publishToMember(bus, row.user_id, { type: 'typing', conversation_id: conversationId });
+    /**
+     * POST /api/chat-typing.php: tells the other member's tabs that the member is typing, only
+     * where a message could be sent (mayWrite, with the send's refusals): never into a closed conversation.
+     */
+    async typing(tenant: Tenant, me: Liker, conversationId: number): Promise<void> {
+      const mine = await side(db, me.profileId, { conversationId });
+      if (!mine) throw notFound();
+      const { other } = await mayWrite(db, tenant, me, mine.other_profile_id);
+      if (other.user_id !== null) await publishToMember(bus, other.user_id, { type: 'typing', conversation_id: conversationId });
     },
 
     /**

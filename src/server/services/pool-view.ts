@@ -3,6 +3,7 @@ import type { Database } from '../db/index.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import type { StaffView } from '../../contract/console.ts';
 import { inScope } from './brand-scope.ts';
+import { poolPeers } from './pool.ts';
 
 /**
  * What staff of one brand see of a member of another brand of its pool (issue 24, docs/API.md
@@ -25,9 +26,8 @@ export type PoolInvolvement = (typeof POOL_INVOLVEMENTS)[number];
  */
 export function partnerBrands(staff: Pick<StaffView, 'brands'>, brand: string, tenants: readonly Tenant[]): string[] {
   if (staff.brands === null || inScope(staff, brand)) return [];
-  const pool = tenants.find((t) => t.id === brand)?.network?.pool;
-  if (!pool) return [];
-  return tenants.filter((t) => t.id !== brand && t.network?.pool === pool && inScope(staff, t.id)).map((t) => t.id);
+  const tenant = tenants.find((t) => t.id === brand);
+  return tenant ? poolPeers(tenant, tenants).filter((t) => inScope(staff, t.id)).map((t) => t.id) : [];
 }
 
 /**

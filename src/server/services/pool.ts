@@ -27,10 +27,17 @@ export interface PoolScope {
   key: string;
 }
 
-/** The other brands of a brand's pool among `tenants`, in id order; none for a brand alone. */
+/**
+ * The pool a brand takes part in now: its `network.pool`, none for a brand alone or suspended from
+ * its pool (`network.suspended`: out of it both ways, its members back with it when it returns).
+ * The one rule of pool membership: whatever asks which brands share members asks this.
+ */
+export const poolOf = (tenant: Pick<Tenant, 'network'>): string | undefined => (tenant.network && !tenant.network.suspended ? tenant.network.pool : undefined);
+
+/** The other brands of a brand's pool among `tenants`, in id order; none for a brand alone or suspended (poolOf). */
 export function poolPeers(tenant: Tenant, tenants: readonly Tenant[]): Tenant[] {
-  const pool = tenant.network?.pool;
-  return pool ? tenants.filter((t) => t.id !== tenant.id && t.network?.pool === pool).sort((a, b) => a.id.localeCompare(b.id)) : [];
+  const pool = poolOf(tenant);
+  return pool ? tenants.filter((t) => t.id !== tenant.id && poolOf(t) === pool).sort((a, b) => a.id.localeCompare(b.id)) : [];
 }
 
 /** A brand's scope, as services are given it (createPoolScopes). */
