@@ -241,7 +241,7 @@ describe.each(engines())('the member network on %s', (engine) => {
 /**
  * A conversation across brands the two no longer reach each other in, as one of them sees it: still
  * in their list with its one message, readable, closed for being out of reach (both profiles are
- * still active, so not "retired"), and a send refused.
+ * still active, so not "retired"), and a send and typing refused.
  */
 async function expectClosed(me: ChatMember, conversationId: number): Promise<void> {
   const chats = (await me.client.get('/api/chats.php')).json().chats.map((c: { conversation: { id: number } }) => c.conversation.id);
@@ -251,6 +251,9 @@ async function expectClosed(me: ChatMember, conversationId: number): Promise<voi
   expect(view).toMatchObject({ can_send: false, reply_block: 'out_of_reach' });
   const refused = await sendText(me, { conversation_id: conversationId });
   expect([refused.status, apiError(refused).code]).toEqual([409, 'conversation_closed']);
+  // Typing follows the send's rule: the other member's tabs hear nothing of a closed conversation.
+  const typing = await me.client.post('/api/chat-typing.php', { conversation_id: conversationId });
+  expect([typing.status, apiError(typing).code]).toEqual([409, 'conversation_closed']);
 }
 
 describe.each(engines())('a brand removed from its pool on %s', (engine) => {
@@ -310,8 +313,6 @@ describe.each(engines())('a brand suspended from its pool on %s', (engine) => {
       expect((await me.client.get(`/api/member.php?id=${other.profileId}`)).status).toBe(404);
       expect((await me.client.post('/api/like.php', { profile_id: other.profileId })).status).toBe(404);
       await expectClosed(me, conversationId);
-      const typing = await me.client.post('/api/chat-typing.php', { conversation_id: conversationId });
-      expect([typing.status, apiError(typing).code]).toEqual([409, 'conversation_closed']);
     }
     // Her own choice is kept for when the brand returns.
     expect((await ria.client.user()).own_brand_only).toBe(false);

@@ -4,7 +4,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { parseTenant, type TenantInput } from '../../src/tenant/schema.ts';
-import { poolScope, createPoolScopes, brandInScope, fitOf, fitKey } from '../../src/server/services/pool.ts';
+import { poolOf, poolScope, createPoolScopes, brandInScope, fitOf, fitKey } from '../../src/server/services/pool.ts';
+import { partnerBrands } from '../../src/server/services/pool-view.ts';
 import { birthDatesOf, fitsAudience, NICHE_AUDIENCES } from '../../src/lib/audience.ts';
 import { ageOn } from '../../src/lib/account-rules.ts';
 import { poolBrandNames } from '../../src/site/pool-brands.ts';
@@ -40,6 +41,22 @@ describe("a brand's scope in its pool", () => {
 
   test('a brand alone, or alone in its pool, has only itself, and its key is its id', () => {
     for (const t of [alone, other]) expect(poolScope(t, all)).toMatchObject({ brand: t.id, others: [], fictionalFrom: [], key: t.id });
+  });
+
+  test('a brand suspended from its pool is out of it both ways: no peers, in no peer\'s scope, on no page, in no console view; back when set back', () => {
+    const suspended = brand('charlie', { niche: 6, network: { pool: 'nl', suspended: true } });
+    const list = [a, b, suspended, other, alone];
+    expect(poolOf(suspended)).toBeUndefined();
+    expect(poolOf(c)).toBe('nl');
+    expect(poolOf(alone)).toBeUndefined();
+    expect(poolScope(suspended, list)).toMatchObject({ others: [], key: 'charlie' });
+    expect(poolScope(a, list).others).toEqual(['bravo']);
+    const astro = { locals: { services: { tenants: () => list } } } as unknown as Parameters<typeof poolBrandNames>[0];
+    expect(poolBrandNames(astro, a)).toEqual(['BRAVO']);
+    expect(poolBrandNames(astro, suspended)).toEqual([]);
+    expect(partnerBrands({ brands: ['alfa'] }, 'charlie', list)).toEqual([]);
+    expect(partnerBrands({ brands: ['charlie'] }, 'alfa', list)).toEqual([]);
+    expect(partnerBrands({ brands: ['charlie'] }, 'alfa', all)).toEqual(['charlie']);
   });
 
   test('the scopes follow the registry: a new list (a changed tenant file) gives new scopes, the same list the same', () => {

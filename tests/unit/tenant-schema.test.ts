@@ -165,7 +165,7 @@ describe('the member network and audience (issue 24)', () => {
   });
 
   test('a pool with fictional profiles kept at home by default; a brand\'s own audience fields replace the niche\'s', () => {
-    expect(resolved({ ...minimal, network: { pool: 'benelux' } }).network).toEqual({ pool: 'benelux', share_fictional: false });
+    expect(resolved({ ...minimal, network: { pool: 'benelux' } }).network).toEqual({ pool: 'benelux', share_fictional: false, suspended: false });
     expect(resolved({ ...minimal, niche: 6, audience: { min_age: 40, countries: ['NL'] } }).audience).toMatchObject({ genders: ['female'], min_age: 40, max_age: 99, countries: ['NL'] });
   });
 
