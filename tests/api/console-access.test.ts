@@ -127,8 +127,11 @@ const SAMPLES: Record<string, Sample> = {
   'GET chat-photos': { brandQuery: true, ok: 200 },
   'POST chat-photos/:id': { object: async (rt, brand) => ({ params: { id: (await rawPendingChatPhoto(rt, brand)).id } }), body: { status: 'active' }, ok: 200 },
   'GET media/:brand/:file': {
+    // An approved photo, which every role reading members sees of its brand (a pending one: those that screen photos).
     object: async (rt, brand) => {
-      const [folder, file] = (await rawPendingPhoto(rt, brand)).filename.split('/') as [string, string];
+      const photo = await rawPendingPhoto(rt, brand);
+      await rt.db.db.updateTable('photos').set({ status: 'active' }).where('id', '=', photo.id).execute();
+      const [folder, file] = photo.filename.split('/') as [string, string];
       return { params: { brand: folder, file } };
     },
     ok: 200,

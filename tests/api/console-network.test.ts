@@ -14,6 +14,7 @@ import { activeMember, apiError, useRuntime, yearsAgo } from '../support/account
 import { sendText, type ChatMember } from '../support/chat.ts';
 import { staffLogin } from '../support/console.ts';
 import { tenantsWith } from '../support/tenants.ts';
+import { uploadPhoto } from '../support/moderation.ts';
 import { grant } from '../../src/server/ledger.ts';
 
 type Member = ChatMember & { brand: string };
@@ -172,6 +173,73 @@ describe.each(engines())('the console across a pool on %s', (engine) => {
     expect((await ria.client.get('/api/statements.php')).json().statements.map((s: { complaint_id: number }) => s.complaint_id)).toEqual([id]);
     const audited = await rt().db.db.selectFrom('audit_log').select(['brand', 'staff_id']).where('action', '=', 'complaint_warn').where('object_id', '=', String(id)).executeTakeFirstOrThrow();
     expect(audited).toEqual({ brand: 'rijpedates', staff_id: rijpeMod.id });
+  });
+});
+
+/** Three photos of a member, screened by their own brand's moderator: one approved, one rejected, one still pending. */
+async function screenedPhotos(m: Member, moderator: Awaited<ReturnType<typeof staffLogin>>): Promise<{ approved: PhotoRow; rejected: PhotoRow; pending: PhotoRow }> {
+  for (let i = 0; i < 3; i++) expect((await uploadPhoto(m.client)).status).toBe(200);
+  const [approved, rejected, pending] = (await m.client.get('/api/photos.php')).json().photos as PhotoRow[];
+  expect((await moderator.client.post(`/api/console/photos/${approved!.id}`, { status: 'active' })).status).toBe(200);
+  expect((await moderator.client.post(`/api/console/photos/${rejected!.id}`, { status: 'rejected', reason: 'copyright' })).status).toBe(200);
+  return { approved: approved!, rejected: rejected!, pending: pending! };
+}
+
+type PhotoRow = { id: number };
+
+/** The staff media path of a photo as a page lists it (`filename` on a member's page, `url` on a complaint). */
+const mediaPath = (photo: { filename?: string; url?: string }) => photo.url ?? `/api/console/media/${photo.filename}`;
+
+describe.each(engines())("photos of a member of the pool's other brand in the console on %s", (engine) => {
+  const rt = useRuntime(engine, () => ({ seed: false }));
+
+  test("the member's page shows other brands' staff the approved photos only, and they load; the member's own brand sees and loads all", async () => {
+    const sam = await member(rt(), 'spetter', 'Sam', 'male', 45);
+    const ria = await member(rt(), 'rijpedates', 'Ria', 'female', 50);
+    const rijpeMod = await staffLogin(rt(), 'moderator', ['rijpedates']);
+    const { approved, rejected, pending } = await screenedPhotos(ria, rijpeMod);
+    expect((await sendText(sam, { profile_id: ria.profileId }, { text: 'Hoi Ria!' })).status).toBe(200);
+
+    // A moderator (who screens photos) and a support agent (who does not) of spetter.
+    for (const role of ['moderator', 'support'] as const) {
+      const staff = await staffLogin(rt(), role, ['spetter']);
+      const view = (await staff.client.get(`/api/console/members/${ria.userId}`)).json();
+      expect(view.view).toBe('pool');
+      expect(view.photos.map((p: { id: number }) => p.id), role).toEqual([approved.id]);
+      const [photo] = view.photos as { filename: string; thumb_filename: string }[];
+      for (const file of [photo!.filename, photo!.thumb_filename]) expect((await staff.client.get(`/api/console/media/${file}`)).status, `${role} ${file}`).toBe(200);
+    }
+    // The files of her other photos do not load for spetter's staff, whatever their role.
+    const own = (await rijpeMod.client.get(`/api/console/members/${ria.userId}`)).json();
+    expect(own.view).toBe('full');
+    expect(own.photos.map((p: { id: number }) => p.id).sort()).toEqual([approved.id, rejected.id, pending.id].sort());
+    const file = (id: number) => mediaPath(own.photos.find((p: { id: number }) => p.id === id));
+    const spetterAdmin = await staffLogin(rt(), 'admin', ['spetter']);
+    for (const id of [pending.id, rejected.id]) {
+      expect((await spetterAdmin.client.get(file(id))).status).toBe(404);
+      // rijpedates' moderator screens them: every one loads.
+      expect((await rijpeMod.client.get(file(id))).status).toBe(200);
+    }
+    // velvet's staff, outside the pool, load none of them.
+    const velvetAdmin = await staffLogin(rt(), 'admin', ['velvet']);
+    expect((await velvetAdmin.client.get(file(approved.id))).status).toBe(404);
+  });
+
+  test("a complaint about a member of the pool's other brand shows the complaint's brand her approved photos only; her own brand all", async () => {
+    const lies = await member(rt(), 'spetter', 'Lies', 'female', 41);
+    const ria = await member(rt(), 'rijpedates', 'Ria', 'female', 52);
+    const rijpeMod = await staffLogin(rt(), 'moderator', ['rijpedates']);
+    const { approved, rejected, pending } = await screenedPhotos(ria, rijpeMod);
+    const filed = await lies.client.post('/api/complaint.php', { profile_id: ria.profileId, reason: 'fake_profile', subject: 'Nep', message: 'Dit profiel lijkt nep.' });
+    expect(filed.status).toBe(200);
+    const id = filed.json().id as number;
+
+    const spetterMod = await staffLogin(rt(), 'moderator', ['spetter']);
+    const seen = (await spetterMod.client.get(`/api/console/complaints/${id}`)).json().reported.photos as { id: number; url: string; thumb_url: string }[];
+    expect(seen.map((p) => p.id)).toEqual([approved.id]);
+    for (const path of [seen[0]!.url, seen[0]!.thumb_url]) expect((await spetterMod.client.get(path)).status).toBe(200);
+    const theirs = (await rijpeMod.client.get(`/api/console/complaints/${id}`)).json().reported.photos as { id: number }[];
+    expect(theirs.map((p) => p.id).sort()).toEqual([approved.id, rejected.id, pending.id].sort());
   });
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  may,
   AuditQuery,
   BulkApproveBody,
   ComplaintActionBody,
@@ -34,7 +35,7 @@ import {
 } from '../../contract/console.ts';
 import { auditPhotoDecision } from '../services/console.ts';
 import { amongBrands, brandsToQuery } from '../services/brand-scope.ts';
-import { poolBrands } from '../services/pool-view.ts';
+import { photosShown, poolBrands } from '../services/pool-view.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { BrandScope } from '../services/moderation.ts';
@@ -403,14 +404,18 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
   }),
   photoDecisionRoute('chat-photos/:id', 'decideChatPhoto'),
   consoleRoute({
-    // A photo whatever its status (a pending photo is never public): staff of its brand only.
+    // A photo as the member's page and a complaint show it (pool-view.ts photosShown): whatever its
+    // status (a pending photo is never public) to its brand's screening staff; an approved profile
+    // photo to other staff of its brand and to staff of another brand of its pool.
     method: 'GET',
     path: 'media/:brand/:file',
-    roles: 'photos',
+    roles: 'members.read',
     scoped: true,
     params: MediaParams,
     handler: async ({ services, session, params }) => {
-      const name = await services.moderation.staffMediaFile(`${params.brand}/${params.file}`, brandsOf(session.staff, params.brand));
+      const shown = photosShown(session.staff, params.brand, services.tenants());
+      if (!shown) throw notFound();
+      const name = await services.moderation.staffMediaFile(`${params.brand}/${params.file}`, [params.brand], shown === 'all' && may(session.staff.role, 'photos') ? 'all' : 'approved');
       if (!name) throw notFound();
       return { kind: 'media', name, type: 'image/webp' };
     },

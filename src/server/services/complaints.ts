@@ -14,6 +14,7 @@ import { audit } from './console.ts';
 import { brandCondition, brandsToQuery, inScope, type BrandIds } from './brand-scope.ts';
 import { publishToMember } from './events.ts';
 import { removePhoto, staffMediaUrl } from './moderation.ts';
+import { photosShown, POOL_PHOTO_STATUS } from './pool-view.ts';
 import { announceSuspension, suspendMember } from './suspension.ts';
 import { canAct, decisionOf, needsMember, photoReasonOf, reasonFits, type ComplaintDecision, type ComplaintDecisionReason } from '../../lib/complaints.ts';
 import { ageOn } from '../../lib/account-rules.ts';
@@ -110,7 +111,7 @@ export function createComplaintService(deps: {
   /**
    * A member's card as staff see it on a complaint: no e-mail address, no payments; for a member of
    * a brand outside the staff member's scope (another of the pool, issue 24) no signup date either:
-   * their account is their brand's.
+   * their account is their brand's, and of their photos only the approved ones.
    */
   async function card(staff: StaffView, by: { userId?: number; profileId?: number }) {
     let q = db
@@ -120,7 +121,9 @@ export function createComplaintService(deps: {
     q = by.profileId !== undefined ? q.where('profiles.id', '=', by.profileId) : q.where('profiles.user_id', '=', by.userId!);
     const row = await q.executeTakeFirst();
     if (!row) return null;
-    const photos = await db.selectFrom('photos').select(['id', 'status', 'is_main', 'filename', 'thumb_filename']).where('profile_id', '=', row.profile_id).orderBy('position').execute();
+    // Of a member of another brand of the pool, only the photos the pool shows (pool-view.ts photosShown).
+    const shown = photosShown(staff, row.tenant_id, deps.tenants());
+    const photos = shown === null ? [] : await db.selectFrom('photos').select(['id', 'status', 'is_main', 'filename', 'thumb_filename']).where('profile_id', '=', row.profile_id).$if(shown === 'approved', (q) => q.where('status', '=', POOL_PHOTO_STATUS)).orderBy('position').execute();
     return {
       user_id: row.user_id,
       profile_id: row.profile_id,

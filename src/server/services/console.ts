@@ -14,7 +14,7 @@ import type { AuditCallback } from './moderation.ts';
 import type { EventBus } from '../bus.ts';
 import { announceSessionEnded } from './console-events.ts';
 import { brandCondition, brandsToQuery, inScope } from './brand-scope.ts';
-import { involvement, partnerBrands } from './pool-view.ts';
+import { involvement, partnerBrands, POOL_PHOTO_STATUS } from './pool-view.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
 import { hashSecret, newToken, parseToken, secretMatches } from './secrets.ts';
 import { readCookie, serializeCookie } from '../../lib/cookies.ts';
@@ -258,8 +258,15 @@ export function createConsoleService(deps: {
     last_seen_at: profile.last_seen_at,
   });
 
-  const photosOf = (profileId: number) =>
-    db.selectFrom('photos').select(['id', 'filename', 'thumb_filename', 'status', 'is_main', 'created_at']).where('profile_id', '=', profileId).orderBy('position').execute();
+  /** A member's photos, of any status or (`approved`: a member of another brand of the pool, pool-view.ts photosShown) approved only. */
+  const photosOf = (profileId: number, shown: 'all' | 'approved' = 'all') =>
+    db
+      .selectFrom('photos')
+      .select(['id', 'filename', 'thumb_filename', 'status', 'is_main', 'created_at'])
+      .where('profile_id', '=', profileId)
+      .$if(shown === 'approved', (q) => q.where('status', '=', POOL_PHOTO_STATUS))
+      .orderBy('position')
+      .execute();
 
   /**
    * A member's complaints by and about them, blocks and conversations (without their text); with
@@ -651,7 +658,8 @@ export function createConsoleService(deps: {
         member: { id: user.id, brand: user.tenant_id, status: user.suspended_at ? 'suspended' : user.status },
         via,
         profile: profileFacts(profile),
-        photos: await photosOf(profile.id),
+        // Of another brand's member, the photos the pool shows (photosShown): approved ones only.
+        photos: await photosOf(profile.id, 'approved'),
         ...related,
       };
     },

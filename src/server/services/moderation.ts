@@ -6,6 +6,7 @@ import { AppError, forbidden, notFound } from '../errors.ts';
 import { publishToMember } from './events.ts';
 import { brandCondition } from './brand-scope.ts';
 import { passMainOn } from './main-image.ts';
+import { POOL_PHOTO_STATUS } from './pool-view.ts';
 import { grant } from '../ledger.ts';
 import { PHOTO_REJECT_REASONS, type PhotoQueue, type PhotoRejectReason, type PhotoStatus } from '../../lib/photo-screening.ts';
 
@@ -411,15 +412,21 @@ export function createModerationService(deps: ModerationDeps) {
 
     /**
      * The stored file behind a staff media path (`<tenant>/<hex>.webp` or its `-t` thumbnail) for
-     * the console's route to read from the media store, whatever the photo's status: its stored
-     * name, or null when the name is no photo of a brand in scope.
+     * the console's route to read from the media store: its stored name, or null when the name is
+     * no photo of a brand in scope. `all`: a profile or chat photo whatever its status (screening);
+     * `approved`: an approved profile photo only (pool-view.ts photosShown).
      */
-    async staffMediaFile(storedName: string, brandsInScope: BrandScope): Promise<string | null> {
+    async staffMediaFile(storedName: string, brandsInScope: BrandScope, shown: 'all' | 'approved' = 'all'): Promise<string | null> {
       if (!/^[a-z0-9-]+\/[a-f0-9]+(?:-t)?\.webp$/.test(storedName)) return null;
       const name = storedName.replace(/-t\.webp$/, '.webp');
-      const photo = await scoped(db, brandsInScope).select('photos.id').where('photos.filename', '=', name).executeTakeFirst();
-      const sent = photo ? null : await chatScoped(db, brandsInScope).select('messages.id').where('messages.media', '=', name).executeTakeFirst();
-      return photo || sent ? storedName : null;
+      const photo = await scoped(db, brandsInScope)
+        .select('photos.id')
+        .where('photos.filename', '=', name)
+        .$if(shown === 'approved', (q) => q.where('photos.status', '=', POOL_PHOTO_STATUS))
+        .executeTakeFirst();
+      if (photo || shown === 'approved') return photo ? storedName : null;
+      const sent = await chatScoped(db, brandsInScope).select('messages.id').where('messages.media', '=', name).executeTakeFirst();
+      return sent ? storedName : null;
     },
   };
 }

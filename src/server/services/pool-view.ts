@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { Tenant } from '../../tenant/schema.ts';
 import type { StaffView } from '../../contract/console.ts';
+import type { PhotoStatus } from '../../lib/photo-screening.ts';
 import { inScope } from './brand-scope.ts';
 import { poolPeers } from './pool.ts';
 
@@ -28,6 +29,20 @@ export function partnerBrands(staff: Pick<StaffView, 'brands'>, brand: string, t
   if (staff.brands === null || inScope(staff, brand)) return [];
   const tenant = tenants.find((t) => t.id === brand);
   return tenant ? poolPeers(tenant, tenants).filter((t) => inScope(staff, t.id)).map((t) => t.id) : [];
+}
+
+/** The status of the photos staff see of a member of another brand of their pool: approved ones, as the pool shows them. */
+export const POOL_PHOTO_STATUS = 'active' satisfies PhotoStatus;
+
+/**
+ * Which photos of a brand's members a staff member sees (issue 24): `all`, whatever their status,
+ * of a brand in their scope (its moderators screen them); of another brand of their pools
+ * `approved` ones only (POOL_PHOTO_STATUS), those the pool's members see too: pending and rejected
+ * photos stay their own brand's. Null for any other brand: nothing.
+ */
+export function photosShown(staff: Pick<StaffView, 'brands'>, brand: string, tenants: readonly Tenant[]): 'all' | 'approved' | null {
+  if (inScope(staff, brand)) return 'all';
+  return partnerBrands(staff, brand, tenants).length > 0 ? 'approved' : null;
 }
 
 /**
