@@ -256,25 +256,31 @@ async function expectClosed(me: ChatMember, conversationId: number): Promise<voi
   expect([typing.status, apiError(typing).code]).toEqual([409, 'conversation_closed']);
 }
 
+/**
+ * Sam of spetter and Ria of rijpedates (48: in its audience) finding each other across the pool, in
+ * the conversation Sam started; and rijpedates' tenant file, for the test to change.
+ */
+async function acrossThePool(rt: TestRuntime, tenantsDir: string) {
+  const sam = await chatMember(rt, 'male', 100, { tenant: 'spetter' });
+  const ria = await chatMember(rt, 'female', 100, { tenant: 'rijpedates' });
+  await rt.db.db.updateTable('profiles').set({ birth_date: yearsAgo(48) }).where('id', '=', ria.profileId).execute();
+  const conversationId: number = (await sendText(sam, { profile_id: ria.profileId })).json().conversation_id;
+  expect(await found(sam)).toContain(ria.profileId);
+  return { sam, ria, conversationId, file: join(tenantsDir, 'rijpedates', 'tenant.json') };
+}
+
 describe.each(engines())('a brand removed from its pool on %s', (engine) => {
   const tenants = tenantsWith({});
   afterAll(() => tenants.remove());
   const rt = useRuntime(engine, () => ({ seed: false, tenantsDir: tenants.dir }));
 
   test('takes its members out of the other brand at once; their conversations stay readable but closed', async () => {
-    const sam = await chatMember(rt(), 'male', 100, { tenant: 'spetter' });
-    const ria = await chatMember(rt(), 'female', 100, { tenant: 'rijpedates' });
-    await rt().db.db.updateTable('profiles').set({ birth_date: yearsAgo(48) }).where('id', '=', ria.profileId).execute();
-    const conversationId = (await sendText(sam, { profile_id: ria.profileId })).json().conversation_id;
-    expect(await found(sam)).toContain(ria.profileId);
-
-    const file = join(tenants.dir, 'rijpedates', 'tenant.json');
+    const { sam, ria, conversationId, file } = await acrossThePool(rt(), tenants.dir);
     const { network: _, ...alone } = JSON.parse(readFileSync(file, 'utf8'));
     writeFileSync(file, JSON.stringify(alone, null, 2));
     // The registry looks at the tenant files again at most once a second.
-    await new Promise((r) => setTimeout(r, 1_100));
+    await until('the brand to leave the search', async () => !(await found(sam)).includes(ria.profileId));
 
-    expect(await found(sam)).not.toContain(ria.profileId);
     expect((await sam.client.get(`/api/member.php?id=${ria.profileId}`)).status).toBe(404);
     for (const me of [sam, ria]) {
       await expectClosed(me, conversationId);
@@ -294,15 +300,10 @@ describe.each(engines())('a brand suspended from its pool on %s', (engine) => {
   const rt = useRuntime(engine, () => ({ seed: false, tenantsDir: tenants.dir }));
 
   test('takes its members out of the others at once and the others out of it; conversations stay readable, closed, typing refused, and open again when set back', async () => {
-    const sam = await chatMember(rt(), 'male', 100, { tenant: 'spetter' });
-    const ria = await chatMember(rt(), 'female', 100, { tenant: 'rijpedates' });
-    await rt().db.db.updateTable('profiles').set({ birth_date: yearsAgo(48) }).where('id', '=', ria.profileId).execute();
-    const conversationId = (await sendText(sam, { profile_id: ria.profileId })).json().conversation_id;
-    expect(await found(sam)).toContain(ria.profileId);
+    const { sam, ria, conversationId, file } = await acrossThePool(rt(), tenants.dir);
     expect(await found(ria)).toContain(sam.profileId);
     expect((await ria.client.post('/api/chat-typing.php', { conversation_id: conversationId })).status).toBe(200);
 
-    const file = join(tenants.dir, 'rijpedates', 'tenant.json');
     const joined = JSON.parse(readFileSync(file, 'utf8'));
     writeFileSync(file, JSON.stringify({ ...joined, network: { ...joined.network, suspended: true } }, null, 2));
     await until('the suspended brand to leave the search', async () => !(await found(sam)).includes(ria.profileId));
