@@ -303,6 +303,10 @@ describe.each(engines())('a brand suspended from its pool on %s', (engine) => {
     const { sam, ria, conversationId, file } = await acrossThePool(rt(), tenants.dir);
     expect(await found(ria)).toContain(sam.profileId);
     expect((await ria.client.post('/api/chat-typing.php', { conversation_id: conversationId })).status).toBe(200);
+    // Ria liked Sam: in his likes while her brand is in the pool.
+    expect((await ria.client.post('/api/like.php', { profile_id: sam.profileId })).status).toBe(200);
+    const likedSam = async () => (await sam.client.get('/api/likes.php')).json().liked_by.map((l: { profile: { id: number } }) => l.profile.id) as number[];
+    expect(await likedSam()).toEqual([ria.profileId]);
 
     const joined = JSON.parse(readFileSync(file, 'utf8'));
     writeFileSync(file, JSON.stringify({ ...joined, network: { ...joined.network, suspended: true } }, null, 2));
@@ -310,9 +314,11 @@ describe.each(engines())('a brand suspended from its pool on %s', (engine) => {
 
     // Out both ways: her own members see their own brand only.
     expect(await found(ria)).not.toContain(sam.profileId);
+    expect(await likedSam()).toEqual([]);
     for (const [me, other] of [[sam, ria], [ria, sam]] as const) {
       expect((await me.client.get(`/api/member.php?id=${other.profileId}`)).status).toBe(404);
       expect((await me.client.post('/api/like.php', { profile_id: other.profileId })).status).toBe(404);
+      expect((await me.client.post('/api/swipe.php', { profile_id: other.profileId, action: 'like' })).status).toBe(404);
       await expectClosed(me, conversationId);
     }
     // Her own choice is kept for when the brand returns.
@@ -321,6 +327,7 @@ describe.each(engines())('a brand suspended from its pool on %s', (engine) => {
     writeFileSync(file, JSON.stringify({ ...joined, network: { ...joined.network, suspended: false } }, null, 2));
     await until('the brand back in the search', async () => (await found(sam)).includes(ria.profileId));
     expect(await found(ria)).toContain(sam.profileId);
+    expect(await likedSam()).toEqual([ria.profileId]);
     expect((await ria.client.get(`/api/chat.php?id=${conversationId}`)).json()).toMatchObject({ can_send: true, reply_block: null });
     expect((await ria.client.post('/api/chat-typing.php', { conversation_id: conversationId })).status).toBe(200);
     expect((await sendText(ria, { conversation_id: conversationId }, { text: 'Hoi Sam' })).status).toBe(200);
