@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  may,
   AuditQuery,
   BulkApproveBody,
   ComplaintActionBody,
@@ -30,6 +29,7 @@ import {
   StaffAddBody,
   StaffParams,
   StaffRoleBody,
+  may,
   type ConsoleBrand,
   type StaffView,
 } from '../../contract/console.ts';
