@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseLanderFiles, readLanders, type LanderVariant } from '../tenant/landers.ts';
+import { parseLanderFiles, readLanders, readMarkdownFolder, type LanderVariant } from '../tenant/landers.ts';
 import type { Tenant } from '../tenant/schema.ts';
 import type { PageTexts, SharedText } from '../site/content.ts';
 import { staticPaths, type StaticPath } from '../site/static-paths.ts';
@@ -54,21 +53,12 @@ export interface OutputInputs {
 
 /** Reads every shared text (about 100 small files: milliseconds). */
 export function readSharedTexts(dirs: SharedTextDirs): SharedTexts {
-  const [landers, pages] = sharedFolders(dirs).map(({ dir, shown }) => readMarkdown(dir, shown));
+  const [landers, pages] = sharedFolders(dirs).map(({ dir, shown }) => readMarkdownFolder(dir, shown));
   const hashes = new Map<string, string>();
   for (const [file, source] of [...landers!, ...pages!]) hashes.set(file, sha256(source));
   const texts = new Map<string, SharedText>();
   for (const [file, source] of pages!) texts.set(file.slice('content/pages/'.length, -'.md'.length), { file, source });
   return { landers: parseLanderFiles(landers!), pages: texts, hashes };
-}
-
-/** The Markdown files of a folder, by their path as shown, in name order. */
-function readMarkdown(dir: string, shown: string): [string, string][] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.md'))
-    .sort()
-    .map((name) => [`${shown}/${name}`, readFileSync(join(dir, name), 'utf8')]);
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

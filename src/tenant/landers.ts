@@ -45,8 +45,16 @@ const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/;
 
 /** Reads every variant file of a folder, returning variants and "file: path: message" problems. */
 export function readLanderFolder(dir: string, shownPrefix: string): { variants: LanderVariant[]; errors: string[] } {
-  if (!existsSync(dir)) return { variants: [], errors: [] };
-  return parseLanderFiles(readdirSync(dir).filter((f) => f.endsWith('.md')).sort().map((name) => [`${shownPrefix}/${name}`, readFileSync(join(dir, name), 'utf8')]));
+  return parseLanderFiles(readMarkdownFolder(dir, shownPrefix));
+}
+
+/** The Markdown files of a folder (none when it is missing) in name order: each one's path as shown (`shownPrefix/name`) and its text. */
+export function readMarkdownFolder(dir: string, shownPrefix: string): [shown: string, text: string][] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((name) => [`${shownPrefix}/${name}`, readFileSync(join(dir, name), 'utf8')]);
 }
 
 /** The variants of a folder's files (their path as shown, and their text), and "file: path: message" problems. */
