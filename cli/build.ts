@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT, TENANTS_DIR, DIST_DIR } from './paths.ts';
+import { REPO_ROOT, TENANTS_DIR, DIST_DIR, CONTENT_DIR } from './paths.ts';
 import { precompress } from '../src/server/precompress.ts';
 import { preloadShellModules } from './module-preload.ts';
 import { CONSOLE_BUILD } from '../src/server/http/console-pages.ts';
@@ -10,12 +10,23 @@ import { compile } from '@inlang/paraglide-js';
 import { listTenantIds, loadAllTenants, loadTenant } from '../src/tenant/load.ts';
 import type { Tenant } from '../src/tenant/schema.ts';
 import { BUILD_STAMP as STAMP, PROGRAMS_FOLDER, programDir, readBuildStamp } from '../src/server/programs.ts';
+import { brandInputs, readSharedTexts, type SharedTexts } from '../src/server/output-dependencies.ts';
 import { filesUnder, isWholeProgram, linkNodeModules, newestMtime, programRecordFile, replaceBuild, writeBrandOutput, type ProgramRecord } from '../src/server/brand-output.ts';
 
-/** Sources every tenant build reads; a build older than any of them is stale. */
-const SHARED_SOURCES = ['src', 'locales', 'content', 'tenants/_defaults', 'astro.config.mjs', 'cli/locale-clients.ts', 'uno.config.ts', 'project.inlang/settings.json', 'package.json'];
+/**
+ * The program's sources: a build older than any of them is stale. The texts marketers edit that
+ * every brand shares (content/pages/, tenants/_defaults/landers/) are not among them: the runtime
+ * reads them when it renders a brand's output, and a brand's output is stale when a text it shows
+ * changed (its stamp's fingerprint, src/server/output-dependencies.ts; docs/ONE-BUILD.md step 6).
+ */
+const SHARED_SOURCES = ['src', 'locales', 'astro.config.mjs', 'cli/locale-clients.ts', 'uno.config.ts', 'project.inlang/settings.json', 'package.json'];
 
-/** The newest change among the sources every brand's build shares (the program's, and the shared landers). */
+/** The shared texts as they are now (about 100 small files: read once a run, not once a brand). */
+export function sharedTexts(): SharedTexts {
+  return readSharedTexts({ tenantsDir: TENANTS_DIR, contentDir: CONTENT_DIR });
+}
+
+/** The newest change among the program's sources. */
 function sharedSourcesMtime(): number {
   return Math.max(...SHARED_SOURCES.map((p) => newestMtime(join(REPO_ROOT, p))));
 }
@@ -25,13 +36,23 @@ export function sourcesMtime(id: string): number {
   return Math.max(sharedSourcesMtime(), newestMtime(join(TENANTS_DIR, id)));
 }
 
-/** True when dist/<id> is missing or older than its sources. */
-export function isStale(id: string): boolean {
+/** True when dist/<id> is missing, older than its sources, or shows shared texts that changed since. */
+export function isStale(id: string, shared: SharedTexts = sharedTexts()): boolean {
   const stamp = readBuildStamp(DIST_DIR, id);
   if (!stamp) return true;
   // A build of its own server code (before programs), or one naming a program that must be whole.
   if (stamp.program === undefined ? !existsSync(join(DIST_DIR, id, 'server', 'entry.mjs')) : !isWholeProgram(DIST_DIR, stamp.program)) return true;
-  return sourcesMtime(id) > stamp.sources;
+  if (sourcesMtime(id) > stamp.sources) return true;
+  return stamp.shared?.fingerprint !== sharedInputsOf(id, shared)?.fingerprint;
+}
+
+/** What a brand's output would show of the shared texts now (undefined for an invalid tenant: its build says why). */
+function sharedInputsOf(id: string, shared: SharedTexts) {
+  try {
+    return brandInputs(loadTenant(id, TENANTS_DIR), TENANTS_DIR, shared);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -54,7 +75,7 @@ function runAstro(what: string, args: string[], env: NodeJS.ProcessEnv): Promise
     const child = spawn(process.execPath, [join(REPO_ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--silent', ...args], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, ...env, TENANTS_DIR, SITEGEN_ROOT: REPO_ROOT, ASTRO_TELEMETRY_DISABLED: '1' },
+      env: { ...process.env, ...env, TENANTS_DIR, ASTRO_TELEMETRY_DISABLED: '1' },
     });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`astro build for ${what} failed with exit code ${code}`))));
@@ -91,8 +112,9 @@ export async function buildTenants(ids: string[]): Promise<{ id: string; seconds
     // Every tenant file read and validated once a run, not once a brand: each brand's privacy page
     // names the brands of its pool, and reading 1,000 files took about 1 s a brand (bench/README.md).
     const tenants = loadAllTenants(TENANTS_DIR);
+    const shared = sharedTexts();
     const timings: { id: string; seconds: number }[] = [];
-    for (const id of ids) timings.push(await buildTenant(id, tenants));
+    for (const id of ids) timings.push(await buildTenant(id, tenants, shared));
     prunePrograms();
     return timings;
   });
@@ -116,7 +138,7 @@ export async function ensureProgram(): Promise<void> {
  * the brand's assets, its static output rendered from the
  * program (src/server/static-output.ts) with compressed copies, put in place of the old.
  */
-async function buildTenant(id: string, tenants: Tenant[]): Promise<{ id: string; seconds: number }> {
+async function buildTenant(id: string, tenants: Tenant[], shared: SharedTexts): Promise<{ id: string; seconds: number }> {
   const started = performance.now();
   const sources = sourcesMtime(id);
   const tenant = tenants.find((t) => t.id === id) ?? loadTenant(id, TENANTS_DIR);
@@ -130,6 +152,7 @@ async function buildTenant(id: string, tenants: Tenant[]): Promise<{ id: string;
     sources,
     next: join(DIST_DIR, `.${id}.next`),
     tenants,
+    shared,
     // Off unless asked (bench/README.md "Module preloads"): on the runtime's HTTP/1.1 the links took
     // the browser's six connections before the first card's photo and made the profile's LCP later.
     beforeCompress: process.env.SITEGEN_MODULE_PRELOAD === '1' ? preloadShellModules : undefined,
@@ -323,7 +346,8 @@ export async function buildConsole(): Promise<{ seconds: number }> {
 
 /** Builds what `sitegen start` and `dev` need before serving: the tenants' builds older than their sources, the programs of those with none, and the console when stale. */
 export async function buildStale(): Promise<void> {
-  const stale = listTenantIds(TENANTS_DIR).filter((id) => isStale(id));
+  const shared = sharedTexts();
+  const stale = listTenantIds(TENANTS_DIR).filter((id) => isStale(id, shared));
   // A brand with no output at all (a fresh clone, a new brand) needs only its program: the runtime
   // renders its output on its first request, a visitor's own page first. One whose output is older
   // than its sources is built again here, or the runtime would serve the old one (brand-output.ts).

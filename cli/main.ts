@@ -6,7 +6,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { join } from 'node:path';
 import { TENANTS_DIR, DATA_DIR } from './paths.ts';
-import { buildConsole, buildStale, buildTenants, ensureProgram, isConsoleStale, isStale } from './build.ts';
+import { buildConsole, buildStale, buildTenants, ensureProgram, isConsoleStale, isStale, sharedTexts } from './build.ts';
 import { checkAll, missingPaymentKeys } from './check.ts';
 import { createTenantFile } from './new.ts';
 import { runningPort, startServer } from './serve.ts';
@@ -143,7 +143,10 @@ program
       console.error(`sitegen: no tenant ${unknown.join(', ')} in tenants/`);
       process.exit(1);
     }
-    if (opts.missing) targets = targets.filter((id) => isStale(id));
+    if (opts.missing) {
+      const shared = sharedTexts();
+      targets = targets.filter((id) => isStale(id, shared));
+    }
     await buildTenants(targets);
     if (withConsole && (!opts.missing || isConsoleStale())) await buildConsole();
   });

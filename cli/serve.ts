@@ -94,5 +94,5 @@ function watchAndRebuild(): void {
       timer = setTimeout(round, 400);
     });
   }
-  console.log('sitegen dev: watching src, locales, content, tenants and console; changed brands and the console rebuild on save');
+  console.log('sitegen dev: watching src, locales, content, tenants and console; changed brands (and those showing a changed shared text) and the console rebuild on save');
 }

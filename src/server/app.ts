@@ -16,6 +16,7 @@ import { createHttp } from './http/server.ts';
 import { addressPhotosUnder } from './media-address.ts';
 import { buildInChild, startBrandSync } from './brand-sync.ts';
 import { createBrandOutputs } from './brand-output.ts';
+import { createOutputInputs, refreshOnChange, SharedTextsWatch } from './output-dependencies.ts';
 import { API_ROUTES } from './api/index.ts';
 import { POSTBACK_ATTEMPTS, POSTBACK_QUEUE, POSTBACK_RETRY_SECONDS } from './services/postbacks.ts';
 
@@ -87,7 +88,12 @@ export async function buildApp(config: AppConfig): Promise<App> {
   // (brand-output.ts); with BRAND_SYNC=build a machine with no program yet gets one built in a
   // child process (`sitegen build <id> --missing`).
   const makeServable = config.brandSync === 'build' ? buildInChild({ tenantsDir: config.tenantsDir, distDir: config.distDir, log: line }) : null;
-  const outputs = createBrandOutputs({ registry, tenantsDir: config.tenantsDir, distDir: config.distDir, log: line, withoutProgram: makeServable?.make, holdRest: config.holdBrandRest });
+  // The texts every brand shares (tenants/_defaults/landers, content/pages): an edit re-renders the
+  // brands that show it, in the background, never the program (docs/ONE-BUILD.md step 6).
+  const sharedTexts = new SharedTextsWatch({ tenantsDir: config.tenantsDir, contentDir: config.contentDir });
+  const inputs = createOutputInputs({ watch: sharedTexts, tenantsDir: config.tenantsDir, distDir: config.distDir });
+  const outputs = createBrandOutputs({ registry, tenantsDir: config.tenantsDir, distDir: config.distDir, log: line, withoutProgram: makeServable?.make, holdRest: config.holdBrandRest, shared: { texts: () => sharedTexts.texts(), inputs } });
+  sharedTexts.start(refreshOnChange({ tenants: () => registry.tenants(), isBuilt: (id) => registry.isBuilt(id), inputs, refresh: (tenant) => outputs.refresh(tenant), log: line }), line);
   const brandSync =
     config.databaseUrl && config.brandSync !== 'off'
       ? startBrandSync({
@@ -198,6 +204,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       brandSync?.stop();
       makeServable?.stop();
       registry.close();
+      sharedTexts.close();
       await http.close();
       // The visits counted in memory since the last second.
       await services.traffic.close();

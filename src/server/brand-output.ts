@@ -8,6 +8,7 @@ import { openStaticOutput } from './static-output.ts';
 import { precompressFiles } from './precompress.ts';
 import type { TenantRegistry } from './registry.ts';
 import { LOCALE_SCRIPTS_FILE } from '../lib/locale-scripts.ts';
+import type { OutputInputs, OutputInputsOf, SharedTexts } from './output-dependencies.ts';
 
 /**
  * A brand's output in dist/<id>/ (docs/ONE-BUILD.md, steps 2 to 4): the program of every language
@@ -142,6 +143,9 @@ export async function writeBrandOutput(opts: {
   holdRest?: () => Promise<void>;
   /** Every tenant as already read, for the brands of its pool (openStaticOutput); else read from tenantsDir. */
   tenants?: Tenant[];
+  /** The shared texts as already read (output-dependencies.ts); else read from tenantsDir and contentDir. */
+  shared?: SharedTexts;
+  contentDir?: string;
 }): Promise<BrandOutputWriting> {
   const { tenant, next } = opts;
   const program = programDir(opts.distDir, opts.program);
@@ -157,15 +161,15 @@ export async function writeBrandOutput(opts: {
     // stylesheet and the brand's assets. The pages' copies are made on their first request
     // (page-cache.ts): brotli quality 11 of every page was most of a brand's build.
     const servedAsFiles = (written: string[]) => [...written.filter((f) => f.startsWith('_assets/')).map((f) => join('client', f)), ...brandFiles];
-    const stamp = () => writeFileSync(join(next, BUILD_STAMP), JSON.stringify({ id: tenant.id, sources: opts.sources, built: new Date().toISOString(), program: opts.program } satisfies BuildStamp));
-    const output = await openStaticOutput({ tenant, tenantsDir: opts.tenantsDir, programDir: program, client: join(next, 'client'), stylesheetOf: opts.early ? 'one page per template' : 'every page', tenants: opts.tenants });
+    const output = await openStaticOutput({ tenant, tenantsDir: opts.tenantsDir, programDir: program, client: join(next, 'client'), stylesheetOf: opts.early ? 'one page per template' : 'every page', tenants: opts.tenants, shared: opts.shared, contentDir: opts.contentDir });
+    const stamp = () => writeFileSync(join(next, BUILD_STAMP), JSON.stringify({ id: tenant.id, sources: opts.sources, built: new Date().toISOString(), program: opts.program, shared: output.inputs } satisfies BuildStamp));
     if (!opts.early) {
       const written = await output.writeAll();
       await opts.beforeCompress?.(join(next, 'client'), join(program, 'client'));
       await precompressFiles(servedAsFiles(written).map((f) => join(next, f)));
       stamp();
       replaceBuild(next, final);
-      return { pages: new Set(), page: async () => undefined, written: Promise.resolve() };
+      return { pages: new Set(), page: async () => undefined, written: Promise.resolve(), inputs: output.inputs };
     }
     // The stylesheet's copies before any page names it: browsers keep it a year as first fetched.
     await precompressFiles(servedAsFiles(await output.writeFirst()).map((f) => join(next, f)));
@@ -186,7 +190,7 @@ export async function writeBrandOutput(opts: {
       if (await output.isExact()) touch();
       else await writeBrandOutput({ ...opts, early: false });
     });
-    return { pages: output.pages, page: async (file) => (output.pages.has(file) ? output.write(file) : undefined), written };
+    return { pages: output.pages, page: async (file) => (output.pages.has(file) ? output.write(file) : undefined), written, inputs: output.inputs };
   } finally {
     rmSync(next, { recursive: true, force: true });
   }
@@ -200,6 +204,8 @@ export interface BrandOutputWriting {
   page(file: string): Promise<void>;
   /** Every page written, and the registry to list them. */
   written: Promise<void>;
+  /** The shared texts its pages show (recorded in its stamp). */
+  inputs: OutputInputs;
 }
 
 /** How often a brand's folder is looked at for changes (the registry rescans tenants as often). */
@@ -222,6 +228,8 @@ export function createBrandOutputs(opts: {
   withoutProgram?: (id: string) => Promise<void>;
   /** Holds the writing of the rest of a brand's pages until it resolves (tests: AppConfig.holdBrandRest). */
   holdRest?: (id: string) => Promise<void>;
+  /** The shared texts (docs/ONE-BUILD.md step 6): an output that shows others than the current ones is stale too. */
+  shared?: { texts: () => SharedTexts; inputs: OutputInputsOf };
 }) {
   const { registry, tenantsDir, distDir, holdRest } = opts;
   const checked = new Map<string, number>();
@@ -242,13 +250,17 @@ export function createBrandOutputs(opts: {
    */
   const failed = new Map<string, number>();
 
-  /** Whether the brand has no output, or its folder changed since the output was made. */
-  function stale(id: string, folder: number): boolean {
+  /** Whether the brand has no output, or its folder or a shared text it shows changed since the output was made. */
+  function stale(tenant: Tenant, folder: number): boolean {
+    const { id } = tenant;
     if (failed.get(id) === folder) return false;
     if (!registry.isBuilt(id)) return true;
     if (!seen.has(id)) seen.set(id, folder);
-    return seen.get(id) !== folder;
+    return seen.get(id) !== folder || (opts.shared?.inputs.isStale(tenant) ?? false);
   }
+
+  /** Every page of the brand's output being made written (or given up), per brand. */
+  const whole = new Map<string, Promise<void>>();
 
   /** The outputs being written page by page (a brand with no output, served before they are all there). */
   const writing = new Map<string, BrandOutputWriting>();
@@ -277,7 +289,8 @@ export function createBrandOutputs(opts: {
     // A brand with no output is served as soon as a page can be: each visitor waits for their own page.
     const early = !registry.isBuilt(id);
     // The other brands as the registry has them (at most a second old), not every tenant file read again.
-    const output = await writeBrandOutput({ tenantsDir, distDir, tenant: current, program: found.program, sources, next: join(distDir, `.${id}.${process.pid}.next`), early, holdRest: holdRest && (() => holdRest(id)), tenants: registry.tenants() });
+    const output = await writeBrandOutput({ tenantsDir, distDir, tenant: current, program: found.program, sources, next: join(distDir, `.${id}.${process.pid}.next`), early, holdRest: holdRest && (() => holdRest(id)), tenants: registry.tenants(), shared: opts.shared?.texts() });
+    opts.shared?.inputs.rendered(id, output.inputs);
     opts.log(`brand ${id}: output ${early ? 'served' : 'rendered'} from program ${found.program} in ${seconds()} s`);
     if (early) {
       writing.set(id, output);
@@ -312,7 +325,7 @@ export function createBrandOutputs(opts: {
       if (now - (checked.get(id) ?? 0) < CHECK_MS) return;
       checked.set(id, now);
       const folder = newestMtime(join(tenantsDir, id));
-      if (!stale(id, folder)) return;
+      if (!stale(tenant, folder)) return;
       const served = make(tenant, folder).catch((error: Error) => {
         failed.set(id, folder);
         opts.log(`brand ${id}: output failed: ${error.message}`);
@@ -321,13 +334,25 @@ export function createBrandOutputs(opts: {
       const servable = served.then(() => undefined);
       // One output at a time per brand, the rest of its pages included: another would replace the folder they are written to.
       making.set(id, servable);
-      void served
+      const done = served
         .then(({ rest }) => rest)
         .finally(() => {
           making.delete(id);
+          whole.delete(id);
           checked.set(id, Date.now());
         });
+      whole.set(id, done);
       return registry.isBuilt(id) ? undefined : servable;
+    },
+
+    /**
+     * Renders the brand's output again now if it is stale (a shared text it shows changed:
+     * output-dependencies.ts), its old output served meanwhile; resolves once every page is written.
+     */
+    async refresh(tenant: Tenant): Promise<void> {
+      checked.delete(tenant.id);
+      await this.ready(tenant);
+      await whole.get(tenant.id);
     },
 
     /** Returns once a page of the brand's output (a file under client/) is written: at once but while its pages are written after it is served. */

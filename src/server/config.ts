@@ -17,6 +17,8 @@ export interface AppConfig {
   /** PostgreSQL schema to work in (DATABASE_SCHEMA; tests use a private one); the default search_path otherwise. */
   databaseSchema?: string;
   tenantsDir: string;
+  /** The texts of the static pages (CONTENT_DIR, default content/: pages/<page>.<locale>.md), read when a brand's output is rendered. */
+  contentDir: string;
   distDir: string;
   dataDir: string;
   /** Where mails are written without SMTP (OUTBOX_DIR, default data/outbox). */
@@ -161,6 +163,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, root = repoR
     databaseFile: env.DATABASE_FILE ?? join(dataDir, 'app.db'),
     databaseSchema: env.DATABASE_SCHEMA || undefined,
     tenantsDir: env.TENANTS_DIR ?? join(root, 'tenants'),
+    contentDir: env.CONTENT_DIR ?? join(root, 'content'),
     distDir: env.DIST_DIR ?? join(root, 'dist'),
     dataDir,
     outboxDir: env.OUTBOX_DIR ?? join(dataDir, 'outbox'),

@@ -19,6 +19,11 @@ export interface BuildStamp {
   built: string;
   /** The SHA-256 of the build's server code; absent in builds from before programs were shared. */
   program?: string;
+  /**
+   * The shared texts its pages show (tenants/_defaults/landers/, content/pages/) and a fingerprint
+   * of their contents (src/server/output-dependencies.ts); absent in builds from before.
+   */
+  shared?: { fingerprint: string; files: string[] };
 }
 
 /** A brand's build stamp, or undefined when the brand is not built (or was built before stamps). */

@@ -16,6 +16,7 @@ import type { Tenant } from '../tenant/schema.ts';
 import { landerManifest, staticPaths, type StaticPath } from '../site/static-paths.ts';
 import { PageAnswer } from './http/page-answer.ts';
 import { writeWhole } from './precompress.ts';
+import { DEFAULT_CONTENT_DIR, outputInputs, readSharedTexts, type OutputInputs, type SharedTexts } from './output-dependencies.ts';
 import type { AstroHandler } from './registry.ts';
 
 /**
@@ -54,6 +55,8 @@ export interface StaticOutput {
   guard?: () => void;
   /** Every page's file under client/ (such as l/nl/index.html). */
   pages: Set<string>;
+  /** The shared texts its pages show (for its build stamp). */
+  inputs: OutputInputs;
   /** The stylesheet, the landers.json of each locale and the pages of one per template: what a page needs to be served. Their files under client/. */
   writeFirst(): Promise<string[]>;
   /** Writes one page (rendered when no one has yet). */
@@ -91,14 +94,19 @@ export async function openStaticOutput(opts: {
    * validating 1,000 tenant files holds the event loop about a second, for each brand rendered.
    */
   tenants?: Tenant[];
+  /** The shared texts as already read (a build of many brands, the runtime's watch), else read from tenantsDir and contentDir. */
+  shared?: SharedTexts;
+  /** The folder of the static pages' texts (content/ of the checkout unless given). */
+  contentDir?: string;
 }): Promise<StaticOutput> {
   const { tenant } = opts;
   // The brands of its pool are named on its privacy page (src/site/pool-brands.ts).
   const tenants = opts.tenants ?? loadAllTenants(opts.tenantsDir);
   const { handler } = (await import(pathToFileURL(join(opts.programDir, 'server', 'entry.mjs')).href)) as { handler: AstroHandler };
   const programClient = join(opts.programDir, 'client');
-  const files = readLanders(opts.tenantsDir, tenant.id);
-  const paths = staticPaths(tenant, files);
+  const shared = opts.shared ?? readSharedTexts({ tenantsDir: opts.tenantsDir, contentDir: opts.contentDir ?? DEFAULT_CONTENT_DIR });
+  const files = readLanders(opts.tenantsDir, tenant.id, shared.landers);
+  const paths = staticPaths(tenant, files, shared.pages);
   const pages = new Map(paths.filter((p) => p.route !== 'landers.json').map((p) => [p.file, p]));
   const html = new Map<string, Promise<string>>();
   const render = (file: string): Promise<string> => {
@@ -122,6 +130,7 @@ export async function openStaticOutput(opts: {
   const output: StaticOutput = {
     client: opts.client,
     pages: new Set(pages.keys()),
+    inputs: outputInputs(paths, shared),
     writeFirst() {
       firstWritten ??= (async () => {
         const landers = paths.filter((p) => p.route === 'landers.json').map((p) => p.file);

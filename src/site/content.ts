@@ -1,12 +1,7 @@
-import { readFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { marked } from 'marked';
 import { parse as parseYaml } from 'yaml';
 import type { Tenant } from '../tenant/schema.ts';
 import { termsVersionDate } from '../lib/terms.ts';
-
-/** Folder of the static page texts, content/pages/<page>.<locale>.md (read at build time). */
-const CONTENT_DIR = join(process.env.SITEGEN_ROOT ?? process.cwd(), 'content', 'pages');
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -36,14 +31,32 @@ export function pageFacts(tenant: Tenant, locale: string): Record<string, string
 
 export interface StaticPageText { title: string; description: string; html: string }
 
-/** One static page in a locale, falling back to the tenant's fallback locale, facts filled in. */
-export function staticPage(page: string, locale: string, tenant: Tenant): StaticPageText {
+/**
+ * A text marketers edit that every brand shares (content/pages/<page>.<locale>.md, or a lander
+ * under tenants/_defaults/landers/): read by the runtime when it renders a brand's output
+ * (src/server/output-dependencies.ts), never compiled into the program (docs/ONE-BUILD.md step 6).
+ */
+export interface SharedText {
+  /** Its path as shown, such as content/pages/terms.nl.md. */
+  file: string;
+  source: string;
+}
+
+/** The static page texts by `<page>.<locale>` (content/pages/terms.nl.md is terms.nl). */
+export type PageTexts = ReadonlyMap<string, SharedText>;
+
+/** The text of a static page in a locale: the locale's, else the tenant's fallback locale's, else the Dutch one. */
+export function pageTextFor(texts: PageTexts, page: string, locale: string, tenant: Tenant): SharedText {
   const candidates = [locale, tenant.locales.fallback, 'nl'];
-  const file = candidates.map((l) => join(CONTENT_DIR, `${page}.${l}.md`)).find((f) => existsSync(f));
-  if (!file) throw new Error(`content/pages: no text for page ${page} in ${candidates.join(', ')}`);
-  const source = readFileSync(file, 'utf8');
-  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n([\s\S]*)$/.exec(source);
-  if (!match) throw new Error(`${file}: missing frontmatter`);
+  const text = candidates.map((l) => texts.get(`${page}.${l}`)).find((t) => t !== undefined);
+  if (!text) throw new Error(`content/pages: no text for page ${page} in ${candidates.join(', ')}`);
+  return text;
+}
+
+/** One static page's text in a locale, the company's facts filled in. */
+export function staticPage(text: SharedText, locale: string, tenant: Tenant): StaticPageText {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n([\s\S]*)$/.exec(text.source);
+  if (!match) throw new Error(`${text.file}: missing frontmatter`);
   const front = parseYaml(match[1]!) as { title: string; description: string };
   const facts = pageFacts(tenant, locale);
   const fill = (text: string, escape: boolean) =>

@@ -1,7 +1,7 @@
 /**
  * Every page of a brand's static output (docs/ONE-BUILD.md, step 2): home, niche slugs, landers and
  * their variants per locale, static pages, member shells, error pages and `landers.json`, as one
- * pure list over a tenant and its lander files. src/server/static-output.ts renders each through
+ * pure list over a tenant, its lander files and the static pages' texts. src/server/static-output.ts renders each through
  * the program's pages under src/pages/l/[locale]/, which read their entry from `locals`.
  */
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import type { Tenant } from '../tenant/schema.ts';
 import { LANDER_NAMES, landingSlug, NICHES, type Niche } from '../lib/slugs.ts';
 import { STATIC_PAGES } from '../lib/routes.ts';
 import { CONTROL_VARIANT, type LanderManifest } from '../lib/attribution.ts';
+import { pageTextFor, type PageTexts, type SharedText } from './content.ts';
 
 /** A tenant's lander files and the shared defaults (src/tenant/landers.ts `readLanders`). */
 export interface LanderFiles {
@@ -100,8 +101,8 @@ export interface StaticPath {
   route: StaticRoute;
   /** The page's parameters (those of its address under l/). */
   params: { locale: string } & Record<string, string | undefined>;
-  /** What the page shows besides its parameters: a lander's niche, language and text (a variant's with its lander). */
-  props: { niche?: Niche; contentLocale?: string; page?: LanderPageDef; text?: LanderVariant };
+  /** What the page shows besides its parameters: a lander's niche, language and text (a variant's with its lander); a static page's text. */
+  props: { niche?: Niche; contentLocale?: string; page?: LanderPageDef; text?: LanderVariant; pageText?: SharedText };
   /** Its file under the build's client/ folder, such as l/nl/milf-nl/index.html or l/nl/landers.json. */
   file: string;
 }
@@ -110,7 +111,7 @@ export interface StaticPath {
 const pageFile = (locale: string, path: string) => `l/${locale}${path === '/' ? '' : path}/index.html`;
 
 /** Every page of a tenant's static output, in every locale of the tenant. */
-export function staticPaths(tenant: Tenant, files: LanderFiles): StaticPath[] {
+export function staticPaths(tenant: Tenant, files: LanderFiles, texts: PageTexts): StaticPath[] {
   const paths: StaticPath[] = [];
   const add = (route: StaticRoute, params: StaticPath['params'], file: string, props: StaticPath['props'] = {}) => paths.push({ route, params, props, file });
   for (const locale of tenant.locales.available) {
@@ -118,7 +119,7 @@ export function staticPaths(tenant: Tenant, files: LanderFiles): StaticPath[] {
     add('404', { locale }, pageFile(locale, '/404'));
     add('error', { locale }, pageFile(locale, '/error'));
     add('landers.json', { locale }, `l/${locale}/landers.json`);
-    for (const page of STATIC_PAGES) add('page', { locale, page }, pageFile(locale, `/pages/${page}`));
+    for (const page of STATIC_PAGES) add('page', { locale, page }, pageFile(locale, `/pages/${page}`), { pageText: pageTextFor(texts, page, locale, tenant) });
     add('members-shell', { locale }, pageFile(locale, '/shells/members'));
     for (const route of PROFILE_SHELLS) add('shell', { locale, route }, pageFile(locale, `/shells/${route}`));
   }

@@ -45,12 +45,23 @@ const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/;
 
 /** Reads every variant file of a folder, returning variants and "file: path: message" problems. */
 export function readLanderFolder(dir: string, shownPrefix: string): { variants: LanderVariant[]; errors: string[] } {
+  return parseLanderFiles(readMarkdownFolder(dir, shownPrefix));
+}
+
+/** The Markdown files of a folder (none when it is missing) in name order: each one's path as shown (`shownPrefix/name`) and its text. */
+export function readMarkdownFolder(dir: string, shownPrefix: string): [shown: string, text: string][] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((name) => [`${shownPrefix}/${name}`, readFileSync(join(dir, name), 'utf8')]);
+}
+
+/** The variants of a folder's files (their path as shown, and their text), and "file: path: message" problems. */
+export function parseLanderFiles(files: Iterable<[shown: string, text: string]>): { variants: LanderVariant[]; errors: string[] } {
   const variants: LanderVariant[] = [];
   const errors: string[] = [];
-  if (!existsSync(dir)) return { variants, errors };
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.md')).sort()) {
-    const shown = `${shownPrefix}/${name}`;
-    const text = readFileSync(join(dir, name), 'utf8');
+  for (const [shown, text] of files) {
     const match = FRONTMATTER.exec(text);
     if (!match) {
       errors.push(`${shown}: (file): must start with --- frontmatter ---`);
@@ -99,9 +110,9 @@ export function experimentProblems(variants: readonly LanderVariant[]): string[]
   return problems;
 }
 
-export function readLanders(tenantsDir: string, tenantId: string) {
+/** A tenant's lander files and the shared defaults (`shared`: as already read, src/server/output-dependencies.ts). */
+export function readLanders(tenantsDir: string, tenantId: string, shared = readLanderFolder(join(tenantsDir, '_defaults', 'landers'), 'tenants/_defaults/landers')) {
   const own = readLanderFolder(join(tenantsDir, tenantId, 'landers'), `tenants/${tenantId}/landers`);
-  const shared = readLanderFolder(join(tenantsDir, '_defaults', 'landers'), 'tenants/_defaults/landers');
   return { own: own.variants, shared: shared.variants, errors: [...own.errors, ...shared.errors] };
 }
 

@@ -3,7 +3,7 @@
  * valid brand, and a brand launched with `new` served by a runtime that was already running.
  */
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseTenant } from '../../src/tenant/schema.ts';
@@ -267,5 +267,52 @@ describe('sitegen new (with build) while the runtime runs', () => {
     expect(spetter.status).toBe(200);
     expect(spetter.text).toContain('Spetter');
     expect((await hostFetch(rt, 'velvet', '/api/settings.php')).json().settings.domain).toBe('velvetnights.com');
+  });
+});
+
+describe('sitegen build --missing after a shared text changed', () => {
+  /** Every file and folder under a path dated in the past: older than the program, as a release's tenants are. */
+  function dateBack(path: string): void {
+    for (const entry of readdirSync(path, { recursive: true, withFileTypes: true })) utimesSync(join(entry.parentPath, entry.name), PAST, PAST);
+    utimesSync(path, PAST, PAST);
+  }
+  const PAST = new Date('2020-01-01T00:00:00Z');
+
+  test('renders again only the brands that show it, from the same program', { timeout: 240_000 }, async () => {
+    const tenantsDir = tenantsCopy();
+    dateBack(tenantsDir);
+    const contentDir = join(tempDir('sitegen-content-'), 'content');
+    cpSync(join(TENANTS_DIR, '..', 'content'), contentDir, { recursive: true });
+    const distDir = join(tempDir('sitegen-dist-'), 'dist');
+    mkdirSync(distDir);
+    // The release's outputs linked (one rendered again replaces its link with a folder) and its programs, as above.
+    for (const id of ['spetter', 'velvet', 'rijpedates']) symlinkSync(join(DIST_DIR, id), join(distDir, id), 'dir');
+    mkdirSync(join(distDir, '_programs'));
+    for (const entry of readdirSync(join(DIST_DIR, '_programs'))) {
+      if (entry.endsWith('.json')) cpSync(join(DIST_DIR, '_programs', entry), join(distDir, '_programs', entry));
+      else symlinkSync(join(DIST_DIR, '_programs', entry), join(distDir, '_programs', entry), 'dir');
+    }
+    const env = { TENANTS_DIR: tenantsDir, CONTENT_DIR: contentDir, DIST_DIR: distDir };
+    const build = ['build', 'spetter', 'velvet', 'rijpedates', '--missing'];
+    const programs = readdirSync(join(distDir, '_programs')).sort();
+
+    // Nothing changed: nothing is built.
+    const idle = await sitegen(build, env);
+    expect(idle.code).toBe(0);
+    expect(idle.stdout).not.toContain('sitegen: building');
+
+    // The shared German lander (velvet shows it; the Dutch brands do not), edited.
+    const lander = join(tenantsDir, '_defaults', 'landers', 'alonetonight.de.md');
+    writeFileSync(lander, readFileSync(lander, 'utf8').replace('headline: Heute Abend nicht allein?', 'headline: Heute Abend schon wieder allein?'));
+    const run = await sitegen(build, env);
+    expect(run.stderr).not.toMatch(/error/i);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('sitegen: building velvet');
+    expect(run.stdout).not.toContain('sitegen: building spetter');
+    expect(run.stdout).not.toContain('sitegen: building rijpedates');
+    expect(run.stdout).not.toContain('the program');
+    expect(readdirSync(join(distDir, '_programs')).sort()).toEqual(programs);
+    expect(readFileSync(join(distDir, 'velvet', 'client', 'l', 'de', 'landers', 'alonetonight', 'index.html'), 'utf8')).toContain('Heute Abend schon wieder allein?');
+    for (const id of ['spetter', 'rijpedates']) expect(lstatSync(join(distDir, id)).isSymbolicLink(), id).toBe(true);
   });
 });

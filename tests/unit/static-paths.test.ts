@@ -9,9 +9,11 @@ import { loadTenant } from '../../src/tenant/load.ts';
 import { readLanders } from '../../src/tenant/landers.ts';
 import { staticPaths, landerManifest } from '../../src/site/static-paths.ts';
 import { STATIC_PAGES } from '../../src/lib/routes.ts';
+import { DEFAULT_CONTENT_DIR, readSharedTexts } from '../../src/server/output-dependencies.ts';
 
 const TENANTS = join(import.meta.dirname, '..', '..', 'tenants');
-const pathsOf = (id: string) => staticPaths(loadTenant(id, TENANTS), readLanders(TENANTS, id));
+const PAGE_TEXTS = readSharedTexts({ tenantsDir: TENANTS, contentDir: DEFAULT_CONTENT_DIR }).pages;
+const pathsOf = (id: string) => staticPaths(loadTenant(id, TENANTS), readLanders(TENANTS, id), PAGE_TEXTS);
 
 describe('a brand\'s static output', () => {
   test('every locale has its home, error pages, static pages, shells and landers.json, each in a file of its own', () => {
@@ -49,6 +51,6 @@ describe('a brand\'s static output', () => {
 
   test('lander files that do not pass their checks stop the list with their errors', () => {
     const tenant = loadTenant('spetter', TENANTS);
-    expect(() => staticPaths(tenant, { own: [], shared: [], errors: ['tenants/spetter/landers/x.md: bad weight'] })).toThrow(/bad weight/);
+    expect(() => staticPaths(tenant, { own: [], shared: [], errors: ['tenants/spetter/landers/x.md: bad weight'] }, PAGE_TEXTS)).toThrow(/bad weight/);
   });
 });
