@@ -10,7 +10,8 @@ import { compile } from '@inlang/paraglide-js';
 import { listTenantIds, loadAllTenants, loadTenant } from '../src/tenant/load.ts';
 import type { Tenant } from '../src/tenant/schema.ts';
 import { BUILD_STAMP as STAMP, PROGRAMS_FOLDER, programDir, readBuildStamp } from '../src/server/programs.ts';
-import { filesUnder, isWholeProgram, linkNodeModules, newestMtime, programRecordFile, replaceBuild, writeBrandOutput, type ProgramRecord } from '../src/server/brand-output.ts';
+import { filesUnder, isWholeProgram, linkNodeModules, newestMtime, programRecordFile, writeBrandOutput, type ProgramRecord } from '../src/server/brand-output.ts';
+import { publishOutput, pruneOutputs } from '../src/server/output-folders.ts';
 
 /** Sources every tenant build reads; a build older than any of them is stale. */
 const SHARED_SOURCES = ['src', 'locales', 'content', 'tenants/_defaults', 'astro.config.mjs', 'cli/locale-clients.ts', 'uno.config.ts', 'project.inlang/settings.json', 'package.json'];
@@ -93,6 +94,7 @@ export async function buildTenants(ids: string[]): Promise<{ id: string; seconds
     const tenants = loadAllTenants(TENANTS_DIR);
     const timings: { id: string; seconds: number }[] = [];
     for (const id of ids) timings.push(await buildTenant(id, tenants));
+    pruneRemovedBrands();
     prunePrograms();
     return timings;
   });
@@ -271,6 +273,18 @@ function keepProgram(next: string): string {
   return program;
 }
 
+/**
+ * Deletes the outputs of brands whose tenant folder is gone (and versions replaced long enough
+ * ago): never the programs, the console's build or another `_` folder (src/server/output-folders.ts).
+ */
+export function pruneRemovedBrands(): void {
+  // A tenants/ folder that is not there is a mistake of configuration, not every brand removed.
+  if (!existsSync(TENANTS_DIR)) return;
+  // Every folder counts, a brand's tenant.json half written or not.
+  const removed = pruneOutputs(DIST_DIR, readdirSync(TENANTS_DIR));
+  if (removed.length) console.log(`sitegen: removed the output of ${removed.join(', ')} (no folder in tenants/ any more)`);
+}
+
 /** Removes the programs no brand's build names any more (a release leaves the previous one behind), and their records. */
 function prunePrograms(): void {
   const folder = join(DIST_DIR, PROGRAMS_FOLDER);
@@ -315,7 +329,7 @@ export async function buildConsole(): Promise<{ seconds: number }> {
   await runAstro('the console', ['--root', join(REPO_ROOT, 'console')], { SITEGEN_OUT_DIR: next });
   await precompress(next);
   writeFileSync(join(next, STAMP), JSON.stringify({ id: CONSOLE_BUILD, sources, built: new Date().toISOString() }));
-  replaceBuild(next, join(DIST_DIR, CONSOLE_BUILD));
+  publishOutput(DIST_DIR, CONSOLE_BUILD, next);
   const seconds = (performance.now() - started) / 1000;
   console.log(`sitegen: built the console in ${seconds.toFixed(1)} s`);
   return { seconds };
@@ -323,6 +337,7 @@ export async function buildConsole(): Promise<{ seconds: number }> {
 
 /** Builds what `sitegen start` and `dev` need before serving: the tenants' builds older than their sources, the programs of those with none, and the console when stale. */
 export async function buildStale(): Promise<void> {
+  pruneRemovedBrands();
   const stale = listTenantIds(TENANTS_DIR).filter((id) => isStale(id));
   // A brand with no output at all (a fresh clone, a new brand) needs only its program: the runtime
   // renders its output on its first request, a visitor's own page first. One whose output is older

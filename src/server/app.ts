@@ -87,7 +87,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
   // (brand-output.ts); with BRAND_SYNC=build a machine with no program yet gets one built in a
   // child process (`sitegen build <id> --missing`).
   const makeServable = config.brandSync === 'build' ? buildInChild({ tenantsDir: config.tenantsDir, distDir: config.distDir, log: line }) : null;
-  const outputs = createBrandOutputs({ registry, tenantsDir: config.tenantsDir, distDir: config.distDir, log: line, withoutProgram: makeServable?.make, holdRest: config.holdBrandRest });
+  const outputs = createBrandOutputs({ registry, tenantsDir: config.tenantsDir, distDir: config.distDir, log: line, withoutProgram: makeServable?.make, holdRest: config.holdBrandRest, retiredOutputMs: config.retiredOutputMs });
   const brandSync =
     config.databaseUrl && config.brandSync !== 'off'
       ? startBrandSync({
@@ -197,6 +197,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       if (config.s3) addressPhotosUnder(null);
       brandSync?.stop();
       makeServable?.stop();
+      outputs.stop();
       registry.close();
       await http.close();
       // The visits counted in memory since the last second.
