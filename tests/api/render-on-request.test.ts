@@ -3,9 +3,9 @@
  * to a running runtime's tenants, with no build at all, is served from the first request for each
  * page (home, a lander, /login), its output rendered from the program of its languages and written
  * to dist/<id>/ for the next process; an edit of its folder is served anew; its folder removed, it
- * is served no more.
+ * is served no more, and its output goes a while later.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -33,7 +33,8 @@ describe.each(engines())('a brand added with no build on %s', (engine) => {
 
   beforeAll(async () => {
     ({ root, tenantsDir, distDir } = spetterRelease('sitegen-on-request-'));
-    rt = await startTestRuntime(engine, { tenantsDir, distDir, seed: false });
+    // A replaced or removed output is kept a second for the requests reading it, not a minute.
+    rt = await startTestRuntime(engine, { tenantsDir, distDir, seed: false, config: { retiredOutputMs: 1000 } });
   });
 
   afterAll(async () => {
@@ -103,12 +104,19 @@ describe.each(engines())('a brand added with no build on %s', (engine) => {
     writeFileSync(join(tenantsDir, 'vers', 'tenant.json'), JSON.stringify({ ...tenant, name: 'Verser Date' }));
     await until('the edit is served', async () => (await hostFetch(rt, 'vers', '/')).text.includes('startpagina van Verser Date'), 60_000);
     expect((await hostFetch(rt, 'vers', '/landers/alonetonight')).text).toContain('Verser Date');
+    // The output it replaced is deleted once the requests reading it are done; dist/vers links to the new one.
+    await until('the replaced output is deleted', async () => readdirSync(join(distDir, '_outputs', 'vers')).length === 1, 20_000);
+    expect(realpathSync(join(distDir, 'vers'))).toBe(realpathSync(join(distDir, '_outputs', 'vers', readdirSync(join(distDir, '_outputs', 'vers'))[0]!)));
 
     // Its folder removed: the host is nobody's again; spetter is served as before.
     rmSync(join(tenantsDir, 'vers'), { recursive: true, force: true });
     await until('vers is gone', async () => (await hostFetch(rt, 'vers', '/api/settings.php')).json().settings.domain !== 'vers.example', 10_000);
     expect((await hostFetch(rt, 'vers', '/')).text).not.toContain('Verser Date');
     expect((await hostFetch(rt, 'spetter', '/')).status).toBe(200);
+    // Its output goes too, once the requests reading it are done; spetter's stays.
+    await until('its output is deleted', async () => !existsSync(join(distDir, 'vers')) && !existsSync(join(distDir, '_outputs', 'vers')), 20_000);
+    expect(existsSync(join(distDir, 'spetter', '.sitegen-build.json'))).toBe(true);
+    expect(existsSync(join(distDir, '_programs'))).toBe(true);
   });
 });
 
