@@ -309,15 +309,20 @@ export function createBrandOutputs(opts: {
 
   // A brand whose folder is removed is served no more at once (the registry); its output goes once
   // the requests that were reading it are done, unless its folder came back meanwhile.
+  function removeWhenGone(id: string): void {
+    later(() => {
+      if (registry.tenant(id) || existsSync(join(tenantsDir, id))) return;
+      // Its output still being written (the rest of its pages): once that has stopped.
+      if (making.has(id)) return removeWhenGone(id);
+      removeOutput(distDir, id);
+      opts.log(`brand ${id}: its folder is gone; its output removed`);
+    });
+  }
   registry.onRemoved((id) => {
     checked.delete(id);
     seen.delete(id);
     failed.delete(id);
-    later(() => {
-      if (registry.tenant(id) || existsSync(join(tenantsDir, id)) || making.has(id)) return;
-      removeOutput(distDir, id);
-      opts.log(`brand ${id}: its folder is gone; its output removed`);
-    });
+    removeWhenGone(id);
   });
 
   return {

@@ -291,7 +291,7 @@ describe('sitegen remove', () => {
     return { tenantsDir, distDir, env: { TENANTS_DIR: tenantsDir, DIST_DIR: distDir, DATABASE_URL: '', DEFAULT_TENANT: '' } };
   }
 
-  test('without --yes says what it would delete, and that the members stay, and deletes nothing', async () => {
+  test('without --yes says what it would delete, and that the members stay, and deletes nothing', { timeout: 120_000 }, async () => {
     const { tenantsDir, distDir, env } = release();
     const run = await sitegen(['remove', 'velvet'], env);
     expect(run.code).not.toBe(0);
@@ -302,7 +302,7 @@ describe('sitegen remove', () => {
     expect(existsSync(join(distDir, 'velvet', '.sitegen-build.json'))).toBe(true);
   });
 
-  test('with --yes deletes the brand\'s folder and its output, nothing else', async () => {
+  test('with --yes deletes the brand\'s folder and its output, nothing else', { timeout: 120_000 }, async () => {
     const { tenantsDir, distDir, env } = release();
     const run = await sitegen(['remove', 'velvet', '--yes'], env);
     expect(run.stderr).toBe('');
@@ -318,7 +318,7 @@ describe('sitegen remove', () => {
     expect(check.stdout).toContain('2 tenants are valid');
   });
 
-  test('refuses the default brand and an id that is no brand, and deletes nothing', async () => {
+  test('refuses the default brand and an id that is no brand, and deletes nothing', { timeout: 120_000 }, async () => {
     const { tenantsDir, distDir, env } = release();
     const spetter = await sitegen(['remove', 'spetter', '--yes'], env);
     expect(spetter.code).not.toBe(0);
