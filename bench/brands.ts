@@ -115,8 +115,9 @@ async function build(copies: BrandCopy[], folders: Folders, rows: (string | numb
  * runtime's figures at an N whose builds would take hours today; every page names <from>'s brand.
  */
 function linkBuild(distDir: string, from: string, id: string): void {
-  const copied = spawnSync('cp', ['-al', join(distDir, from), join(distDir, id)]);
-  if (copied.status !== 0) throw new Error(`cp -al ${from} ${id}: ${copied.stderr}`);
+  // -L: dist/<from> is a link to its current version (src/server/output-folders.ts); the copy is a folder of its own.
+  const copied = spawnSync('cp', ['-alL', join(distDir, from), join(distDir, id)]);
+  if (copied.status !== 0) throw new Error(`cp -alL ${from} ${id}: ${copied.stderr}`);
   const stamp = join(distDir, id, BUILD_STAMP);
   const fields = JSON.parse(readFileSync(stamp, 'utf8')) as BuildStamp;
   rmSync(stamp);

@@ -483,7 +483,8 @@ async function brandsMemory(): Promise<void> {
         Object.assign(tenant, { name: `Brand ${i}`, domains: [`${id}.example`], default: i === 1 });
         mkdirSync(join(tenantsDir, id), { recursive: true });
         writeFileSync(join(tenantsDir, id, 'tenant.json'), JSON.stringify(tenant, null, 2));
-        cpSync(join(REPO, 'dist', 'spetter'), join(distDir, id), { recursive: true });
+        // dereference: dist/spetter is a link to its current version; each copy is a folder of its own.
+        cpSync(join(REPO, 'dist', 'spetter'), join(distDir, id), { recursive: true, dereference: true });
       }
       if (mode === 'one program') cpSync(programs, join(distDir, '_programs'), { recursive: true });
       const rt = await startRuntime('sqlite', { env: { TENANTS_DIR: tenantsDir, DIST_DIR: distDir } });

@@ -11,7 +11,8 @@ import { listTenantIds, loadAllTenants, loadTenant } from '../src/tenant/load.ts
 import type { Tenant } from '../src/tenant/schema.ts';
 import { BUILD_STAMP as STAMP, PROGRAMS_FOLDER, programDir, readBuildStamp } from '../src/server/programs.ts';
 import { brandInputs, readSharedTexts, type SharedTexts } from '../src/server/output-dependencies.ts';
-import { filesUnder, isWholeProgram, linkNodeModules, newestMtime, programRecordFile, replaceBuild, writeBrandOutput, type ProgramRecord } from '../src/server/brand-output.ts';
+import { filesUnder, isWholeProgram, linkNodeModules, newestMtime, programRecordFile, writeBrandOutput, type ProgramRecord } from '../src/server/brand-output.ts';
+import { publishOutput, pruneOutputs } from '../src/server/output-folders.ts';
 
 /**
  * The program's sources: a build older than any of them is stale. The texts marketers edit that
@@ -115,6 +116,7 @@ export async function buildTenants(ids: string[]): Promise<{ id: string; seconds
     const shared = sharedTexts();
     const timings: { id: string; seconds: number }[] = [];
     for (const id of ids) timings.push(await buildTenant(id, tenants, shared));
+    pruneRemovedBrands();
     prunePrograms();
     return timings;
   });
@@ -294,6 +296,18 @@ function keepProgram(next: string): string {
   return program;
 }
 
+/**
+ * Deletes the outputs of brands whose tenant folder is gone (and versions replaced long enough
+ * ago): never the programs, the console's build or another `_` folder (src/server/output-folders.ts).
+ */
+export function pruneRemovedBrands(): void {
+  // A tenants/ folder that is not there is a mistake of configuration, not every brand removed.
+  if (!existsSync(TENANTS_DIR)) return;
+  // Every folder counts, a brand's tenant.json half written or not.
+  const removed = pruneOutputs(DIST_DIR, readdirSync(TENANTS_DIR));
+  if (removed.length) console.log(`sitegen: removed the output of ${removed.join(', ')} (no folder in tenants/ any more)`);
+}
+
 /** Removes the programs no brand's build names any more (a release leaves the previous one behind), and their records. */
 function prunePrograms(): void {
   const folder = join(DIST_DIR, PROGRAMS_FOLDER);
@@ -338,7 +352,7 @@ export async function buildConsole(): Promise<{ seconds: number }> {
   await runAstro('the console', ['--root', join(REPO_ROOT, 'console')], { SITEGEN_OUT_DIR: next });
   await precompress(next);
   writeFileSync(join(next, STAMP), JSON.stringify({ id: CONSOLE_BUILD, sources, built: new Date().toISOString() }));
-  replaceBuild(next, join(DIST_DIR, CONSOLE_BUILD));
+  publishOutput(DIST_DIR, CONSOLE_BUILD, next);
   const seconds = (performance.now() - started) / 1000;
   console.log(`sitegen: built the console in ${seconds.toFixed(1)} s`);
   return { seconds };
@@ -346,6 +360,7 @@ export async function buildConsole(): Promise<{ seconds: number }> {
 
 /** Builds what `sitegen start` and `dev` need before serving: the tenants' builds older than their sources, the programs of those with none, and the console when stale. */
 export async function buildStale(): Promise<void> {
+  pruneRemovedBrands();
   const shared = sharedTexts();
   const stale = listTenantIds(TENANTS_DIR).filter((id) => isStale(id, shared));
   // A brand with no output at all (a fresh clone, a new brand) needs only its program: the runtime

@@ -5,10 +5,11 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { join } from 'node:path';
-import { TENANTS_DIR, DATA_DIR } from './paths.ts';
+import { TENANTS_DIR, DATA_DIR, DIST_DIR } from './paths.ts';
 import { buildConsole, buildStale, buildTenants, ensureProgram, isConsoleStale, isStale, sharedTexts } from './build.ts';
 import { checkAll, missingPaymentKeys } from './check.ts';
 import { createTenantFile } from './new.ts';
+import { MEMBERS_STAY, planRemoval, removeBrand } from './remove.ts';
 import { runningPort, startServer } from './serve.ts';
 import { createDiscountCode, findMember, moveCredits, type DiscountOptions } from './operator.ts';
 import { userInfo } from 'node:os';
@@ -91,6 +92,28 @@ program
           : `sitegen: \`npx sitegen serve\` serves ${id} at http://${id}.localhost:${process.env.PORT ?? 4321}/ and on ${result.domain}`,
       );
     }
+  });
+
+program
+  .command('remove')
+  .description(
+    "Remove a brand: deletes tenants/<id>/ and its output in dist/ (a running runtime stops serving it within a second). Without --yes it says what it would delete and exits 1. Not the default brand. The brand's members stay in the database.",
+  )
+  .argument('<id>', 'tenant id')
+  .option('--yes', 'delete without asking again')
+  .action(async (id: string, opts: { yes?: boolean }) => {
+    const plan = planRemoval(TENANTS_DIR, DIST_DIR, id, configFromEnv().defaultTenant);
+    if ('refused' in plan) fail(plan.refused);
+    if (!opts.yes) {
+      console.log(`sitegen: removing ${id} would delete:\n${plan.deletes.map((d) => `  ${d}`).join('\n')}`);
+      console.log(`sitegen: ${MEMBERS_STAY(id)}`);
+      fail(`nothing deleted; run \`sitegen remove ${id} --yes\` to delete it`);
+    }
+    removeBrand(TENANTS_DIR, DIST_DIR, id);
+    console.log(`sitegen: removed ${id}: deleted ${plan.deletes.map((d) => d.replace(/ \(.*\)$/, '')).join(', ')}`);
+    // On PostgreSQL every runtime on every machine removes its copy of the folder, and its output.
+    if (configFromEnv().databaseUrl) await publish([id]);
+    console.log(`sitegen: ${MEMBERS_STAY(id)}`);
   });
 
 program

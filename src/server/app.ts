@@ -92,7 +92,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
   // brands that show it, in the background, never the program (docs/ONE-BUILD.md step 6).
   const sharedTexts = new SharedTextsWatch({ tenantsDir: config.tenantsDir, contentDir: config.contentDir });
   const inputs = createOutputInputs({ watch: sharedTexts, tenantsDir: config.tenantsDir, distDir: config.distDir });
-  const outputs = createBrandOutputs({ registry, tenantsDir: config.tenantsDir, distDir: config.distDir, log: line, withoutProgram: makeServable?.make, holdRest: config.holdBrandRest, shared: { texts: () => sharedTexts.texts(), inputs } });
+  const outputs = createBrandOutputs({ registry, tenantsDir: config.tenantsDir, distDir: config.distDir, log: line, withoutProgram: makeServable?.make, holdRest: config.holdBrandRest, retiredOutputMs: config.retiredOutputMs, shared: { texts: () => sharedTexts.texts(), inputs } });
   sharedTexts.start(refreshOnChange({ tenants: () => registry.tenants(), isBuilt: (id) => registry.isBuilt(id), inputs, refresh: (tenant) => outputs.refresh(tenant), log: line }), line);
   const brandSync =
     config.databaseUrl && config.brandSync !== 'off'
@@ -203,6 +203,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       if (config.s3) addressPhotosUnder(null);
       brandSync?.stop();
       makeServable?.stop();
+      outputs.stop();
       registry.close();
       sharedTexts.close();
       await http.close();

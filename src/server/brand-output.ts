@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { basename, isAbsolute, join, relative } from 'node:path';
 import { loadTenant } from '../tenant/load.ts';
 import type { Tenant } from '../tenant/schema.ts';
 import { BUILD_STAMP, PROGRAMS_FOLDER, programDir, readBuildStamp, type BuildStamp } from './programs.ts';
@@ -9,6 +8,7 @@ import { precompressFiles } from './precompress.ts';
 import type { TenantRegistry } from './registry.ts';
 import { LOCALE_SCRIPTS_FILE } from '../lib/locale-scripts.ts';
 import type { OutputInputs, OutputInputsOf, SharedTexts } from './output-dependencies.ts';
+import { currentVersion, publishOutput, pruneRetired, removeOutput, RETIRED_OUTPUT_MS } from './output-folders.ts';
 
 /**
  * A brand's output in dist/<id>/ (docs/ONE-BUILD.md, steps 2 to 4): the program of every language
@@ -36,16 +36,6 @@ export function filesUnder(dir: string): string[] {
     .filter((e) => e.isFile())
     .map((e) => relative(dir, join(e.parentPath, e.name)))
     .sort();
-}
-
-/** Puts a finished build in place of the one served (a running runtime serves the old one until then). */
-export function replaceBuild(next: string, final: string): void {
-  // A name of its own: `sitegen dev` may build a brand in the process that renders it on request.
-  const old = join(dirname(final), `.${basename(final)}.${randomUUID()}.old`);
-  rmSync(old, { recursive: true, force: true });
-  if (existsSync(final)) renameSync(final, old);
-  renameSync(next, final);
-  rmSync(old, { recursive: true, force: true });
 }
 
 /** The checkout whose node_modules the programs' server code imports from. */
@@ -113,8 +103,9 @@ export function programFor(distDir: string): ProgramRecord | undefined {
 /**
  * Writes a brand's output from a program: the brand's assets, its static pages rendered
  * (src/server/static-output.ts), brotli and gzip copies of its stylesheet and assets, and the stamp
- * naming the program; made in `next` and renamed into place whole, so a runtime serves the old
- * output until then. Nothing of the program is copied (1.9 MB of server code and 1.8 MB of assets
+ * naming the program; made in `next` and put in place whole as a new version of dist/<id>, one
+ * rename of its link (output-folders.ts), so a runtime serves the old output until then and never
+ * finds none. Nothing of the program is copied (1.9 MB of server code and 1.8 MB of assets
  * a brand): the runtime loads its server code and serves its assets from dist/_programs/<sha>/
  * (TenantRegistry), so a dist/<id>/ is served only beside the dist/_programs/ it names.
  *
@@ -122,9 +113,9 @@ export function programFor(distDir: string): ProgramRecord | undefined {
  * (page-cache.ts), and written beside them for the next process.
  *
  * `early` (a brand with no output, whose first visitors wait): only what a page needs to be served
- * is written before the rename (the stylesheet, made of one page of each template, and those
+ * is written before it is put in place (the stylesheet, made of one page of each template, and those
  * pages: openStaticOutput); `page(file)` then writes a page a visitor asks for ahead of the rest,
- * which are written in place after (each file whole). `written` resolves once every page is there
+ * which are written into its version after (each file whole). `written` resolves once every page is there
  * and the build's stamp (its mtime) is new, so the registry lists them. Should the stylesheet of
  * every page be another (a class that only a page of another niche or variant uses), the output
  * is rendered again whole.
@@ -149,7 +140,6 @@ export async function writeBrandOutput(opts: {
 }): Promise<BrandOutputWriting> {
   const { tenant, next } = opts;
   const program = programDir(opts.distDir, opts.program);
-  const final = join(opts.distDir, tenant.id);
   rmSync(next, { recursive: true, force: true });
   linkNodeModules(opts.distDir);
   try {
@@ -168,23 +158,22 @@ export async function writeBrandOutput(opts: {
       await opts.beforeCompress?.(join(next, 'client'), join(program, 'client'));
       await precompressFiles(servedAsFiles(written).map((f) => join(next, f)));
       stamp();
-      replaceBuild(next, final);
+      publishOutput(opts.distDir, tenant.id, next);
       return { pages: new Set(), page: async () => undefined, written: Promise.resolve(), inputs: output.inputs };
     }
     // The stylesheet's copies before any page names it: browsers keep it a year as first fetched.
     await precompressFiles(servedAsFiles(await output.writeFirst()).map((f) => join(next, f)));
     stamp();
-    replaceBuild(next, final);
-    output.client = join(final, 'client');
-    // The rest is written in place: not into another build put there meanwhile (`sitegen dev`'s
-    // watcher or `sitegen build` replacing the folder), whose pages they would overwrite with these.
-    const folder = statSync(final).ino;
+    const folder = publishOutput(opts.distDir, tenant.id, next);
+    // The rest is written into this version, served meanwhile, and stops once another version is
+    // put in place (`sitegen dev`'s watcher or `sitegen build`): its pages would be no one's.
+    output.client = join(folder, 'client');
     output.guard = () => {
-      if (statSync(final, { throwIfNoEntry: false })?.ino !== folder) throw new Error('its output was replaced meanwhile');
+      if (currentVersion(opts.distDir, tenant.id) !== basename(folder)) throw new Error('its output was replaced meanwhile');
     };
     const touch = () => {
       const now = new Date();
-      utimesSync(join(final, BUILD_STAMP), now, now);
+      utimesSync(join(folder, BUILD_STAMP), now, now);
     };
     const written = (opts.holdRest?.() ?? Promise.resolve()).then(() => output.writeAll()).then(async () => {
       if (await output.isExact()) touch();
@@ -230,9 +219,27 @@ export function createBrandOutputs(opts: {
   holdRest?: (id: string) => Promise<void>;
   /** The shared texts (docs/ONE-BUILD.md step 6): an output that shows others than the current ones is stale too. */
   shared?: { texts: () => SharedTexts; inputs: OutputInputsOf };
+  /** How long a replaced or removed output is kept for requests in flight (tests shorten it: AppConfig.retiredOutputMs). */
+  retiredOutputMs?: number;
 }) {
   const { registry, tenantsDir, distDir, holdRest } = opts;
+  const retiredMs = opts.retiredOutputMs ?? RETIRED_OUTPUT_MS;
   const checked = new Map<string, number>();
+  /** The deletions waiting for requests in flight to finish; cleared when the runtime stops. */
+  const timers = new Set<NodeJS.Timeout>();
+  function later(work: () => void): void {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      try {
+        work();
+      } catch (error) {
+        opts.log(`brand outputs: ${(error as Error).message}`);
+      }
+    }, retiredMs);
+    timer.unref();
+    timers.add(timer);
+  }
+
   /**
    * The output being made per brand, until every page of it is written: the promise resolves once
    * a page of it can be served.
@@ -292,6 +299,8 @@ export function createBrandOutputs(opts: {
     const output = await writeBrandOutput({ tenantsDir, distDir, tenant: current, program: found.program, sources, next: join(distDir, `.${id}.${process.pid}.next`), early, holdRest: holdRest && (() => holdRest(id)), tenants: registry.tenants(), shared: opts.shared?.texts() });
     opts.shared?.inputs.rendered(id, output.inputs);
     opts.log(`brand ${id}: output ${early ? 'served' : 'rendered'} from program ${found.program} in ${seconds()} s`);
+    // The version it replaced, once the requests reading it are done.
+    later(() => pruneRetired(distDir, id, retiredMs));
     if (early) {
       writing.set(id, output);
       registry.expectPages(id, output.pages);
@@ -310,6 +319,24 @@ export function createBrandOutputs(opts: {
       );
     return { rest };
   }
+
+  // A brand whose folder is removed is served no more at once (the registry); its output goes once
+  // the requests that were reading it are done, unless its folder came back meanwhile.
+  function removeWhenGone(id: string): void {
+    later(() => {
+      if (registry.tenant(id) || existsSync(join(tenantsDir, id))) return;
+      // Its output still being written (the rest of its pages): once that has stopped.
+      if (making.has(id)) return removeWhenGone(id);
+      removeOutput(distDir, id);
+      opts.log(`brand ${id}: its folder is gone; its output removed`);
+    });
+  }
+  registry.onRemoved((id) => {
+    checked.delete(id);
+    seen.delete(id);
+    failed.delete(id);
+    removeWhenGone(id);
+  });
 
   return {
     /**
@@ -358,6 +385,12 @@ export function createBrandOutputs(opts: {
     /** Returns once a page of the brand's output (a file under client/) is written: at once but while its pages are written after it is served. */
     async page(id: string, file: string): Promise<void> {
       await writing.get(id)?.page(file);
+    },
+
+    /** Drops the deletions still waiting (the runtime closing; the next process or `sitegen build` does them). */
+    stop(): void {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
     },
   };
 }

@@ -67,6 +67,11 @@ export interface AppConfig {
    * the promise resolves (tests: the first answer must not wait for the rest; brand-output.ts).
    */
   holdBrandRest?: (id: string) => Promise<void>;
+  /**
+   * How long a brand's replaced output, or a removed brand's, is kept for the requests reading it
+   * (src/server/output-folders.ts RETIRED_OUTPUT_MS, a minute; tests shorten it).
+   */
+  retiredOutputMs?: number;
   /** EUR_RATES (`USD=0.92,GBP=1.17`): EUR per unit of each currency, for revenue in EUR where asked; none by default. */
   eurRates: Record<string, number>;
   /**

@@ -78,6 +78,8 @@ export class TenantRegistry {
   /** Handlers load one at a time, so the process listeners each adds are known to be its own. */
   #loading: Promise<unknown> = Promise.resolve();
   #onError: (message: string) => void;
+  /** Told the id of each brand whose folder was removed, once it is no longer served. */
+  #removed: ((id: string) => void)[] = [];
 
   constructor(options: { tenantsDir: string; distDir: string; onError?: (message: string) => void }) {
     this.tenantsDir = options.tenantsDir;
@@ -103,6 +105,11 @@ export class TenantRegistry {
   /** The tenant with this id, if it is valid. */
   tenant(id: string): Tenant | undefined {
     return this.#hosts.byId(id);
+  }
+
+  /** Calls `listener` with the id of every brand whose folder is removed, once the registry serves it no more. */
+  onRemoved(listener: (id: string) => void): void {
+    this.#removed.push(listener);
   }
 
   /** Stops looking at tenants/ (the runtime closing). */
@@ -180,8 +187,11 @@ export class TenantRegistry {
     // A removed folder forgets its last error: a brand made again under its id starts afresh.
     for (const id of this.#invalid.keys()) if (!files.some(([found]) => found === id)) this.#invalid.delete(id);
     if (next.length === this.#tenants.length && next.every((t, i) => t === this.#tenants[i])) return;
+    const found = new Set(files.map(([id]) => id));
+    const removed = this.#tenants.filter((t) => !found.has(t.id));
     this.#tenants = next;
     this.#hosts = new HostIndex(next);
+    for (const { id } of removed) for (const listener of this.#removed) listener(id);
   }
 
   clientDir(id: string): string {

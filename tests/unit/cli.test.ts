@@ -1,6 +1,7 @@
 /**
  * The sitegen CLI as an operator runs it: `check` on good and broken tenant files, `new` writing a
- * valid brand, and a brand launched with `new` served by a runtime that was already running.
+ * valid brand, a brand launched with `new` served by a runtime that was already running, `remove`
+ * taking a brand out, and `build` deleting the output of a brand whose folder is gone.
  */
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { parseTenant } from '../../src/tenant/schema.ts';
 import { hostFetch, startTestRuntime, TENANTS_DIR, DIST_DIR, type TestRuntime } from '../support/runtime.ts';
 import { sitegen } from '../support/cli.ts';
+import { publishOutput } from '../../src/server/output-folders.ts';
 
 const temps: string[] = [];
 function tempDir(prefix: string): string {
@@ -314,5 +316,99 @@ describe('sitegen build --missing after a shared text changed', () => {
     expect(readdirSync(join(distDir, '_programs')).sort()).toEqual(programs);
     expect(readFileSync(join(distDir, 'velvet', 'client', 'l', 'de', 'landers', 'alonetonight', 'index.html'), 'utf8')).toContain('Heute Abend schon wieder allein?');
     for (const id of ['spetter', 'rijpedates']) expect(lstatSync(join(distDir, id)).isSymbolicLink(), id).toBe(true);
+  });
+});
+
+/** An output in dist/ as `sitegen build` or a runtime puts it there (src/server/output-folders.ts). */
+function fakeOutput(distDir: string, id: string): void {
+  const next = join(distDir, `.${id}.next`);
+  mkdirSync(join(next, 'client'), { recursive: true });
+  writeFileSync(join(next, '.sitegen-build.json'), JSON.stringify({ id, sources: 0, built: '' }));
+  publishOutput(distDir, id, next);
+}
+
+describe('sitegen remove', () => {
+  /** A copy of the shipped tenants, a dist/ with an output of each, and the programs and the console's build beside them. */
+  function release() {
+    const tenantsDir = tenantsCopy();
+    const distDir = join(tempDir('sitegen-dist-'), 'dist');
+    mkdirSync(join(distDir, '_programs', 'abc'), { recursive: true });
+    for (const id of ['spetter', 'velvet', 'rijpedates', '_console']) fakeOutput(distDir, id);
+    // Another database or another default brand in the operator's shell must not change what is asked.
+    return { tenantsDir, distDir, env: { TENANTS_DIR: tenantsDir, DIST_DIR: distDir, DATABASE_URL: '', DEFAULT_TENANT: '' } };
+  }
+
+  test('without --yes says what it would delete, and that the members stay, and deletes nothing', { timeout: 120_000 }, async () => {
+    const { tenantsDir, distDir, env } = release();
+    const run = await sitegen(['remove', 'velvet'], env);
+    expect(run.code).not.toBe(0);
+    expect(run.stdout).toContain('removing velvet would delete:\n  tenants/velvet/ (its tenant file, landers and assets)\n  dist/velvet and dist/_outputs/velvet/ (its rendered pages)');
+    expect(run.stdout).toContain('the members of velvet stay in the database');
+    expect(run.stderr).toContain('sitegen: nothing deleted; run `sitegen remove velvet --yes` to delete it');
+    expect(existsSync(join(tenantsDir, 'velvet', 'tenant.json'))).toBe(true);
+    expect(existsSync(join(distDir, 'velvet', '.sitegen-build.json'))).toBe(true);
+  });
+
+  test('with --yes deletes the brand\'s folder and its output, nothing else', { timeout: 120_000 }, async () => {
+    const { tenantsDir, distDir, env } = release();
+    const run = await sitegen(['remove', 'velvet', '--yes'], env);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('sitegen: removed velvet: deleted tenants/velvet/, dist/velvet and dist/_outputs/velvet/');
+    expect(run.stdout).toContain('the members of velvet stay in the database');
+    expect(existsSync(join(tenantsDir, 'velvet'))).toBe(false);
+    expect(existsSync(join(distDir, 'velvet'))).toBe(false);
+    expect(existsSync(join(distDir, '_outputs', 'velvet'))).toBe(false);
+    expect(readdirSync(distDir).sort()).toEqual(['_console', '_outputs', '_programs', 'rijpedates', 'spetter']);
+    expect(readdirSync(join(distDir, '_outputs')).sort()).toEqual(['_console', 'rijpedates', 'spetter']);
+    const check = await sitegen(['check'], { TENANTS_DIR: tenantsDir });
+    expect(check.stdout).toContain('2 tenants are valid');
+  });
+
+  test('refuses the default brand and an id that is no brand, and deletes nothing', { timeout: 120_000 }, async () => {
+    const { tenantsDir, distDir, env } = release();
+    const spetter = await sitegen(['remove', 'spetter', '--yes'], env);
+    expect(spetter.code).not.toBe(0);
+    expect(spetter.stderr).toContain('sitegen: spetter is the default brand (served on localhost and on every host no brand names): make another brand the default first');
+    // DEFAULT_TENANT names the default brand before the tenant files do.
+    const velvet = await sitegen(['remove', 'velvet', '--yes'], { ...env, DEFAULT_TENANT: 'velvet' });
+    expect(velvet.code).not.toBe(0);
+    expect(velvet.stderr).toContain('sitegen: velvet is the default brand');
+    for (const id of ['nosuch', '_defaults', '../spetter']) {
+      const run = await sitegen(['remove', id, '--yes'], env);
+      expect(run.code, id).not.toBe(0);
+      expect(run.stderr).toContain(`sitegen: no brand ${id} in tenants/ (the brands: rijpedates, spetter, velvet)`);
+    }
+    for (const id of ['spetter', 'velvet']) {
+      expect(existsSync(join(tenantsDir, id, 'tenant.json'))).toBe(true);
+      expect(existsSync(join(distDir, id, '.sitegen-build.json'))).toBe(true);
+    }
+    expect(existsSync(join(tenantsDir, '_defaults'))).toBe(true);
+  });
+});
+
+describe('sitegen build', () => {
+  test('deletes the output of a brand whose folder is gone, never the programs or the console\'s build', { timeout: 240_000 }, async () => {
+    const tenantsDir = tenantsCopy();
+    const distDir = join(tempDir('sitegen-dist-'), 'dist');
+    // The release's programs, linked (as in "sitegen new (with build)" above): spetter is rendered from them.
+    mkdirSync(join(distDir, '_programs'), { recursive: true });
+    for (const entry of readdirSync(join(DIST_DIR, '_programs'))) {
+      if (entry.endsWith('.json')) cpSync(join(DIST_DIR, '_programs', entry), join(distDir, '_programs', entry));
+      else symlinkSync(join(DIST_DIR, '_programs', entry), join(distDir, '_programs', entry), 'dir');
+    }
+    fakeOutput(distDir, '_console');
+    fakeOutput(distDir, 'gone');
+    // An output from before versions: a folder with its stamp.
+    mkdirSync(join(distDir, 'oldgone', 'client'), { recursive: true });
+    writeFileSync(join(distDir, 'oldgone', '.sitegen-build.json'), '{}');
+    const run = await sitegen(['build', 'spetter'], { TENANTS_DIR: tenantsDir, DIST_DIR: distDir });
+    expect(run.stderr).not.toMatch(/error/i);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('sitegen: removed the output of gone, oldgone (no folder in tenants/ any more)');
+    // node_modules: the link a dist/ outside the checkout gets to its packages (brand-output.ts linkNodeModules), kept.
+    expect(readdirSync(distDir).filter((e) => !e.startsWith('.')).sort()).toEqual(['_console', '_outputs', '_programs', 'node_modules', 'spetter']);
+    expect(readdirSync(join(distDir, '_outputs')).sort()).toEqual(['_console', 'spetter']);
+    expect(existsSync(join(distDir, 'spetter', 'client', 'l', 'nl', 'index.html'))).toBe(true);
   });
 });

@@ -13,7 +13,8 @@ import { afterAll, expect, test } from 'vitest';
 import { loadTenant } from '../../src/tenant/load.ts';
 import { programDir, readBuildStamp } from '../../src/server/programs.ts';
 import { openStaticOutput, renderStaticOutput } from '../../src/server/static-output.ts';
-import { replaceBuild, writeBrandOutput } from '../../src/server/brand-output.ts';
+import { writeBrandOutput } from '../../src/server/brand-output.ts';
+import { publishOutput } from '../../src/server/output-folders.ts';
 import { DIST_DIR, TENANTS_DIR } from '../support/runtime.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'sitegen-static-output-'));
@@ -67,7 +68,7 @@ test('the rest of a brand\'s pages are not written into another build put in its
   const other = join(distDir, '.velvet.other');
   mkdirSync(join(other, 'client'), { recursive: true });
   writeFileSync(join(other, 'client', 'mine.txt'), 'the other build');
-  replaceBuild(other, join(distDir, 'velvet'));
+  publishOutput(distDir, 'velvet', other);
   await expect(output.written).rejects.toThrow('replaced meanwhile');
   expect(filesIn(join(distDir, 'velvet'))).toEqual(['client/mine.txt']);
 });
