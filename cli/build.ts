@@ -37,20 +37,31 @@ export function sourcesMtime(id: string): number {
   return Math.max(sharedSourcesMtime(), newestMtime(join(TENANTS_DIR, id)));
 }
 
-/** True when dist/<id> is missing, older than its sources, or shows shared texts that changed since. */
-export function isStale(id: string, shared: SharedTexts = sharedTexts()): boolean {
+/** Every tenant file that is valid now (the pool's names a brand's pages show: an invalid one is no brand). */
+export function validTenants(): Tenant[] {
+  return listTenantIds(TENANTS_DIR).flatMap((id) => {
+    try {
+      return [loadTenant(id, TENANTS_DIR)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** True when dist/<id> is missing, older than its sources, or shows shared texts or pool brands that changed since. */
+export function isStale(id: string, shared: SharedTexts = sharedTexts(), tenants: readonly Tenant[] = validTenants()): boolean {
   const stamp = readBuildStamp(DIST_DIR, id);
   if (!stamp) return true;
   // A build of its own server code (before programs), or one naming a program that must be whole.
   if (stamp.program === undefined ? !existsSync(join(DIST_DIR, id, 'server', 'entry.mjs')) : !isWholeProgram(DIST_DIR, stamp.program)) return true;
   if (sourcesMtime(id) > stamp.sources) return true;
-  return stamp.shared?.fingerprint !== sharedInputsOf(id, shared)?.fingerprint;
+  return stamp.shared?.fingerprint !== sharedInputsOf(id, shared, tenants)?.fingerprint;
 }
 
 /** What a brand's output would show of the shared texts now (undefined for an invalid tenant: its build says why). */
-function sharedInputsOf(id: string, shared: SharedTexts) {
+function sharedInputsOf(id: string, shared: SharedTexts, tenants: readonly Tenant[]) {
   try {
-    return brandInputs(loadTenant(id, TENANTS_DIR), TENANTS_DIR, shared);
+    return brandInputs(loadTenant(id, TENANTS_DIR), TENANTS_DIR, shared, tenants);
   } catch {
     return undefined;
   }
@@ -362,7 +373,8 @@ export async function buildConsole(): Promise<{ seconds: number }> {
 export async function buildStale(): Promise<void> {
   pruneRemovedBrands();
   const shared = sharedTexts();
-  const stale = listTenantIds(TENANTS_DIR).filter((id) => isStale(id, shared));
+  const tenants = validTenants();
+  const stale = listTenantIds(TENANTS_DIR).filter((id) => isStale(id, shared, tenants));
   // A brand with no output at all (a fresh clone, a new brand) needs only its program: the runtime
   // renders its output on its first request, a visitor's own page first. One whose output is older
   // than its sources is built again here, or the runtime would serve the old one (brand-output.ts).

@@ -6,7 +6,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { join } from 'node:path';
 import { TENANTS_DIR, DATA_DIR, DIST_DIR } from './paths.ts';
-import { buildConsole, buildStale, buildTenants, ensureProgram, isConsoleStale, isStale, sharedTexts } from './build.ts';
+import { buildConsole, buildStale, buildTenants, ensureProgram, isConsoleStale, isStale, sharedTexts, validTenants } from './build.ts';
 import { checkAll, missingPaymentKeys } from './check.ts';
 import { createTenantFile } from './new.ts';
 import { MEMBERS_STAY, planRemoval, removeBrand } from './remove.ts';
@@ -168,7 +168,8 @@ program
     }
     if (opts.missing) {
       const shared = sharedTexts();
-      targets = targets.filter((id) => isStale(id, shared));
+      const tenants = validTenants();
+      targets = targets.filter((id) => isStale(id, shared, tenants));
     }
     await buildTenants(targets);
     if (withConsole && (!opts.missing || isConsoleStale())) await buildConsole();

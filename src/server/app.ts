@@ -91,9 +91,18 @@ export async function buildApp(config: AppConfig): Promise<App> {
   // The texts every brand shares (tenants/_defaults/landers, content/pages): an edit re-renders the
   // brands that show it, in the background, never the program (docs/ONE-BUILD.md step 6).
   const sharedTexts = new SharedTextsWatch({ tenantsDir: config.tenantsDir, contentDir: config.contentDir });
-  const inputs = createOutputInputs({ watch: sharedTexts, tenantsDir: config.tenantsDir, distDir: config.distDir });
+  const inputs = createOutputInputs({ watch: sharedTexts, tenantsDir: config.tenantsDir, distDir: config.distDir, tenants: () => registry.tenants() });
   const outputs = createBrandOutputs({ registry, tenantsDir: config.tenantsDir, distDir: config.distDir, log: line, withoutProgram: makeServable?.make, holdRest: config.holdBrandRest, retiredOutputMs: config.retiredOutputMs, shared: { texts: () => sharedTexts.texts(), inputs } });
-  sharedTexts.start(refreshOnChange({ tenants: () => registry.tenants(), isBuilt: (id) => registry.isBuilt(id), inputs, refresh: (tenant) => outputs.refresh(tenant), log: line }), line);
+  const inputsChanged = refreshOnChange({ tenants: () => registry.tenants(), isBuilt: (id) => registry.isBuilt(id), inputs, refresh: (tenant) => outputs.refresh(tenant), log: line });
+  sharedTexts.start(inputsChanged, line);
+  // The pool's other brands are named on a brand's pages: a new tenant list (a brand joined, left,
+  // was suspended from or renamed in a pool) is looked at as a text is (the list is the same object until a tenant file changes).
+  let tenantList = registry.tenants();
+  const poolLook = setInterval(() => {
+    if (registry.tenants() === tenantList) return;
+    tenantList = registry.tenants();
+    inputsChanged();
+  }, 1000).unref();
   const brandSync =
     config.databaseUrl && config.brandSync !== 'off'
       ? startBrandSync({
@@ -206,6 +215,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       outputs.stop();
       registry.close();
       sharedTexts.close();
+      clearInterval(poolLook);
       await http.close();
       // The visits counted in memory since the last second.
       await services.traffic.close();

@@ -6,6 +6,7 @@ import type { Tenant } from '../tenant/schema.ts';
 import type { PageTexts, SharedText } from '../site/content.ts';
 import { staticPaths, type StaticPath } from '../site/static-paths.ts';
 import { readBuildStamp } from './programs.ts';
+import { poolPeers } from './services/pool.ts';
 
 /**
  * The texts marketers edit that every brand shares (docs/ONE-BUILD.md step 6): the shared landers
@@ -43,13 +44,33 @@ export interface SharedTexts {
   hashes: ReadonlyMap<string, string>;
 }
 
-/** What a brand's output shows of the shared texts: their files, and a fingerprint of their contents. */
+/**
+ * What a brand's output shows that is not its own folder: the shared texts' files, the names of
+ * its pool's other brands (the signup and the privacy page name them, issue 24), and a
+ * fingerprint of both.
+ */
 export interface OutputInputs {
-  /** SHA-256 (16 hex digits) of the files' paths and contents. */
+  /** SHA-256 (16 hex digits) of the files' paths and contents, and of the pool's names when it has any. */
   fingerprint: string;
   /** The shared files its pages show, sorted. */
   files: string[];
+  /** The names of the other brands of its pool, as its pages name them (poolPeers); absent when alone. */
+  pool?: string[];
 }
+
+/**
+ * The inputs with the names of the pool's other brands its pages show: a brand that joins, leaves,
+ * is suspended from or renamed in the pool makes the pages of the others stale. A brand alone keeps
+ * the fingerprint of its texts alone.
+ */
+export function withPool(inputs: OutputInputs, pool: readonly string[]): OutputInputs {
+  if (!pool.length) return inputs;
+  const fingerprint = createHash('sha256').update(`${inputs.fingerprint}\0pool\0${pool.join('\0')}`).digest('hex').slice(0, 16);
+  return { ...inputs, fingerprint, pool: [...pool] };
+}
+
+/** The names of the other brands of the brand's pool among `tenants`, as its pages name them (src/site/pool-brands.ts). */
+export const poolNames = (tenant: Tenant, tenants: readonly Tenant[]): string[] => poolPeers(tenant, tenants).map((t) => t.name);
 
 /** Reads every shared text (about 100 small files: milliseconds). */
 export function readSharedTexts(dirs: SharedTextDirs): SharedTexts {
@@ -80,12 +101,18 @@ export function outputInputs(paths: readonly StaticPath[], shared: SharedTexts):
  * more specific shared lander is picked, a removed one no longer is). Undefined when its pages
  * cannot be (invalid lander files: its render fails the same way).
  */
-export function brandInputs(tenant: Tenant, tenantsDir: string, shared: SharedTexts): OutputInputs | undefined {
+function textInputs(tenant: Tenant, tenantsDir: string, shared: SharedTexts): OutputInputs | undefined {
   try {
     return outputInputs(staticPaths(tenant, readLanders(tenantsDir, tenant.id, shared.landers), shared.pages), shared);
   } catch {
     return undefined;
   }
+}
+
+/** What a brand's output would show now, of these shared texts and of its pool among `tenants` (textInputs, withPool). */
+export function brandInputs(tenant: Tenant, tenantsDir: string, shared: SharedTexts, tenants: readonly Tenant[]): OutputInputs | undefined {
+  const inputs = textInputs(tenant, tenantsDir, shared);
+  return inputs && withPool(inputs, poolNames(tenant, tenants));
 }
 
 /** How often the shared folders are looked at (the registry looks at tenants/ as often). */
@@ -172,9 +199,10 @@ export class SharedTextsWatch {
  * made of the texts found on start, as a build is taken as made of the folder found beside it.
  * A brand's current inputs are worked out again only once per change of the texts.
  */
-export function createOutputInputs(opts: { watch: SharedTextsWatch; tenantsDir: string; distDir: string }) {
+export function createOutputInputs(opts: { watch: SharedTextsWatch; tenantsDir: string; distDir: string; tenants: () => readonly Tenant[] }) {
   const { watch, tenantsDir, distDir } = opts;
   const onStart = watch.texts();
+  const startList = opts.tenants();
   /** The fingerprint each brand's output is of. */
   const rendered = new Map<string, string | undefined>();
   /** Each brand's current inputs, and the version of the texts they were worked out for. */
@@ -185,14 +213,15 @@ export function createOutputInputs(opts: { watch: SharedTextsWatch; tenantsDir: 
     isStale(tenant: Tenant): boolean {
       const version = watch.version();
       let now = current.get(tenant.id);
-      if (now?.version !== version) current.set(tenant.id, (now = { version, inputs: brandInputs(tenant, tenantsDir, watch.texts()) }));
+      // The texts' part once per change of the texts (milliseconds a brand); the pool's names on every look (a filter of the list).
+      if (now?.version !== version) current.set(tenant.id, (now = { version, inputs: textInputs(tenant, tenantsDir, watch.texts()) }));
       if (now.inputs === undefined) return false;
       if (!rendered.has(tenant.id)) {
         const stamp = readBuildStamp(distDir, tenant.id);
-        rendered.set(tenant.id, stamp?.shared?.fingerprint ?? (stamp ? brandInputs(tenant, tenantsDir, onStart)?.fingerprint : undefined));
+        rendered.set(tenant.id, stamp?.shared?.fingerprint ?? (stamp ? brandInputs(tenant, tenantsDir, onStart, startList)?.fingerprint : undefined));
       }
       const was = rendered.get(tenant.id);
-      return was !== undefined && was !== now.inputs.fingerprint;
+      return was !== undefined && was !== withPool(now.inputs, poolNames(tenant, opts.tenants())).fingerprint;
     },
 
     /** The brand's output was just written from these inputs. */

@@ -20,10 +20,11 @@ export interface BuildStamp {
   /** The SHA-256 of the build's server code; absent in builds from before programs were shared. */
   program?: string;
   /**
-   * The shared texts its pages show (tenants/_defaults/landers/, content/pages/) and a fingerprint
-   * of their contents (src/server/output-dependencies.ts); absent in builds from before.
+   * The shared texts its pages show (tenants/_defaults/landers/, content/pages/), the names of its
+   * pool's other brands they show, and a fingerprint of both (src/server/output-dependencies.ts
+   * OutputInputs); absent in builds from before.
    */
-  shared?: { fingerprint: string; files: string[] };
+  shared?: { fingerprint: string; files: string[]; pool?: string[] };
 }
 
 /** A brand's build stamp, or undefined when the brand is not built (or was built before stamps). */

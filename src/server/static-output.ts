@@ -16,7 +16,7 @@ import type { Tenant } from '../tenant/schema.ts';
 import { landerManifest, staticPaths, type StaticPath } from '../site/static-paths.ts';
 import { PageAnswer } from './http/page-answer.ts';
 import { writeWhole } from './precompress.ts';
-import { DEFAULT_CONTENT_DIR, outputInputs, readSharedTexts, type OutputInputs, type SharedTexts } from './output-dependencies.ts';
+import { DEFAULT_CONTENT_DIR, outputInputs, poolNames, readSharedTexts, withPool, type OutputInputs, type SharedTexts } from './output-dependencies.ts';
 import type { AstroHandler } from './registry.ts';
 
 /**
@@ -130,7 +130,7 @@ export async function openStaticOutput(opts: {
   const output: StaticOutput = {
     client: opts.client,
     pages: new Set(pages.keys()),
-    inputs: outputInputs(paths, shared),
+    inputs: withPool(outputInputs(paths, shared), poolNames(tenant, tenants)),
     writeFirst() {
       firstWritten ??= (async () => {
         const landers = paths.filter((p) => p.route === 'landers.json').map((p) => p.file);

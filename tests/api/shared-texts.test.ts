@@ -26,12 +26,15 @@ describe.each(engines())('a shared text edited under a running runtime on %s', (
     tenantsDir = join(root, 'tenants');
     contentDir = join(root, 'content');
     distDir = join(root, 'dist');
-    for (const id of ['_defaults', 'spetter']) cpSync(join(TENANTS_DIR, id), join(tenantsDir, id), { recursive: true });
+    // rijpedates: spetter's pool brand, which spetter's pages name (withPool); served from its first request.
+    for (const id of ['_defaults', 'spetter', 'rijpedates']) cpSync(join(TENANTS_DIR, id), join(tenantsDir, id), { recursive: true });
     cpSync(join(REPO, 'content'), contentDir, { recursive: true });
     // A German brand (spetter's tenant file in German, no landers of its own): it shows the shared
     // German texts; spetter (Dutch) shows none of them.
     const tenant = JSON.parse(readFileSync(join(TENANTS_DIR, 'spetter', 'tenant.json'), 'utf8')) as Record<string, unknown>;
     Object.assign(tenant, { name: 'Duits Date', domains: ['duits.example'], default: false, domain_language: 'de', locales: { available: ['de'], default: 'de', fallback: 'de' } });
+    // Alone: in spetter's pool it would be named on spetter's pages (withPool), and spetter rendered again.
+    delete tenant.network;
     mkdirSync(join(tenantsDir, 'duits'));
     writeFileSync(join(tenantsDir, 'duits', 'tenant.json'), JSON.stringify(tenant));
     loadTenant('duits', tenantsDir);
@@ -82,5 +85,30 @@ describe.each(engines())('a shared text edited under a running runtime on %s', (
     // Spetter shows neither text: its output is the one it had, stamp and all.
     expect((await hostFetch(rt, 'spetter', '/landers/alonetonight')).text).toContain('Vanavond niet alleen?');
     expect(readFileSync(join(distDir, 'spetter', '.sitegen-build.json'), 'utf8')).toBe(spetter);
+  });
+
+  test("a pool brand suspended or renamed: the other brand's pages that name it are rendered again, with no program build", { timeout: 180_000 }, async () => {
+    const privacy = async () => (await hostFetch(rt, 'spetter', '/pages/privacy')).text;
+    expect(await privacy()).toContain('Rijpe Dates');
+    const programs = readdirSync(join(DIST_DIR, '_programs')).sort();
+    const file = join(tenantsDir, 'rijpedates', 'tenant.json');
+    const original = readFileSync(file, 'utf8');
+    const edit = (change: (t: { name: string; network: Record<string, unknown> }) => void) => {
+      const tenant = JSON.parse(original);
+      change(tenant);
+      writeFileSync(file, JSON.stringify(tenant));
+    };
+
+    // Suspended from the pool: spetter's privacy page no longer names it.
+    edit((t) => (t.network.suspended = true));
+    await until('spetter no longer names the suspended brand', async () => !(await privacy()).includes('Rijpe Dates'), 60_000);
+    expect(readBuildStamp(distDir, 'spetter')?.shared?.pool).toBeUndefined();
+
+    // Back, under another name: named again, by the new name.
+    edit((t) => (t.name = 'Rijpe Dates Plus'));
+    await until('spetter names the brand by its new name', async () => (await privacy()).includes('Rijpe Dates Plus'), 60_000);
+    expect(readBuildStamp(distDir, 'spetter')?.shared?.pool).toEqual(['Rijpe Dates Plus']);
+    expect(readdirSync(join(DIST_DIR, '_programs')).sort()).toEqual(programs);
+    writeFileSync(file, original);
   });
 });

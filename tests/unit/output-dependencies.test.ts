@@ -15,7 +15,7 @@ const TENANTS = join(import.meta.dirname, '..', '..', 'tenants');
 describe('the shared texts a brand shows', () => {
   let root: string;
   let dirs: { tenantsDir: string; contentDir: string };
-  const inputsOf = (id: string) => brandInputs(loadTenant(id, TENANTS), dirs.tenantsDir, readSharedTexts(dirs))!;
+  const inputsOf = (id: string) => brandInputs(loadTenant(id, TENANTS), dirs.tenantsDir, readSharedTexts(dirs), [])!;
 
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'sitegen-inputs-'));
