@@ -316,5 +316,16 @@ describe.each(engines())("each member's own view on %s", (engine) => {
     const last = await next();
     expect(last.ids).not.toContain(bea.profileId);
     expect(last.ids).toContain(dirk.profileId);
+
+    // Another process's write (the CLI) is told by no trigger of this connection: SQLite's data_version is.
+    if (engine !== 'sqlite') return;
+    await warm();
+    const other = createDb({ file: rt().cliEnv.DATABASE_FILE });
+    try {
+      await other.db.insertInto('blocks').values({ tenant_id: 'spetter', blocker_profile_id: anna.profileId, blocked_profile_id: dirk.profileId }).execute();
+    } finally {
+      await other.close();
+    }
+    expect((await next()).ids).not.toContain(dirk.profileId);
   });
 });
