@@ -21,7 +21,8 @@ import { createMemoryBus } from '../../src/server/bus.ts';
 import { suspendMember } from '../../src/server/services/suspension.ts';
 import { createDb } from '../../src/server/db/index.ts';
 import { Client } from '../support/accounts.ts';
-import type { KyselyPlugin } from 'kysely';
+import type { Kysely, KyselyPlugin } from 'kysely';
+import type { Database } from '../../src/server/db/index.ts';
 import { uploadPhoto } from '../support/moderation.ts';
 
 type Member = Awaited<ReturnType<typeof activeMember>> & { profileId: number; userId: number };
@@ -44,6 +45,20 @@ const search = async (m: Member, query = 'country=NL&region=Flevoland'): Promise
   return res.json();
 };
 const ids = async (m: Member, query?: string) => (await search(m, query)).profiles.map((c) => c.id);
+
+/** The database with a count of the statements run through it (`statements`, set back to 0 by the test). */
+function counting(of: Kysely<Database>) {
+  const counted = { statements: 0, db: of };
+  const plugin: KyselyPlugin = {
+    transformQuery: (args) => args.node,
+    transformResult: async (args) => {
+      counted.statements++;
+      return args.result;
+    },
+  };
+  counted.db = of.withPlugin(plugin);
+  return counted;
+}
 
 describe.each(engines())('shared search lists on %s', (engine) => {
   const rt = useRuntime(engine);
@@ -90,15 +105,8 @@ describe.each(engines())('shared page cards on %s', (engine) => {
 
   test("a member whose page is the shared one pays no page statement: only their own row with their blocks, and their hearts with what is still listed", async () => {
     const [anna, bea] = [await member(rt()), await member(rt())];
-    let statements = 0;
-    const counting: KyselyPlugin = {
-      transformQuery: (args) => args.node,
-      transformResult: async (args) => {
-        statements++;
-        return args.result;
-      },
-    };
-    const db = rt().db.db.withPlugin(counting);
+    const counted = counting(rt().db.db);
+    const db = counted.db;
     const listings = createListingCache({ db, changes: { onWrite: rt().db.onWrite, epoch: () => 0 } });
     const tenants = loadAllTenants(TENANTS_DIR);
     const search = createSearchService({ db, listings, scopeOf: (t) => poolScope(t, tenants) });
@@ -111,11 +119,11 @@ describe.each(engines())('shared page cards on %s', (engine) => {
       const generation = `${listingGeneration()}:${cardGeneration()}`;
       const first = await search.members(spetter, anna.userId, query);
       expect(first.profiles.map((c) => c.id)).toContain(bea.profileId);
-      statements = 0;
+      counted.statements = 0;
       beas = await search.members(spetter, bea.userId, query);
       if (`${listingGeneration()}:${cardGeneration()}` === generation || tries === 5) break;
     }
-    expect(statements).toBe(2);
+    expect(counted.statements).toBe(2);
     expect(beas.profiles.map((c) => c.id)).toContain(anna.profileId);
     expect(beas.profiles.map((c) => c.id)).not.toContain(bea.profileId);
     // The same cards as a search that shares nothing (the runtime's own service, its own cache).
@@ -251,15 +259,8 @@ describe.each(engines())("each member's own view on %s", (engine) => {
     // Anna, a woman of 45, fits rijpedates' audience (women of 35 and older): she draws Rob of rijpedates too.
     const [anna, bea, cor, dirk, rob] = [await at('female', 45), await at('female', 42), await at('female', 43), await at('male', 44), await at('male', 48, 'rijpedates')];
     const annaUser = (await anna.client.user()).id as number;
-    let statements = 0;
-    const counting: KyselyPlugin = {
-      transformQuery: (args) => args.node,
-      transformResult: async (args) => {
-        statements++;
-        return args.result;
-      },
-    };
-    const db = rt().db.db.withPlugin(counting);
+    const counted = counting(rt().db.db);
+    const db = counted.db;
     const sqlite = rt().db.sqlite;
     // As the runtime hears its writes (app.ts): on SQLite which rows too, so the own views are kept.
     const changes = { onWrite: rt().db.onWrite, epoch: () => sqlite?.dataVersionThisTurn() ?? 0, onRowWrite: sqlite ? sqlite.onRowWrite.bind(sqlite) : undefined };
@@ -271,9 +272,9 @@ describe.each(engines())("each member's own view on %s", (engine) => {
     /** Anna's search, warmed first: the second of two runs no statement on SQLite (the list, its cards and her view kept); the same as a search that keeps nothing. */
     const warm = async () => {
       await search.members(spetter, annaUser, query);
-      statements = 0;
+      counted.statements = 0;
       const kept = await search.members(spetter, annaUser, query);
-      expect(statements).toBe(engine === 'sqlite' ? 0 : 2);
+      expect(counted.statements).toBe(engine === 'sqlite' ? 0 : 2);
       return kept;
     };
     const next = async () => {
