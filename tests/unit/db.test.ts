@@ -344,6 +344,35 @@ describe('sqlite file database', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test("the rows a connection writes are told with the watched columns: an insert's new row, a delete's old, both of an update of a watched column; no other connection's, nothing once stopped", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'db-test-'));
+    const file = join(dir, 'app.db');
+    const runtime = createDb({ file });
+    const other = createDb({ file });
+    try {
+      await migrateToLatest(runtime.db);
+      const told: unknown[][] = [];
+      const stop = runtime.sqlite!.onRowWrite('users', ['email', 'tenant_id'], ['email'], (values) => told.push(values));
+      const { id } = await runtime.db.insertInto('users').values(user('spetter', 'row@example.com')).returning('id').executeTakeFirstOrThrow();
+      expect(told).toEqual([['row@example.com', 'spetter']]);
+      await runtime.db.updateTable('users').set({ credits: 5 }).where('id', '=', id).execute();
+      expect(told).toHaveLength(1);
+      await runtime.db.updateTable('users').set({ email: 'moved@example.com' }).where('id', '=', id).execute();
+      expect(told.slice(1)).toEqual([['row@example.com', 'spetter'], ['moved@example.com', 'spetter']]);
+      await other.db.insertInto('users').values(user('velvet', 'elsewhere@example.com')).execute();
+      expect(told).toHaveLength(3);
+      await runtime.db.deleteFrom('users').where('id', '=', id).execute();
+      expect(told.slice(3)).toEqual([['moved@example.com', 'spetter']]);
+      stop();
+      await runtime.db.insertInto('users').values(user('spetter', 'after@example.com')).execute();
+      expect(told).toHaveLength(4);
+    } finally {
+      await other.close();
+      await runtime.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('migrations and demo data', () => {
