@@ -13,6 +13,7 @@ import { createMemoryBus } from '../src/server/bus.ts';
 import { createSearchService } from '../src/server/services/search.ts';
 import { createSwipeService } from '../src/server/services/swipes.ts';
 import { createListingCache, type ListingCache } from '../src/server/services/listing-cache.ts';
+import { createOwnViews, type OwnViews } from '../src/server/services/own-views.ts';
 import { aloneScope, poolScope, type ScopeOf } from '../src/server/services/pool.ts';
 import { loadAllTenants } from '../src/tenant/load.ts';
 import { TENANTS_DIR } from '../cli/paths.ts';
@@ -126,7 +127,7 @@ export async function seedPool(db: Kysely<Database>, members: number): Promise<v
 }
 
 /** A request shape of the search or the deck, run on a database handle with a listing cache. */
-type Shape = [string, (db: Kysely<Database>, listings: ListingCache) => Promise<unknown>];
+type Shape = [string, (db: Kysely<Database>, listings: ListingCache, views?: OwnViews) => Promise<unknown>];
 
 export interface StatementTiming {
   shape: string;
@@ -154,30 +155,34 @@ const runs = (n: number, f: () => Promise<unknown>) => (async () => {
 export async function timeSearchStatements(handle: Db, tenant: Tenant, liker: Liker, times: number, scopeOf: ScopeOf = aloneScope): Promise<StatementTiming[]> {
   const bus = createMemoryBus();
   const shapes: Shape[] = [
-    ['members.php', (db, listings) => createSearchService({ db, listings, scopeOf }).members(tenant, liker.userId, { page: 1 }, null)],
-    ['members.php?min_age=30&max_age=40', (db, listings) => createSearchService({ db, listings, scopeOf }).members(tenant, liker.userId, { page: 1, min_age: 30, max_age: 40 }, null)],
-    ['members.php?country=NL&region=Utrecht', (db, listings) => createSearchService({ db, listings, scopeOf }).members(tenant, liker.userId, { page: 1, country: 'NL', region: 'Utrecht' }, null)],
-    ['members.php?page=40', (db, listings) => createSearchService({ db, listings, scopeOf }).members(tenant, liker.userId, { page: 40 }, null)],
+    ['members.php', (db, listings, views) => createSearchService({ db, listings, scopeOf, views }).members(tenant, liker.userId, { page: 1 }, null)],
+    ['members.php?min_age=30&max_age=40', (db, listings, views) => createSearchService({ db, listings, scopeOf, views }).members(tenant, liker.userId, { page: 1, min_age: 30, max_age: 40 }, null)],
+    ['members.php?country=NL&region=Utrecht', (db, listings, views) => createSearchService({ db, listings, scopeOf, views }).members(tenant, liker.userId, { page: 1, country: 'NL', region: 'Utrecht' }, null)],
+    ['members.php?page=40', (db, listings, views) => createSearchService({ db, listings, scopeOf, views }).members(tenant, liker.userId, { page: 40 }, null)],
     ['swipe.php (the deck)', (db, listings) => createSwipeService({ db, bus, listings, scopeOf }).deck(tenant, liker)],
     [`swipe.php (the deck, ${ANSWERED} answered)`, (db, listings) => createSwipeService({ db, bus, listings, scopeOf }).deck(tenant, liker)],
   ];
   const capture = new Capture();
   const captured = capture.attach(handle.db);
-  // A kept list keeps its page's cards as the runtime's does: it hears this process's writes (no other process writes here).
-  const changes = { onWrite: handle.onWrite, epoch: () => 0 };
+  // A kept list keeps its page's cards as the runtime's does: it hears this process's writes (no
+  // other process writes here); on SQLite also which rows, so each member's own view is kept (own-views.ts).
+  const sqlite = handle.sqlite;
+  const changes = { onWrite: handle.onWrite, epoch: () => 0, onRowWrite: sqlite ? sqlite.onRowWrite.bind(sqlite) : undefined };
   const out: StatementTiming[] = [];
   for (const [shape, run] of shapes) {
     // The deck's not-answered rule past the shared list's first cards: the member passes ANSWERED cards first.
     if (shape.includes('answered')) await answer(handle.db, tenant, liker, scopeOf);
     const cold = await runs(times, () => run(handle.db, createListingCache({ db: handle.db })));
     const kept = createListingCache({ db: handle.db, changes });
-    const warm = await runs(times, () => run(handle.db, kept));
+    const keptViews = createOwnViews({ db: handle.db, changes });
+    const warm = await runs(times, () => run(handle.db, kept, keptViews));
     const listings = createListingCache({ db: captured, changes });
+    const views = createOwnViews({ db: captured, changes });
     capture.reset();
-    await run(captured, listings);
+    await run(captured, listings, views);
     const coldRuns = capture.nodes.map((_, i) => capture.compiled(handle.db, i));
     capture.reset();
-    await run(captured, listings);
+    await run(captured, listings, views);
     const statementsWarm = capture.nodes.length;
     const statements: StatementTiming['statements'] = [];
     for (const compiled of coldRuns) {

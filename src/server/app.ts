@@ -130,8 +130,9 @@ export async function buildApp(config: AppConfig): Promise<App> {
       ? { onWrite: db.onWrite, epoch: () => db.sqlite!.dataVersionThisTurn() }
       : { onWrite: db.onWrite, epoch: () => bus.listening(), onChange: (listener) => bus.subscribe('session_rows', listener as (event: object) => void) },
     // The shared lists and cards of listings hear the same way (migration 2026-11-27-0300's triggers on PostgreSQL).
+    // On SQLite also which rows are written: each member's own view is kept (own-views.ts).
     listingChanges: db.sqlite
-      ? { onWrite: db.onWrite, epoch: () => db.sqlite!.dataVersionThisTurn() }
+      ? { onWrite: db.onWrite, epoch: () => db.sqlite!.dataVersionThisTurn(), onRowWrite: (...args) => db.sqlite!.onRowWrite(...args) }
       : { onWrite: db.onWrite, epoch: () => bus.listening(), onChange: (listener) => bus.subscribe('listings', listener) },
     bus,
     limits: createLimits(db.pool ? { pool: db.pool } : null),

@@ -13,14 +13,16 @@ import { TENANTS_DIR } from '../support/runtime.ts';
 import { loadAllTenants } from '../../src/tenant/load.ts';
 import { poolScope, fitKey } from '../../src/server/services/pool.ts';
 import { createListingCache, narrowed, newestProfile, sourceOf, type ListFilters } from '../../src/server/services/listing-cache.ts';
-import { createSearchService } from '../../src/server/services/search.ts';
+import { createSearchService, PER_PAGE } from '../../src/server/services/search.ts';
+import { createOwnViews } from '../../src/server/services/own-views.ts';
 import { cardGeneration, listingGeneration } from '../../src/server/services/listing-changes.ts';
 import { createSwipeService } from '../../src/server/services/swipes.ts';
 import { createMemoryBus } from '../../src/server/bus.ts';
 import { suspendMember } from '../../src/server/services/suspension.ts';
 import { createDb } from '../../src/server/db/index.ts';
 import { Client } from '../support/accounts.ts';
-import type { KyselyPlugin } from 'kysely';
+import type { Kysely, KyselyPlugin } from 'kysely';
+import type { Database } from '../../src/server/db/index.ts';
 import { uploadPhoto } from '../support/moderation.ts';
 
 type Member = Awaited<ReturnType<typeof activeMember>> & { profileId: number; userId: number };
@@ -43,6 +45,20 @@ const search = async (m: Member, query = 'country=NL&region=Flevoland'): Promise
   return res.json();
 };
 const ids = async (m: Member, query?: string) => (await search(m, query)).profiles.map((c) => c.id);
+
+/** The database with a count of the statements run through it (`statements`, set back to 0 by the test). */
+function counting(of: Kysely<Database>) {
+  const counted = { statements: 0, db: of };
+  const plugin: KyselyPlugin = {
+    transformQuery: (args) => args.node,
+    transformResult: async (args) => {
+      counted.statements++;
+      return args.result;
+    },
+  };
+  counted.db = of.withPlugin(plugin);
+  return counted;
+}
 
 describe.each(engines())('shared search lists on %s', (engine) => {
   const rt = useRuntime(engine);
@@ -89,15 +105,8 @@ describe.each(engines())('shared page cards on %s', (engine) => {
 
   test("a member whose page is the shared one pays no page statement: only their own row with their blocks, and their hearts with what is still listed", async () => {
     const [anna, bea] = [await member(rt()), await member(rt())];
-    let statements = 0;
-    const counting: KyselyPlugin = {
-      transformQuery: (args) => args.node,
-      transformResult: async (args) => {
-        statements++;
-        return args.result;
-      },
-    };
-    const db = rt().db.db.withPlugin(counting);
+    const counted = counting(rt().db.db);
+    const db = counted.db;
     const listings = createListingCache({ db, changes: { onWrite: rt().db.onWrite, epoch: () => 0 } });
     const tenants = loadAllTenants(TENANTS_DIR);
     const search = createSearchService({ db, listings, scopeOf: (t) => poolScope(t, tenants) });
@@ -110,11 +119,11 @@ describe.each(engines())('shared page cards on %s', (engine) => {
       const generation = `${listingGeneration()}:${cardGeneration()}`;
       const first = await search.members(spetter, anna.userId, query);
       expect(first.profiles.map((c) => c.id)).toContain(bea.profileId);
-      statements = 0;
+      counted.statements = 0;
       beas = await search.members(spetter, bea.userId, query);
       if (`${listingGeneration()}:${cardGeneration()}` === generation || tries === 5) break;
     }
-    expect(statements).toBe(2);
+    expect(counted.statements).toBe(2);
     expect(beas.profiles.map((c) => c.id)).toContain(anna.profileId);
     expect(beas.profiles.map((c) => c.id)).not.toContain(bea.profileId);
     // The same cards as a search that shares nothing (the runtime's own service, its own cache).
@@ -239,4 +248,85 @@ describe.each(engines())("a pool's shared lists on %s", (engine) => {
     expect(await seenBy(man45!)).toEqual(expect.arrayContaining([woman40!.id, woman50!.id, man30!.id]));
     expect(await seenBy(woman25!)).toEqual(expect.arrayContaining([woman40!.id, woman50!.id]));
   }, 120_000);
+});
+
+describe.each(engines())("each member's own view on %s", (engine) => {
+  const rt = useRuntime(engine);
+
+  test("a like, an unlike, a block of them, their own edit and own-brand-only choice, another's invisibility: each after a warm search shows in the very next; warm, a search runs no statement on SQLite", async () => {
+    const at = (gender: 'male' | 'female', age: number, brand = 'spetter') =>
+      activeMember(rt(), brand, { gender, sexuality: 'bi', date_of_birth: yearsAgo(age), country: 'NL', region: 'Drenthe' }).then(async (m) => ({ ...m, profileId: (await m.client.user()).profile.id as number }));
+    // Anna, a woman of 45, fits rijpedates' audience (women of 35 and older): she draws Rob of rijpedates too.
+    const [anna, bea, cor, dirk, rob] = [await at('female', 45), await at('female', 42), await at('female', 43), await at('male', 44), await at('male', 48, 'rijpedates')];
+    const annaUser = (await anna.client.user()).id as number;
+    const counted = counting(rt().db.db);
+    const db = counted.db;
+    const sqlite = rt().db.sqlite;
+    // As the runtime hears its writes (app.ts): on SQLite which rows too, so the own views are kept.
+    const changes = { onWrite: rt().db.onWrite, epoch: () => sqlite?.dataVersionThisTurn() ?? 0, onRowWrite: sqlite ? sqlite.onRowWrite.bind(sqlite) : undefined };
+    const tenants = loadAllTenants(TENANTS_DIR);
+    const scopeOf = (t: (typeof tenants)[number]) => poolScope(t, tenants);
+    const search = createSearchService({ db, listings: createListingCache({ db, changes }), scopeOf, views: createOwnViews({ db, changes }) });
+    const spetter = tenants.find((t) => t.id === 'spetter')!;
+    const query = { page: 1, country: 'NL', region: 'Drenthe', min_age: 41, max_age: 49 };
+    /** Anna's search, warmed first: the second of two runs no statement on SQLite (the list, its cards and her view kept); the same as a search that keeps nothing. */
+    const warm = async () => {
+      await search.members(spetter, annaUser, query);
+      counted.statements = 0;
+      const kept = await search.members(spetter, annaUser, query);
+      expect(counted.statements).toBe(engine === 'sqlite' ? 0 : 2);
+      return kept;
+    };
+    const next = async () => {
+      const kept = await search.members(spetter, annaUser, query);
+      expect(kept).toEqual(await createSearchService({ db: rt().db.db, listings: createListingCache({ db: rt().db.db }), scopeOf }).members(spetter, annaUser, query));
+      return { ids: kept.profiles.map((c) => c.id), liked: (id: number) => kept.profiles.find((c) => c.id === id)?.liked };
+    };
+
+    const first = await warm();
+    expect(first.total).toBeLessThanOrEqual(PER_PAGE);
+    expect(first.profiles.map((c) => c.id)).toEqual(expect.arrayContaining([bea.profileId, cor.profileId, dirk.profileId, rob.profileId]));
+    expect(first.profiles.find((c) => c.id === dirk.profileId)?.liked).toBe(false);
+
+    expect((await anna.client.post('/api/like.php', { profile_id: dirk.profileId })).status).toBe(200);
+    expect((await next()).liked(dirk.profileId)).toBe(true);
+    await warm();
+    expect((await anna.client.delete('/api/like.php', { profile_id: dirk.profileId })).status).toBe(200);
+    expect((await next()).liked(dirk.profileId)).toBe(false);
+
+    await warm();
+    expect((await cor.client.post('/api/block.php', { profile_id: anna.profileId })).status).toBe(200);
+    expect((await next()).ids).not.toContain(cor.profileId);
+
+    // Her own edit: a hetero woman looks for men only.
+    await warm();
+    expect((await anna.client.put('/api/profile.php', { sexuality: 'hetero' })).status).toBe(200);
+    const hetero = await next();
+    expect(hetero.ids).not.toContain(bea.profileId);
+    expect(hetero.ids).toEqual(expect.arrayContaining([dirk.profileId, rob.profileId]));
+    expect((await anna.client.put('/api/profile.php', { sexuality: 'bi' })).status).toBe(200);
+
+    await warm();
+    expect((await anna.client.put('/api/user.php', { own_brand_only: true })).status).toBe(200);
+    const own = await next();
+    expect(own.ids).not.toContain(rob.profileId);
+    expect(own.ids).toContain(bea.profileId);
+
+    await warm();
+    expect((await bea.client.put('/api/user.php', { invisible: true })).status).toBe(200);
+    const last = await next();
+    expect(last.ids).not.toContain(bea.profileId);
+    expect(last.ids).toContain(dirk.profileId);
+
+    // Another process's write (the CLI) is told by no trigger of this connection: SQLite's data_version is.
+    if (engine !== 'sqlite') return;
+    await warm();
+    const other = createDb({ file: rt().cliEnv.DATABASE_FILE });
+    try {
+      await other.db.insertInto('blocks').values({ tenant_id: 'spetter', blocker_profile_id: anna.profileId, blocked_profile_id: dirk.profileId }).execute();
+    } finally {
+      await other.close();
+    }
+    expect((await next()).ids).not.toContain(dirk.profileId);
+  });
 });

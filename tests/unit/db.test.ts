@@ -286,6 +286,22 @@ for (const engine of ENGINES) {
   });
 }
 
+/** Two connections to one migrated SQLite file (a runtime's and another process's), closed and removed after `run`. */
+async function twoConnections(run: (runtime: Db, other: Db) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'db-test-'));
+  const file = join(dir, 'app.db');
+  const runtime = createDb({ file });
+  const other = createDb({ file });
+  try {
+    await migrateToLatest(runtime.db);
+    await run(runtime, other);
+  } finally {
+    await other.close();
+    await runtime.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('sqlite file database', () => {
   test('runs in WAL mode with foreign keys on, and refuses object parameters', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'db-test-'));
@@ -324,12 +340,7 @@ describe('sqlite file database', () => {
   });
 
   test("another connection's commit shows in data_version from the next turn of the event loop, read once a turn", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'db-test-'));
-    const file = join(dir, 'app.db');
-    const runtime = createDb({ file });
-    const other = createDb({ file });
-    try {
-      await migrateToLatest(runtime.db);
+    await twoConnections(async (runtime, other) => {
       const before = runtime.sqlite!.dataVersionThisTurn();
       await other.db.insertInto('users').values(user('spetter', 'turn@example.com')).execute();
       // The same turn: the version read at its start (every request parsed in it shares one read).
@@ -338,11 +349,27 @@ describe('sqlite file database', () => {
       await new Promise((resolve) => setImmediate(resolve));
       expect(runtime.sqlite!.dataVersionThisTurn()).toBe(runtime.sqlite!.dataVersion());
       expect(runtime.sqlite!.dataVersionThisTurn()).not.toBe(before);
-    } finally {
-      await other.close();
-      await runtime.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
+  });
+
+  test("the rows a connection writes are told with the watched columns: an insert's new row, a delete's old, both of an update of a watched column; no other connection's, nothing once stopped", async () => {
+    await twoConnections(async (runtime, other) => {
+      const told: unknown[][] = [];
+      const stop = runtime.sqlite!.onRowWrite('users', ['email', 'tenant_id'], ['email'], (values) => told.push(values));
+      const { id } = await runtime.db.insertInto('users').values(user('spetter', 'row@example.com')).returning('id').executeTakeFirstOrThrow();
+      expect(told).toEqual([['row@example.com', 'spetter']]);
+      await runtime.db.updateTable('users').set({ credits: 5 }).where('id', '=', id).execute();
+      expect(told).toHaveLength(1);
+      await runtime.db.updateTable('users').set({ email: 'moved@example.com' }).where('id', '=', id).execute();
+      expect(told.slice(1)).toEqual([['row@example.com', 'spetter'], ['moved@example.com', 'spetter']]);
+      await other.db.insertInto('users').values(user('velvet', 'elsewhere@example.com')).execute();
+      expect(told).toHaveLength(3);
+      await runtime.db.deleteFrom('users').where('id', '=', id).execute();
+      expect(told.slice(3)).toEqual([['moved@example.com', 'spetter']]);
+      stop();
+      await runtime.db.insertInto('users').values(user('spetter', 'after@example.com')).execute();
+      expect(told).toHaveLength(4);
+    });
   });
 });
 

@@ -13,6 +13,9 @@ import { writeOf, type Write } from './writes.ts';
 /** How long a write waits for another process (the CLI migrating, a second server) to let go. */
 const BUSY_TIMEOUT_MS = 5000;
 
+/** The SQL function the temporary triggers of onRowWrite call with a written row's values. */
+const ROW_WRITTEN = 'sitegen_row_written';
+
 /** Prepared statements kept per connection; Kysely re-prepares the same SQL on every query. */
 const STATEMENT_CACHE_SIZE = 256;
 
@@ -45,6 +48,8 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   readonly raw: DatabaseSync;
   readonly #statements = new Map<string, Prepared>();
   readonly #writeListeners = new Set<(write: Write) => void>();
+  readonly #rowListeners = new Map<number, (values: unknown[]) => void>();
+  #nextWatch = 1;
   #versionThisTurn: number | null = null;
 
   constructor(raw: DatabaseSync) {
@@ -70,6 +75,41 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   onWrite(listener: (write: Write) => void): () => void {
     this.#writeListeners.add(listener);
     return () => this.#writeListeners.delete(listener);
+  }
+
+  /**
+   * Calls `listener` with the values of `columns` of each row this connection writes in `table`:
+   * the new row of an insert, the old of a delete, both of an update that sets one of `updateOf`
+   * (none: no update is told). Told as the row is written, by temporary triggers that live in this
+   * connection only (nothing in the file; a write that is rolled back was told too, a cascade's
+   * rows are told as well); what another process writes shows in dataVersion(). Unlike onWrite,
+   * it says which rows, so a cache of one member's rows forgets only theirs. Returns the function
+   * that stops it.
+   */
+  onRowWrite(table: string, columns: readonly string[], updateOf: readonly string[], listener: (values: unknown[]) => void): () => void {
+    for (const name of [table, ...columns, ...updateOf]) if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`onRowWrite: ${name} is not a column name`);
+    if (this.#rowListeners.size === 0) {
+      this.raw.function(ROW_WRITTEN, { varargs: true, deterministic: false }, (watch, ...values) => {
+        this.#rowListeners.get(Number(watch))?.(values);
+        return null;
+      });
+    }
+    const watch = this.#nextWatch++;
+    this.#rowListeners.set(watch, listener);
+    const told = (row: 'new' | 'old') => `select ${ROW_WRITTEN}(${watch}, ${columns.map((c) => `${row}."${c}"`).join(', ')});`;
+    const triggers = [
+      [`insert`, told('new')],
+      [`delete`, told('old')],
+      ...(updateOf.length ? [[`update of ${updateOf.map((c) => `"${c}"`).join(', ')}`, `${told('old')} ${told('new')}`]] : []),
+    ].map(([event, body], i) => {
+      const name = `${ROW_WRITTEN}_${watch}_${i}`;
+      this.raw.exec(`create temp trigger ${name} after ${event} on main."${table}" begin ${body} end`);
+      return name;
+    });
+    return () => {
+      if (this.raw.isOpen) for (const name of triggers) this.raw.exec(`drop trigger if exists temp.${name}`);
+      this.#rowListeners.delete(watch);
+    };
   }
 
   /** SQLite's data_version: it changes when another connection (the CLI, a test) commits a write. */

@@ -21,6 +21,7 @@ import type { ListingChangeSource } from './listing-changes.ts';
 import { createLikeService } from './likes.ts';
 import { createSwipeService } from './swipes.ts';
 import { createListingCache } from './listing-cache.ts';
+import { createOwnViews } from './own-views.ts';
 import { createSafetyService } from './safety.ts';
 import { createInboxService } from './inbox.ts';
 import { createFictionalService } from './fictional.ts';
@@ -153,7 +154,8 @@ export function createServices(deps: ServiceDeps): Services {
     photos,
     moderation: createModerationService({ db, bus, mailRejection: (userId, reason) => notifier.photoRejected(userId, reason), syncPublic: (ids) => photos.syncPublic(ids), log: deps.log }),
     mail,
-    search: createSearchService({ db, listings, scopeOf }),
+    // Each member's own view kept where the rows written are told (SQLite, own-views.ts).
+    search: createSearchService({ db, listings, scopeOf, views: createOwnViews({ db, changes: deps.listingChanges }) }),
     likes: createLikeService({ db, bus, scopeOf, onLike }),
     swipes: createSwipeService({ db, bus, scopeOf, now: deps.now, onLike, listings }),
     safety: createSafetyService({ db, mail, limits, scopeOf, bus }),

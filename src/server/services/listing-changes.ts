@@ -64,6 +64,11 @@ export interface ListingChangeSource {
   epoch(): number | null;
   /** Another process's change of a listing or a card (PostgreSQL: the triggers' events on the bus). */
   onChange?(listener: (event: object) => void): () => void;
+  /**
+   * SQLite: which rows this process writes (db/sqlite-dialect.ts onRowWrite), for what is kept per
+   * member (own-views.ts). Absent on PostgreSQL, where other processes write too.
+   */
+  onRowWrite?(table: string, columns: readonly string[], updateOf: readonly string[], listener: (values: unknown[]) => void): () => void;
 }
 
 /** Counts this process's writes and the other processes' changes as they are heard; returns the function that stops it. */

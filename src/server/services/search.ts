@@ -1,4 +1,4 @@
-import { sql, type Compilable, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { Gender, Profile } from '../db/schema.ts';
 import type { Tenant } from '../../tenant/schema.ts';
@@ -6,10 +6,11 @@ import { AppError } from '../errors.ts';
 import type { SearchAnswer as SearchResult, SearchCard, SearchQuery } from '../../contract/search.ts';
 import { findRegion } from '../data/regions.ts';
 import { profileCards } from './cards.ts';
-import { bandedPage, blockedWith, countBands, homeBands, type Band, type ProfileQuery, type Viewer } from './visibility.ts';
-import { bandsOf, narrowedPage, newestProfile, sourceOf, stillMatches, type IdList, type ListFilters, type ListingCache, type Source } from './listing-cache.ts';
+import { bandedPage, countBands, homeBands, type Band, type ProfileQuery, type Viewer } from './visibility.ts';
+import { bandsOf, narrowedPage, sourceOf, stillMatches, type IdList, type ListFilters, type ListingCache, type Source } from './listing-cache.ts';
+import { createOwnViews, type OwnViews } from './own-views.ts';
 import { fitKey } from './pool.ts';
-import { compileOnce, compiledPerCount } from '../db/compiled.ts';
+import { compiledPerCount } from '../db/compiled.ts';
 import { LRUCache } from 'lru-cache';
 import type { ScopeOf } from './pool.ts';
 import { yearsBefore } from '../../lib/account-rules.ts';
@@ -49,8 +50,7 @@ const STALE_SPARE = 4;
 const SHARED_READ_KEPT_UP_TO = PER_PAGE + 2 * STALE_SPARE;
 /** Compiled statements of a page's shared rows kept (chosen: a shape per brand scope, fit and day, each compiled per page length). */
 const PAGE_SHAPES_KEPT = 500;
-/** Placeholders of the statements compiled once (db/compiled.ts). */
-const USER_SLOT = '\u0000search-user' as unknown as number;
+/** Placeholder of the statements compiled once (db/compiled.ts). */
 const PROFILE_SLOT = '\u0000search-profile' as unknown as number;
 
 /** A card of a shared list as every viewer sees it (`liked` aside), with the fields its filters are checked on again. */
@@ -69,13 +69,18 @@ function cardJson(shared: SharedCard, liked: boolean | undefined): string {
 /** A member's own of a profile on their page (search.ts theirsOf). */
 type Theirs = Pick<Profile, 'id' | 'listed' | 'pooled' | 'tenant_id'> & { liked: boolean | 0 | 1 };
 
-export function createSearchService(deps: { db: Kysely<Database>; listings: ListingCache; scopeOf: ScopeOf }) {
+/**
+ * `views`: each member's own view (own-views.ts), read for each search unless given: the runtime
+ * keeps them on SQLite (services/create.ts).
+ */
+export function createSearchService(deps: { db: Kysely<Database>; listings: ListingCache; scopeOf: ScopeOf; views?: OwnViews }) {
   const { db, listings } = deps;
+  const views = deps.views ?? createOwnViews({ db });
 
   // The statements every search runs while its list is kept, built and compiled once (db/compiled.ts):
-  // the searcher's own row with the newest profile id and their blocks either way in one
-  // (ownView), and what is theirs of the page (theirsOf); the page's cards are the list's (sharedCards).
-  const ownView = compileOnce<OwnViewRow, [number]>(db, ownViewQuery(db), [USER_SLOT]);
+  // the searcher's own view (own-views.ts: their row with the newest profile id and their blocks
+  // either way in one statement, none while it is kept), and what is theirs of the page unless
+  // the view holds their hearts (theirsOf); the page's cards are the list's (sharedCards).
   const shapes = new LRUCache<string, (ids: readonly number[]) => Promise<CardRow[]>>({ max: PAGE_SHAPES_KEPT });
 
   /**
@@ -98,7 +103,9 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
    * What of a page is the member's own (`me`, their profile id), read fresh each time in one
    * statement by primary key: their heart on each profile, and whether each is still listed
    * and, from another brand, still pooled (what a list and its cards are dropped for as soon as
-   * it changes anywhere: this guards the bus's delivery time on PostgreSQL).
+   * it changes anywhere: this guards the bus's delivery time on PostgreSQL). Not read where the
+   * member's view holds their hearts (SQLite, one process): every write there reaches the lists
+   * and cards as it runs, or by the epoch from the next turn on.
    */
   const theirsOf = compiledPerCount<Theirs, [number]>(
     db,
@@ -174,10 +181,12 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
       if (regions.length === 0) throw invalid('region');
     }
 
-    const view = userId === null ? [] : await ownView(userId);
-    const me = view.find((r) => Number(r.blocked) === 0);
+    const view = userId === null ? null : await views.of(userId);
+    const me = view?.me ?? undefined;
     // What this member is never shown in a listing: their own profile, and a block either way (SPEC §4).
-    const hidden = new Set(me ? [me.id, ...view.flatMap((r) => (Number(r.blocked) === 1 ? [r.id] : []))] : []);
+    const hidden = view?.hidden ?? new Set<number>();
+    // Their hearts when their view holds them (kept on SQLite); read with the page otherwise (theirsOf).
+    const hearts = me ? (view?.hearts ?? null) : null;
     const genders: Gender[] | undefined = query.gender === SEARCH_GENDER_ALL ? [...GENDERS] : query.gender ? [query.gender] : me ? wantedGenders(me) : undefined;
     const homeCountry = me?.country ?? (visitorCountry && tenant.countries.includes(visitorCountry) ? visitorCountry : null);
     const homeRegion = me?.region ?? null;
@@ -198,7 +207,7 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
 
     // The brand's list for these filters, shared with everyone who searches alike, less what
     // this member is never shown; the count stops at the limit (a brand of 100,000 has no use for more).
-    const newest = Number((me ?? (await db.selectNoFrom(newestProfile.as('newest')).executeTakeFirstOrThrow())).newest ?? 0);
+    const newest = view?.newest ?? (await views.newest());
     const list = await listings.ids(source, filters, newest, SEARCH_COUNT_LIMIT);
     const offset = (query.page - 1) * PER_PAGE;
     // The page's ids, with a few more in case one was hidden or changed since the list was read.
@@ -208,13 +217,14 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
     const total = Math.min(mine.total, SEARCH_COUNT_LIMIT);
     const shown = Math.max(0, Math.min(PER_PAGE, total - offset));
     // The page's cards, shared with every viewer of the list (read once while it is kept), and
-    // what is the member's own of them read fresh: their hearts, and whether each is still listed.
+    // what is the member's own of them: their hearts, from their view or read fresh with whether
+    // each is still listed.
     const asked = mine.ids.slice(0, shown + STALE_SPARE);
     const profiles: SearchCard[] = [];
     const texts: string[] = [];
     if (shown > 0) {
       const around = list.ids.subarray(offset, offset + shown + STALE_SPARE);
-      const [shared, theirs] = await Promise.all([sharedCards(source, list, asked, around, today), me ? theirsOf(asked, me.id) : null]);
+      const [shared, theirs] = await Promise.all([sharedCards(source, list, asked, around, today), me && !hearts ? theirsOf(asked, me.id) : null]);
       const own = theirs && new Map(theirs.map((t) => [t.id, t]));
       let stale = false;
       for (const id of asked) {
@@ -225,8 +235,8 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
           continue;
         }
         if (profiles.length < shown && stillMatches(card.row, filters)) {
-          const liked = t ? Boolean(t.liked) : undefined;
-          profiles.push(t ? { ...card.card, liked } : card.card);
+          const liked = hearts ? hearts.has(id) : t ? Boolean(t.liked) : undefined;
+          profiles.push(liked === undefined ? card.card : { ...card.card, liked });
           texts.push(cardJson(card, liked));
         }
       }
@@ -273,28 +283,3 @@ export function createSearchService(deps: { db: Kysely<Database>; listings: List
 }
 
 export type SearchService = ReturnType<typeof createSearchService>;
-
-/** The searcher's own row (the columns the search reads, with the newest profile id), `blocked` 0. */
-type OwnRow = Pick<Profile, 'id' | 'gender' | 'sexuality' | 'country' | 'region' | 'birth_date' | 'body_type' | 'interests' | 'pooled'> & { newest: number | string | null };
-/** A row of ownView: the own row (`blocked` 0), or a profile of a block either way (`blocked` 1: only its id is read). */
-type OwnViewRow = OwnRow & { blocked: 0 | 1 | string };
-
-/**
- * The searcher's own row and the profiles of their blocks either way (visibility.ts `blockedWith`,
- * found through the searcher's user id), one statement: the search read them in two, one after
- * the other (bench/README.md "Fewer statements and the answer's JSON").
- */
-function ownViewQuery(db: Kysely<Database>) {
-  const none = sql<null>`null`;
-  const myProfile = db.selectFrom('profiles').select('profiles.id').where('profiles.user_id', '=', USER_SLOT).$asScalar();
-  const own = db
-    .selectFrom('profiles')
-    .select(['id', 'gender', 'sexuality', 'country', 'region', 'birth_date', 'body_type', 'interests', 'pooled'])
-    .select(newestProfile.as('newest'))
-    .select(sql.lit(0).as('blocked'))
-    .where('user_id', '=', USER_SLOT);
-  const blocked = db
-    .selectFrom(blockedWith(db, myProfile).as('b'))
-    .select(['b.id', none.as('gender'), none.as('sexuality'), none.as('country'), none.as('region'), none.as('birth_date'), none.as('body_type'), none.as('interests'), none.as('pooled'), none.as('newest'), sql.lit(1).as('blocked')]);
-  return own.unionAll(blocked as never) as unknown as Compilable<OwnViewRow>;
-}
