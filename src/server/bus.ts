@@ -2,13 +2,27 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { sql, type Kysely } from 'kysely';
 
+/** One event of a topic, as `EventBus.within` takes them. */
+export interface BusEvent {
+  topic: string;
+  event: object;
+}
+
 /**
  * The event bus (DESIGN §9): a process publishes that something changed, every subscriber of the
  * topic in every runtime process hears it. Events carry ids only; the database is the record, the
- * bus only says "look". Callers publish after their transaction has committed.
+ * bus only says "look". Callers publish after their transaction has committed, or with it (`within`).
  */
 export interface EventBus {
   publish(topic: string, event: object): Promise<void>;
+  /**
+   * Publishes `events` with the commit of `trx`, for a change that must be heard as soon as it is
+   * committed (a chat message, issue 24): on PostgreSQL a pg_notify in the transaction, which the
+   * database hands to the other processes at its commit (no round trip after it, and nothing for a
+   * transaction rolled back). Call the returned function once `trx` has committed: it tells this
+   * process's subscribers. One process: they are told then, and only then.
+   */
+  within(trx: Kysely<any>, events: BusEvent[]): Promise<() => void>;
   /** Calls `handler` with each event of `topic` until the returned function is called. */
   subscribe(topic: string, handler: (event: object) => void): () => void;
   /** Resolves once events from other processes can be heard. */
@@ -65,12 +79,19 @@ function createTopics() {
   };
 }
 
+function deliverAll(topics: ReturnType<typeof createTopics>, events: BusEvent[]): void {
+  for (const { topic, event } of events) topics.deliver(topic, event);
+}
+
 /** One process (SQLite, tests): events go straight to this process's subscribers. */
 export function createMemoryBus(): EventBus {
   const topics = createTopics();
   return {
     async publish(topic, event) {
       topics.deliver(topic, event);
+    },
+    async within(_trx, events) {
+      return () => deliverAll(topics, events);
     },
     subscribe: (topic, handler) => topics.add(topic, handler),
     async ready() {},
@@ -96,6 +117,12 @@ function envelopeOf(topic: string, event: object, processId: string): string {
   return payload;
 }
 
+/** NOTIFYs the payloads on `channel` in one statement of `db` (a transaction: at its commit). */
+async function notifyAll(db: Kysely<any>, channel: string, payloads: string[]): Promise<void> {
+  if (payloads.length === 0) return;
+  await sql`select ${sql.join(payloads.map((payload) => sql`pg_notify(${channel}, ${payload})`))}`.execute(db);
+}
+
 /**
  * A process that only tells the runtimes (the CLI: `sitegen staff remove` closes the staff
  * member's console streams): the same NOTIFY the runtimes' buses send, heard by every runtime on
@@ -106,6 +133,10 @@ export function createPublishingBus(opts: { pool: pg.Pool; channel: string }): E
   return {
     async publish(topic, event) {
       await opts.pool.query('select pg_notify($1, $2)', [opts.channel, envelopeOf(topic, event, processId)]);
+    },
+    async within(trx, events) {
+      await notifyAll(trx, opts.channel, events.map(({ topic, event }) => envelopeOf(topic, event, processId)));
+      return () => undefined;
     },
     subscribe: () => () => undefined,
     async ready() {},
@@ -248,6 +279,11 @@ export function createPostgresBus(opts: PostgresBusOptions): EventBus {
       const payload = envelopeOf(topic, event, processId);
       topics.deliver(topic, event);
       return outbox.send(topic, payload);
+    },
+    async within(trx, events) {
+      // Heard by the other processes at the commit; this process's own subscribers after it (the caller's call).
+      await notifyAll(trx, opts.channel, events.map(({ topic, event }) => envelopeOf(topic, event, processId)));
+      return () => deliverAll(topics, events);
     },
     subscribe: (topic, handler) => topics.add(topic, handler),
     ready: () => firstListen,

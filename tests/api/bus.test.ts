@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { Kysely, PostgresDialect } from 'kysely';
 import { afterAll, afterEach, describe, expect, test, vi } from 'vitest';
 import { createMemoryBus, createPostgresBus, MAX_EVENT_BYTES, type EventBus } from '../../src/server/bus.ts';
 import { createLocalJobs, createPgBossJobs, cronEvery, type Jobs } from '../../src/server/jobs.ts';
@@ -43,6 +44,16 @@ describe('the bus in one process', () => {
     bus.subscribe('t', (e) => heard.push(e));
     await bus.publish('t', { id: 1 });
     expect(heard).toEqual([{ id: 1 }]);
+  });
+
+  test('events published with a transaction are heard once it has committed, when the caller says so', async () => {
+    const bus = createMemoryBus();
+    const heard: object[] = [];
+    bus.subscribe('user:1', (e) => heard.push(e));
+    const committed = await bus.within({} as Kysely<Record<string, never>>, [{ topic: 'user:1', event: { n: 1 } }, { topic: 'user:2', event: { n: 2 } }]);
+    expect(heard).toEqual([]);
+    committed();
+    expect(heard).toEqual([{ n: 1 }]);
   });
 });
 
@@ -155,9 +166,43 @@ describe.skipIf(!url)('on PostgreSQL, across processes', () => {
     });
   });
 
+  test('events published with a transaction reach the other bus at its commit, and never for a transaction rolled back', async () => {
+    const db = new Kysely<Record<string, never>>({ dialect: new PostgresDialect({ pool }) });
+    const [a, b] = [bus(), bus()];
+    await Promise.all([a.ready(), b.ready()]);
+    const onA: object[] = [];
+    const onB: object[] = [];
+    a.subscribe('user:5', (e) => onA.push(e));
+    b.subscribe('user:5', (e) => onB.push(e));
+    const committed = await db.transaction().execute(async (trx) => {
+      const done = await a.within(trx, [{ topic: 'user:5', event: { message: 1 } }, { topic: 'user:5', event: { credits: 9 } }]);
+      await pause(300);
+      // Not yet committed: nobody hears it.
+      expect([onA, onB]).toEqual([[], []]);
+      return done;
+    });
+    await until('B hears both at the commit', () => onB.length === 2);
+    expect(onB).toEqual([{ message: 1 }, { credits: 9 }]);
+    // This process's subscribers once the caller says the transaction committed.
+    expect(onA).toEqual([]);
+    committed();
+    expect(onA).toEqual([{ message: 1 }, { credits: 9 }]);
+
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await a.within(trx, [{ topic: 'user:5', event: { message: 2 } }]);
+        throw new Error('the send is refused');
+      }),
+    ).rejects.toThrow('refused');
+    await a.publish('user:5', { message: 3 });
+    await until('B hears the next event', () => onB.length === 3);
+    expect(onB.at(-1)).toEqual({ message: 3 });
+  });
+
   test('an event too big for NOTIFY is refused: events carry ids', async () => {
     const a = bus();
     await expect(a.publish('user:1', { text: 'x'.repeat(MAX_EVENT_BYTES) })).rejects.toThrow(/too big/);
+    await expect(a.within({} as Kysely<Record<string, never>>, [{ topic: 'user:1', event: { text: 'x'.repeat(MAX_EVENT_BYTES) } }])).rejects.toThrow(/too big/);
   });
 
   test('two processes starting together run a task once, not once each', async () => {

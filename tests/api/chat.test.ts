@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
+import type pg from 'pg';
 import { describe, expect, test } from 'vitest';
 import { engines, hostFetch, type TestRuntime } from '../support/runtime.ts';
 import { apiError, useRuntime } from '../support/accounts.ts';
@@ -14,6 +15,36 @@ import { grant } from '../../src/server/ledger.ts';
 import { CHAT_HISTORY_LIMIT } from '../../src/contract/chat.ts';
 import { FREE_CONVERSATIONS } from '../../src/lib/membership.ts';
 import { giftCatalogue } from '../../src/lib/gifts.ts';
+
+/** What the runtime's PostgreSQL connections are running, while a test records them. */
+let recording: string[] | null = null;
+const watched = new WeakSet<object>();
+
+/** The statements of the runtime's PostgreSQL pool during `work`, in order, each its first words. */
+async function statementsOf(rt: TestRuntime, work: () => Promise<unknown>): Promise<string[]> {
+  const pool = rt.db.pool!;
+  const watch = (client: pg.PoolClient) => {
+    if (watched.has(client)) return;
+    watched.add(client);
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as { query: unknown }).query = (...args: unknown[]) => {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text;
+      recording?.push((text ?? '').trim().slice(0, 40).toLowerCase());
+      return query(...args);
+    };
+  };
+  pool.on('acquire', watch);
+  recording = [];
+  try {
+    await work();
+    // Anything the request leaves running after its answer (a NOTIFY after the commit) is counted too.
+    await new Promise((r) => setTimeout(r, 300));
+    return recording;
+  } finally {
+    recording = null;
+    pool.off('acquire', watch);
+  }
+}
 
 /** The spetter brand as the runtime serves it. */
 const brand = (rt: TestRuntime) => rt.services.tenants().find((t) => t.id === 'spetter')!;
@@ -178,6 +209,33 @@ describe.each(engines())('chat API on %s', (engine) => {
     expect(stored).toHaveLength(8);
     expect(money.entries.filter((e) => e.reason === 'message').map((e) => Number(e.ref)).sort()).toEqual(stored.map((m) => m.id).sort());
     expect((await anna.client.get('/api/chats.php')).json().total_unread).toBe(8);
+  });
+
+  test.runIf(engine === 'postgres')('a message is one transaction: the lock, one read of what the send checks, the writes, and its events with the commit; no statement after it', async () => {
+    const anna = await chatMember(rt(), 'female');
+    const bob = await chatMember(rt(), 'male');
+    const conversation = (await sendText(bob, { profile_id: anna.profileId })).json().conversation_id;
+    // An account of a month: a new one's message also counts whom it wrote to (the burst rule, issue 22).
+    await rt().db.db.updateTable('users').set({ signup_date: new Date(Date.now() - 30 * 86_400_000).toISOString() }).where('id', '=', bob.userId).execute();
+    const annaTab = await openEvents(anna.client);
+    await until('ready', async () => (annaTab.events.some((e) => e.type === 'ready') ? true : undefined));
+    let sent = 0;
+    const statements = await statementsOf(rt(), async () => {
+      const res = await sendText(bob, { conversation_id: conversation }, { text: 'Nog een' });
+      expect(res.status).toBe(200);
+      sent = res.json().message.id;
+    });
+    const begin = statements.indexOf('begin');
+    const commit = statements.indexOf('commit');
+    const inside = statements.slice(begin + 1, commit);
+    // The profiles' lock and one read, then the writes.
+    expect(inside.findIndex((s) => /^(insert|update)\b/.test(s))).toBe(2);
+    expect(inside[0]).toMatch(/^select "id" from "profiles"/);
+    // The events go in the transaction's last statement, heard by the other processes at its commit.
+    expect(inside.at(-1)).toMatch(/^select pg_notify/);
+    expect(statements.slice(commit + 1).filter((s) => s.includes('pg_notify'))).toEqual([]);
+    await until('the message on her tab', async () => annaTab.events.find((e) => e.type === 'message' && e.data.message_id === sent));
+    annaTab.close();
   });
 
   test(`a free member starts at most ${FREE_CONVERSATIONS} conversations; replying is not starting one; premium starts more`, async () => {

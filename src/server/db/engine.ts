@@ -1,4 +1,4 @@
-import { PostgresAdapter, SqliteAdapter, sql, type ColumnDefinitionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { PostgresAdapter, SqliteAdapter, sql, type ColumnDefinitionBuilder, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 
 /**
  * Every difference between SQLite and PostgreSQL the code must know about lives here
@@ -44,12 +44,20 @@ export async function lockMember(trx: Kysely<any>, userId: number): Promise<void
 
 /**
  * Makes the rest of a transaction wait for any other transaction that took the same profiles'
- * rows (PostgreSQL; SQLite needs none), locked in id order so two callers never deadlock.
- * True when it locked: what the transaction read before may have changed and is read again.
+ * rows (PostgreSQL; SQLite needs none), locked in id order so two callers never deadlock. A
+ * profile may be given as a query of its id (the other member of a conversation), found in the
+ * same statement. True when it locked: what the transaction read before may have changed and is
+ * read again.
  */
-export async function lockProfiles(trx: Kysely<any>, profileIds: number[]): Promise<boolean> {
+export async function lockProfiles(trx: Kysely<any>, profileIds: (number | Expression<number>)[]): Promise<boolean> {
   if (engineOf(trx) !== 'postgres') return false;
-  await trx.selectFrom('profiles').select('id').where('id', 'in', profileIds).orderBy('id').forUpdate().execute();
+  await trx
+    .selectFrom('profiles')
+    .select('id')
+    .where((eb) => eb.or(profileIds.map((id) => eb('id', '=', id))))
+    .orderBy('id')
+    .forUpdate()
+    .execute();
   return true;
 }
 

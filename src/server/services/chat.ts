@@ -1,7 +1,7 @@
 import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { Tenant } from '../../tenant/schema.ts';
-import type { EventBus } from '../bus.ts';
+import type { BusEvent, EventBus } from '../bus.ts';
 import type { SpendReason } from '../../contract/credits.ts';
 import {
   CHAT_HISTORY_LIMIT,
@@ -20,8 +20,8 @@ import { giftCatalogue } from '../../lib/gifts.ts';
 import { AppError, notFound } from '../errors.ts';
 import { lockProfiles, nowIso } from '../db/engine.ts';
 import { spend } from '../ledger.ts';
-import { publishToMember } from './events.ts';
-import { publishToConsole } from './console-events.ts';
+import { publishToMember, toMember } from './events.ts';
+import { toConsole } from './console-events.ts';
 import { waitingSince } from './inbox-waiting.ts';
 import { visibleTarget, type Liker } from './likes.ts';
 import { reachesAcross, type ScopeOf } from './pool.ts';
@@ -117,6 +117,20 @@ export interface ChatServiceDeps {
  * most 2), every message costs credits, paid through the ledger in the transaction that stores
  * it. Both members' tabs hear of each change over the event bus (DESIGN §9).
  */
+/**
+ * The one decision of whether a member may write to another now, a send's and typing's: a block
+ * either way or a profile gone is 404, an unconfirmed address 403, a conversation closed (a retired
+ * fictional profile, members out of each other's reach) 409; in this order.
+ */
+function refuseWrite<Other extends { status: string | null }>(facts: { blocked: boolean; user: { status: string | null } | null; other: Other | null | undefined; closed: 'retired' | 'out_of_reach' | null }): Other {
+  if (facts.blocked) throw notFound();
+  if (facts.user?.status === 'not_confirmed') throw chatError.unconfirmed();
+  if (!facts.other || facts.other.status !== 'active') throw notFound();
+  if (facts.closed === 'retired') throw chatError.retired();
+  if (facts.closed === 'out_of_reach') throw chatError.outOfReach();
+  return facts.other;
+}
+
 export function createChatService(deps: ChatServiceDeps) {
   const { db, bus, gifs, media } = deps;
 
@@ -169,15 +183,19 @@ export function createChatService(deps: ChatServiceDeps) {
       .where('profiles.id', '=', profileId)
       .executeTakeFirst();
     if (!other) return other;
-    const closed: 'retired' | 'out_of_reach' | null = other.retired_at !== null ? 'retired' : reachesAcross(deps.scopeOf(tenant), other.my_pooled ?? 1, other) ? null : 'out_of_reach';
-    return { ...other, closed };
+    return { ...other, closed: closedOf(tenant, other.my_pooled, other) };
+  }
+
+  /** Why a conversation with `other` is closed to new messages (otherOf), or null. */
+  function closedOf(tenant: Tenant, myPooled: number | null, other: { retired_at: string | null; tenant_id: string; pooled: number }): 'retired' | 'out_of_reach' | null {
+    if (other.retired_at !== null) return 'retired';
+    return reachesAcross(deps.scopeOf(tenant), myPooled ?? 1, other) ? null : 'out_of_reach';
   }
 
   /**
-   * Whether `me` may write to the other profile now, the one decision of a send and of typing: a
-   * block either way or a profile gone is 404, an unconfirmed address 403, a conversation closed
-   * (a retired fictional profile, members out of each other's reach) 409. Answers the sender's user
-   * (null for staff answering as a fictional profile) and the other profile.
+   * Whether `me` may write to the other profile now, for typing: the facts read one by one and
+   * decided by refuseWrite, as a send decides from its one statement (sendFacts). Answers the
+   * sender's user (null for staff answering as a fictional profile) and the other profile.
    */
   async function mayWrite(q: Kysely<Database> | Transaction<Database>, tenant: Tenant, me: Sender, otherId: number) {
     const blocked = await q
@@ -185,15 +203,11 @@ export function createChatService(deps: ChatServiceDeps) {
       .select('id')
       .where((eb) => eb.or([eb.and([eb('blocker_profile_id', '=', me.profileId), eb('blocked_profile_id', '=', otherId)]), eb.and([eb('blocker_profile_id', '=', otherId), eb('blocked_profile_id', '=', me.profileId)])]))
       .executeTakeFirst();
-    if (blocked) throw notFound();
     const user = me.userId === null ? null : await q.selectFrom('users').select(['status', 'paid_user', 'signup_date']).where('id', '=', me.userId).executeTakeFirstOrThrow();
-    if (user?.status === 'not_confirmed') throw chatError.unconfirmed();
-    const other = await otherOf(q, tenant, me.profileId, otherId);
-    if (!other || other.status !== 'active') throw notFound();
-    if (other.closed === 'retired') throw chatError.retired();
-    if (other.closed === 'out_of_reach') throw chatError.outOfReach();
-    return { user, other };
+    const found = blocked ? undefined : await otherOf(q, tenant, me.profileId, otherId);
+    return { user, other: refuseWrite({ blocked: Boolean(blocked), user, other: found, closed: found?.closed ?? null }) };
   }
+
 
   /** Conversations a profile ever started: a counter, since blocks and removals delete conversations. */
   async function conversationsStarted(q: Kysely<Database> | Transaction<Database>, me: number): Promise<number> {
@@ -220,39 +234,93 @@ export function createChatService(deps: ChatServiceDeps) {
   }
 
   /**
+   * What a send needs to know, in one statement read after the lock: the sender's side of the
+   * conversation (none before a first message), the sender's account (none for a fictional
+   * profile), the other profile with its member's status, whether either blocked the other, and
+   * the message already stored under the client id, if any.
+   */
+  function sendFacts(trx: Transaction<Database>, me: Sender, target: { conversationId?: number; profileId?: number }, clientId: string) {
+    return trx
+      .selectFrom('profiles as mine')
+      .leftJoin('conversation_members as cm', (join) => {
+        const mineOnly = join.onRef('cm.profile_id', '=', 'mine.id');
+        return target.conversationId !== undefined ? mineOnly.on('cm.conversation_id', '=', target.conversationId) : mineOnly.on('cm.other_profile_id', '=', target.profileId!);
+      })
+      .leftJoin('profiles', (join) => (target.conversationId !== undefined ? join.onRef('profiles.id', '=', 'cm.other_profile_id') : join.on('profiles.id', '=', target.profileId!)))
+      .leftJoin('users', 'users.id', 'profiles.user_id')
+      .leftJoin('users as sender', 'sender.id', 'mine.user_id')
+      .select([...CARD_COLUMNS, 'profiles.tenant_id', 'profiles.status', 'profiles.user_id', 'profiles.retired_at', 'profiles.pooled', 'users.status as user_status'])
+      .select(['cm.conversation_id', 'mine.pooled as my_pooled', 'mine.conversations_started', 'sender.status as sender_status', 'sender.paid_user', 'sender.signup_date', 'sender.credits'])
+      .select((eb) => [
+        eb
+          .exists(
+            eb
+              .selectFrom('blocks')
+              .select('blocks.id')
+              .where((b) =>
+                b.or([
+                  b.and([b('blocks.blocker_profile_id', '=', me.profileId), b('blocks.blocked_profile_id', '=', b.ref('profiles.id'))]),
+                  b.and([b('blocks.blocker_profile_id', '=', b.ref('profiles.id')), b('blocks.blocked_profile_id', '=', me.profileId)]),
+                ]),
+              ),
+          )
+          .as('blocked'),
+        eb.selectFrom('messages').select('messages.id').where('messages.sender_profile_id', '=', me.profileId).where('messages.client_id', '=', clientId).as('repeated_id'),
+      ])
+      .where('mine.id', '=', me.profileId)
+      .executeTakeFirst();
+  }
+
+  /** The events of a stored message, published with its commit (`EventBus.within`). */
+  function sendEvents(me: Sender, row: MessageRow, other: { user_id: number | null; tenant_id: string }, credits: number): BusEvent[] {
+    const reached = row.hold_status !== 'held';
+    const message = { type: 'message', conversation_id: row.conversation_id, message_id: row.id } as const;
+    return [
+      // The recipient's first. A held message reaches its recipient only when a moderator releases it (announce then).
+      ...(other.user_id !== null && reached ? [toMember(other.user_id, message)] : []),
+      // A message to a fictional profile: the console's open inbox pages hear of it (issue 22).
+      ...(other.user_id === null && reached ? [toConsole({ type: 'inbox_message', brand: other.tenant_id, conversation_id: row.conversation_id })] : []),
+      ...(me.userId !== null ? [toMember(me.userId, message)] : []),
+      ...(me.userId !== null && row.credits > 0 ? [toMember(me.userId, { type: 'credits', balance: credits })] : []),
+    ];
+  }
+
+  /**
    * Stores one message and charges it, in one transaction: never a charged message that was not
    * stored, never a stored message that was not charged, never a balance below 0. A send repeated
-   * with the same client_id answers the stored message and charges nothing.
+   * with the same client_id answers the stored message and charges nothing. Its events go with the
+   * commit (`published`: this process's subscribers, to call once committed); none for a repeat.
    */
   async function store(tenant: Tenant, me: Sender, target: { conversationId?: number; profileId?: number }, clientId: string, what: { kind: MessageKind; body: string | null; media: string | null; credits: number; photoStatus?: PhotoStatus }, alongside?: Alongside) {
     return db.transaction().execute(async (trx) => {
-      let mine = await side(trx, me.profileId, target);
-      if (!mine && target.conversationId !== undefined) throw notFound();
-      const otherId = mine?.other_profile_id ?? target.profileId!;
       // Both profiles' rows are the lock that serializes sends between the two (PostgreSQL; SQLite
       // runs one write transaction at a time): two tabs starting the same conversation, the two
-      // members starting it at once, a free member's count of conversations.
-      if (await lockProfiles(trx, [me.profileId, otherId])) {
-        mine = await side(trx, me.profileId, target);
-        // A block (which deletes the conversation) may have come in before the lock.
-        if (!mine && target.conversationId !== undefined) throw notFound();
-      }
-      const { user, other } = await mayWrite(trx, tenant, me, otherId);
-      const balance = async () => (me.userId === null ? 0 : (await trx.selectFrom('users').select('credits').where('id', '=', me.userId).executeTakeFirstOrThrow()).credits);
+      // members starting it at once, a free member's count of conversations. Everything the send
+      // checks is read after it; a block (which deletes the conversation) may have come in before.
+      const theOther = target.profileId ?? trx.selectFrom('conversation_members').select('other_profile_id').where('conversation_id', '=', target.conversationId!).where('profile_id', '=', me.profileId).$asScalar();
+      await lockProfiles(trx, [me.profileId, theOther]);
+      const facts = await sendFacts(trx, me, target, clientId);
+      if (!facts || (facts.conversation_id === null && target.conversationId !== undefined)) throw notFound();
+      const user = me.userId === null ? null : { status: facts.sender_status!, paid_user: facts.paid_user!, signup_date: facts.signup_date! };
+      const found = facts.id === null ? null : { ...facts, id: facts.id, tenant_id: facts.tenant_id!, pooled: facts.pooled! };
+      const other = refuseWrite({ blocked: Boolean(facts.blocked), user, other: found, closed: found && closedOf(tenant, facts.my_pooled, found) });
+      const balance = me.userId === null ? 0 : facts.credits!;
 
-      const repeated = await trx.selectFrom('messages').select(MESSAGE_COLUMNS).where('sender_profile_id', '=', me.profileId).where('client_id', '=', clientId).executeTakeFirst();
-      if (repeated) return { row: repeated, credits: await balance(), other, first: false, repeated: true };
+      if (facts.repeated_id !== null) {
+        const repeated = await trx.selectFrom('messages').select(MESSAGE_COLUMNS).where('id', '=', facts.repeated_id).executeTakeFirstOrThrow();
+        return { row: repeated, credits: balance, other, first: false, repeated: true, published: () => undefined };
+      }
 
       // Staff replies as a fictional profile are checked by the inbox (staffReplyRefusal), not screened as a member's.
-      const screened = deps.screen && me.userId !== null ? await deps.screen(trx, tenant, { userId: me.userId, profileId: me.profileId, signupDate: user!.signup_date }, { profileId: otherId, userId: other.user_id }, what) : null;
+      const screened = deps.screen && me.userId !== null ? await deps.screen(trx, tenant, { userId: me.userId, profileId: me.profileId, signupDate: user!.signup_date }, { profileId: other.id, userId: other.user_id }, what) : null;
       const held = screened?.hold !== undefined && screened.hold !== null;
-      let conversationId = mine?.conversation_id;
+      let conversationId = facts.conversation_id ?? undefined;
       const now = nowIso();
       const first = conversationId === undefined;
       if (conversationId === undefined) {
         // Staff answer in conversations members started; a fictional profile never starts one.
         if (!user || me.userId === null) throw notFound();
-        if (user.paid_user !== 1 && (await conversationsStarted(trx, me.profileId)) >= FREE_CONVERSATIONS) throw chatError.premium();
+        if (user.paid_user !== 1 && facts.conversations_started >= FREE_CONVERSATIONS) throw chatError.premium();
         // A conversation is the starter's brand's; one with a fictional profile is the profile's brand's,
         // whose staff answer it in the console's inbox (issue 24: the member may be of another brand of the pool).
         const brand = other.fictional === 1 && other.user_id === null ? other.tenant_id : tenant.id;
@@ -262,9 +330,9 @@ export function createChatService(deps: ChatServiceDeps) {
         await trx
           .insertInto('conversation_members')
           .values([
-            { conversation_id: conversationId, profile_id: me.profileId, other_profile_id: otherId, last_message_at: now, hidden: 0 },
+            { conversation_id: conversationId, profile_id: me.profileId, other_profile_id: other.id, last_message_at: now, hidden: 0 },
             // A conversation whose first message is held stays out of the recipient's list until released.
-            { conversation_id: conversationId, profile_id: otherId, other_profile_id: me.profileId, last_message_at: now, hidden: held ? 1 : 0 },
+            { conversation_id: conversationId, profile_id: other.id, other_profile_id: me.profileId, last_message_at: now, hidden: held ? 1 : 0 },
           ])
           .execute();
       }
@@ -287,11 +355,12 @@ export function createChatService(deps: ChatServiceDeps) {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      const credits = what.credits > 0 && me.userId !== null ? (await spend(trx, { userId: me.userId, credits: what.credits, reason: REASON[what.kind], ref: String(row.id) })).balance : await balance();
+      const credits = what.credits > 0 && me.userId !== null ? (await spend(trx, { userId: me.userId, credits: what.credits, reason: REASON[what.kind], ref: String(row.id) })).balance : balance;
       await trx.updateTable('conversation_members').set({ hidden: 0, last_read_id: row.id, unread: 0, last_message_at: now }).where('conversation_id', '=', conversationId).where('profile_id', '=', me.profileId).execute();
-      if (!held) await reachRecipient(trx, { conversationId, recipientProfileId: otherId, messageId: row.id, at: now });
+      if (!held) await reachRecipient(trx, { conversationId, recipientProfileId: other.id, messageId: row.id, at: now });
       await alongside?.(trx, row);
-      return { row, credits, other, first, repeated: false };
+      const published = await bus.within(trx, sendEvents(me, row, other, credits));
+      return { row, credits, other, first, repeated: false, published };
     });
   }
 
@@ -422,21 +491,12 @@ export function createChatService(deps: ChatServiceDeps) {
       }
     },
 
-    /** Stores and charges a message, then tells both members' tabs (after the commit). */
+    /** Stores and charges a message; both members' tabs hear of it with the commit. */
     async deliver(tenant: Tenant, me: Sender, target: { conversationId?: number; profileId?: number }, clientId: string, what: { kind: MessageKind; body: string | null; media: string | null; credits: number; photoStatus?: PhotoStatus }, alongside?: Alongside): Promise<SendAnswer> {
-      const { row, credits, other, first, repeated } = await store(tenant, me, target, clientId, what, alongside);
-      if (!repeated) {
-        const reached = row.hold_status !== 'held';
-        // Published together, the recipient's first: on PostgreSQL one NOTIFY statement carries them all (bus.ts).
-        await Promise.all([
-          // A held message reaches its recipient only when a moderator releases it (this.announce then).
-          other.user_id !== null && reached ? this.announce({ id: row.id, conversationId: row.conversation_id, recipientUserId: other.user_id, first }) : undefined,
-          // A message to a fictional profile: the console's open inbox pages hear of it (issue 22).
-          other.user_id === null && reached ? publishToConsole(bus, { type: 'inbox_message', brand: other.tenant_id, conversation_id: row.conversation_id }) : undefined,
-          me.userId !== null ? publishToMember(bus, me.userId, { type: 'message', conversation_id: row.conversation_id, message_id: row.id }) : undefined,
-          me.userId !== null && row.credits > 0 ? publishToMember(bus, me.userId, { type: 'credits', balance: credits }) : undefined,
-        ]);
-      }
+      const { row, credits, other, first, repeated, published } = await store(tenant, me, target, clientId, what, alongside);
+      published();
+      // Pushed and mailed by the recipient's preference; a held message when a moderator releases it (announce).
+      if (!repeated && other.user_id !== null && row.hold_status !== 'held') deps.onMessage?.({ id: row.id, conversationId: row.conversation_id, recipientUserId: other.user_id, first });
       const [message] = await toMessages([row], me.profileId);
       return { conversation_id: row.conversation_id, message: message!, credits };
     },

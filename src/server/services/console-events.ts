@@ -1,4 +1,4 @@
-import type { EventBus } from '../bus.ts';
+import type { BusEvent, EventBus } from '../bus.ts';
 import type { ConsoleEvent } from '../../contract/inbox.ts';
 
 export type { ConsoleEvent };
@@ -12,6 +12,11 @@ export const CONSOLE_TOPIC = 'console';
 /** Tells every open console page on every runtime; call after the change has committed. */
 export function publishToConsole(bus: EventBus, event: ConsoleEvent): Promise<void> {
   return bus.publish(CONSOLE_TOPIC, event);
+}
+
+/** An event of the console pages as `EventBus.within` publishes it, with the commit of the change. */
+export function toConsole(event: ConsoleEvent): BusEvent {
+  return { topic: CONSOLE_TOPIC, event };
 }
 
 /** The bus topic of one staff member's sessions (not a console page's events: no brand). */
