@@ -16,12 +16,15 @@ import { landingSlug, NICHES } from '../../src/lib/slugs.ts';
 import { DIST_DIR, engines, hostFetch, startTestRuntime, TENANTS_DIR, type TestRuntime } from '../support/runtime.ts';
 import { until } from '../support/sse.ts';
 
-/** A temporary tenants folder with spetter, and the release's builds: spetter's, and the program that it names. */
+/**
+ * A temporary tenants folder with spetter and rijpedates (its pool brand, which its pages name: without
+ * it spetter's output would be stale), and the release's builds: spetter's, and the program that it names.
+ */
 function spetterRelease(prefix: string) {
   const root = mkdtempSync(join(tmpdir(), prefix));
   const tenantsDir = join(root, 'tenants');
   const distDir = join(root, 'dist');
-  for (const id of ['_defaults', 'spetter']) cpSync(join(TENANTS_DIR, id), join(tenantsDir, id), { recursive: true });
+  for (const id of ['_defaults', 'spetter', 'rijpedates']) cpSync(join(TENANTS_DIR, id), join(tenantsDir, id), { recursive: true });
   mkdirSync(distDir);
   for (const id of ['spetter', '_programs']) symlinkSync(join(DIST_DIR, id), join(distDir, id), 'dir');
   return { root, tenantsDir, distDir };
@@ -49,6 +52,8 @@ describe.each(engines())('a brand added with no build on %s', (engine) => {
     // A Dutch brand: spetter's folder (its tenant file and landers) under another id, name, domain and colour.
     const tenant = JSON.parse(readFileSync(join(TENANTS_DIR, 'spetter', 'tenant.json'), 'utf8')) as { theme: Record<string, string> } & Record<string, unknown>;
     Object.assign(tenant, { name: 'Vers Date', domains: ['vers.example'], default: false, theme: { ...tenant.theme, primary: '#0b7a75' } });
+    // Alone: in spetter's pool it would make spetter's pages, which name the pool's brands, stale too.
+    delete tenant.network;
     cpSync(join(TENANTS_DIR, 'spetter', 'landers'), join(tenantsDir, 'vers', 'landers'), { recursive: true });
     writeFileSync(join(tenantsDir, 'vers', 'tenant.json'), JSON.stringify(tenant));
     expect(existsSync(join(distDir, 'vers'))).toBe(false);
@@ -147,6 +152,7 @@ describe.each(engines())('the first request for a brand with no output on %s', (
   test('is answered while the rest of its pages are still to be written; a page of the rest is written when asked for', { timeout: 180_000 }, async () => {
     const tenant = JSON.parse(readFileSync(join(TENANTS_DIR, 'spetter', 'tenant.json'), 'utf8')) as Record<string, unknown>;
     Object.assign(tenant, { name: 'Eerst Date', domains: ['eerst.example'], default: false });
+    delete tenant.network;
     cpSync(join(TENANTS_DIR, 'spetter', 'landers'), join(tenantsDir, 'eerst', 'landers'), { recursive: true });
     writeFileSync(join(tenantsDir, 'eerst', 'tenant.json'), JSON.stringify(tenant));
     await until('the runtime knows eerst', async () => (await hostFetch(rt, 'eerst', '/api/settings.php')).json().settings.domain === 'eerst.example', 10_000);
