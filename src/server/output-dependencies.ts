@@ -157,7 +157,7 @@ export class SharedTextsWatch {
       }, LOOK_MS);
       this.#timer.unref();
     };
-    void this.#stats().then((look) => (this.#look ||= look), () => undefined);
+    // No look is kept yet: the first reads the texts again, so an edit since the constructor's read counts.
     next();
   }
 
@@ -170,8 +170,10 @@ export class SharedTextsWatch {
   async check(): Promise<boolean> {
     const look = await this.#stats();
     if (look === this.#look) return false;
-    this.#look = look;
+    // The look is kept once the texts are read: a read that failed (a file renamed away between the
+    // listing and the read, as editors save) is tried again on the next look.
     const texts = readSharedTexts(this.dirs);
+    this.#look = look;
     const before = this.#texts.hashes;
     const same = texts.hashes.size === before.size && [...texts.hashes].every(([file, hash]) => before.get(file) === hash);
     this.#texts = texts;
@@ -227,6 +229,9 @@ export function createOutputInputs(opts: { watch: SharedTextsWatch; tenantsDir: 
     /** The brand's output was just written from these inputs. */
     rendered(id: string, inputs: OutputInputs): void {
       rendered.set(id, inputs.fingerprint);
+      // Worked out again on the next look: the brand's own folder (a lander of its own over a
+      // shared one, a language added) may have changed what it shows, with the texts' version the same.
+      current.delete(id);
     },
   };
 }

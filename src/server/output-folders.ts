@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { BUILD_STAMP } from './programs.ts';
+import { TENANT_ID } from '../tenant/schema.ts';
 
 /**
  * The folders of an output served as dist/<name> (a brand's, the console's; issue 25): each
@@ -119,7 +120,7 @@ const notBrand = (name: string) => name.startsWith('_') || name.startsWith('.');
  * console's build).
  */
 export function removeOutput(distDir: string, name: string): void {
-  if (notBrand(name) || name.includes('/') || name.includes('\\')) throw new Error(`${name} is no brand's output`);
+  if (notBrand(name) || !TENANT_ID.test(name)) throw new Error(`${name} is no brand's output`);
   const final = join(distDir, name);
   const found = lstatSync(final, { throwIfNoEntry: false });
   if (found?.isSymbolicLink()) unlinkSync(final);

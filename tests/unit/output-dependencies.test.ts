@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { loadTenant } from '../../src/tenant/load.ts';
-import { brandInputs, DEFAULT_CONTENT_DIR, readSharedTexts, SharedTextsWatch } from '../../src/server/output-dependencies.ts';
+import { brandInputs, createOutputInputs, DEFAULT_CONTENT_DIR, readSharedTexts, SharedTextsWatch } from '../../src/server/output-dependencies.ts';
 
 const TENANTS = join(import.meta.dirname, '..', '..', 'tenants');
 
@@ -70,5 +70,20 @@ describe('the shared texts a brand shows', () => {
     expect(await watch.check()).toBe(true);
     expect(watch.version()).toBe(1);
     expect(watch.texts().landers.variants.find((v) => v.file.endsWith('default.nl.md'))?.headline).toBe('Nieuw');
+  });
+
+  test("a brand's own folder changing what it shows: once rendered again, its output is not stale (no endless re-render)", () => {
+    const watch = new SharedTextsWatch(dirs);
+    const inputs = createOutputInputs({ watch, tenantsDir: dirs.tenantsDir, distDir: join(root, 'dist'), tenants: () => [] });
+    const spetter = loadTenant('spetter', dirs.tenantsDir);
+    inputs.rendered('spetter', inputsOf('spetter'));
+    expect(inputs.isStale(spetter)).toBe(false);
+    // A lander of its own over the shared default.nl.md: its folder changed, the shared texts did not.
+    cpSync(join(dirs.tenantsDir, '_defaults', 'landers', 'default.nl.md'), join(dirs.tenantsDir, 'spetter', 'landers', 'default.nl.md'));
+    const now = inputsOf('spetter');
+    expect(now.files).not.toContain('tenants/_defaults/landers/default.nl.md');
+    // The runtime renders it again for its folder, and records what it shows now.
+    inputs.rendered('spetter', now);
+    expect(inputs.isStale(spetter)).toBe(false);
   });
 });
