@@ -223,6 +223,11 @@ describe.each(engines())("photos of a member of the pool's other brand in the co
     // velvet's staff, outside the pool, load none of them.
     const velvetAdmin = await staffLogin(rt(), 'admin', ['velvet']);
     expect((await velvetAdmin.client.get(file(approved.id))).status).toBe(404);
+    // Shown on her own brand only: spetter's staff no longer load even her approved photo; her own brand does.
+    expect((await spetterAdmin.client.get(file(approved.id))).status).toBe(200);
+    expect((await ria.client.put('/api/user.php', { own_brand_only: true })).status).toBe(200);
+    expect((await spetterAdmin.client.get(file(approved.id))).status).toBe(404);
+    expect((await rijpeMod.client.get(file(approved.id))).status).toBe(200);
   });
 
   test("a complaint about a member of the pool's other brand shows the complaint's brand her approved photos only; her own brand all", async () => {

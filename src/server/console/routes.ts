@@ -406,7 +406,8 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
   consoleRoute({
     // A photo as the member's page and a complaint show it (pool-view.ts photosShown): whatever its
     // status (a pending photo is never public) to its brand's screening staff; an approved profile
-    // photo to other staff of its brand and to staff of another brand of its pool.
+    // photo to other staff of its brand and to staff of another brand of its pool (of a member
+    // shown on the pool's brands: not one who chose their own brand only).
     method: 'GET',
     path: 'media/:brand/:file',
     roles: 'members.read',
@@ -415,7 +416,9 @@ export const CONSOLE_ROUTES: AnyConsoleRoute[] = [
     handler: async ({ services, session, params }) => {
       const shown = photosShown(session.staff, params.brand, services.tenants());
       if (!shown) throw notFound();
-      const name = await services.moderation.staffMediaFile(`${params.brand}/${params.file}`, [params.brand], shown === 'all' && may(session.staff.role, 'photos') ? 'all' : 'approved');
+      // Staff of another brand of the pool: not the photo of a member shown on their own brand only.
+      const mode = shown === 'approved' ? 'pool' : may(session.staff.role, 'photos') ? 'all' : 'approved';
+      const name = await services.moderation.staffMediaFile(`${params.brand}/${params.file}`, [params.brand], mode);
       if (!name) throw notFound();
       return { kind: 'media', name, type: 'image/webp' };
     },

@@ -414,17 +414,19 @@ export function createModerationService(deps: ModerationDeps) {
      * The stored file behind a staff media path (`<tenant>/<hex>.webp` or its `-t` thumbnail) for
      * the console's route to read from the media store: its stored name, or null when the name is
      * no photo of a brand in scope. `all`: a profile or chat photo whatever its status (screening);
-     * `approved`: an approved profile photo only (pool-view.ts photosShown).
+     * `approved`: an approved profile photo only (pool-view.ts photosShown); `pool`: an approved
+     * profile photo of a member shown on the pool's other brands (not one who chose their own brand only).
      */
-    async staffMediaFile(storedName: string, brandsInScope: BrandScope, shown: 'all' | 'approved' = 'all'): Promise<string | null> {
+    async staffMediaFile(storedName: string, brandsInScope: BrandScope, shown: 'all' | 'approved' | 'pool' = 'all'): Promise<string | null> {
       if (!/^[a-z0-9-]+\/[a-f0-9]+(?:-t)?\.webp$/.test(storedName)) return null;
       const name = storedName.replace(/-t\.webp$/, '.webp');
       const photo = await scoped(db, brandsInScope)
         .select('photos.id')
         .where('photos.filename', '=', name)
-        .$if(shown === 'approved', (q) => q.where('photos.status', '=', POOL_PHOTO_STATUS))
+        .$if(shown !== 'all', (q) => q.where('photos.status', '=', POOL_PHOTO_STATUS))
+        .$if(shown === 'pool', (q) => q.where('profiles.pooled', '=', 1))
         .executeTakeFirst();
-      if (photo || shown === 'approved') return photo ? storedName : null;
+      if (photo || shown !== 'all') return photo ? storedName : null;
       const sent = await chatScoped(db, brandsInScope).select('messages.id').where('messages.media', '=', name).executeTakeFirst();
       return sent ? storedName : null;
     },
