@@ -7,7 +7,7 @@ import { precompress } from '../src/server/precompress.ts';
 import { preloadShellModules } from './module-preload.ts';
 import { CONSOLE_BUILD } from '../src/server/http/console-pages.ts';
 import { compile } from '@inlang/paraglide-js';
-import { listTenantIds, loadAllTenants, loadTenant } from '../src/tenant/load.ts';
+import { listTenantIds, loadAllTenants, loadTenant, loadValidTenants } from '../src/tenant/load.ts';
 import type { Tenant } from '../src/tenant/schema.ts';
 import { BUILD_STAMP as STAMP, PROGRAMS_FOLDER, programDir, readBuildStamp } from '../src/server/programs.ts';
 import { brandInputs, readSharedTexts, type SharedTexts } from '../src/server/output-dependencies.ts';
@@ -37,19 +37,8 @@ export function sourcesMtime(id: string): number {
   return Math.max(sharedSourcesMtime(), newestMtime(join(TENANTS_DIR, id)));
 }
 
-/** Every tenant file that is valid now (the pool's names a brand's pages show: an invalid one is no brand). */
-export function validTenants(): Tenant[] {
-  return listTenantIds(TENANTS_DIR).flatMap((id) => {
-    try {
-      return [loadTenant(id, TENANTS_DIR)];
-    } catch {
-      return [];
-    }
-  });
-}
-
 /** True when dist/<id> is missing, older than its sources, or shows shared texts or pool brands that changed since. */
-export function isStale(id: string, shared: SharedTexts = sharedTexts(), tenants: readonly Tenant[] = validTenants()): boolean {
+export function isStale(id: string, shared: SharedTexts = sharedTexts(), tenants: readonly Tenant[] = loadValidTenants(TENANTS_DIR)): boolean {
   const stamp = readBuildStamp(DIST_DIR, id);
   if (!stamp) return true;
   // A build of its own server code (before programs), or one naming a program that must be whole.
@@ -373,7 +362,7 @@ export async function buildConsole(): Promise<{ seconds: number }> {
 export async function buildStale(): Promise<void> {
   pruneRemovedBrands();
   const shared = sharedTexts();
-  const tenants = validTenants();
+  const tenants = loadValidTenants(TENANTS_DIR);
   const stale = listTenantIds(TENANTS_DIR).filter((id) => isStale(id, shared, tenants));
   // A brand with no output at all (a fresh clone, a new brand) needs only its program: the runtime
   // renders its output on its first request, a visitor's own page first. One whose output is older

@@ -6,7 +6,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { join } from 'node:path';
 import { TENANTS_DIR, DATA_DIR, DIST_DIR } from './paths.ts';
-import { buildConsole, buildStale, buildTenants, ensureProgram, isConsoleStale, isStale, sharedTexts, validTenants } from './build.ts';
+import { buildConsole, buildStale, buildTenants, ensureProgram, isConsoleStale, isStale, sharedTexts } from './build.ts';
 import { checkAll, missingPaymentKeys } from './check.ts';
 import { createTenantFile } from './new.ts';
 import { MEMBERS_STAY, planRemoval, removeBrand } from './remove.ts';
@@ -23,7 +23,7 @@ import { ensureVapidKeys, replaceVapidKeys } from '../src/server/services/push-k
 import { mediaStoreOf } from '../src/server/media-store.ts';
 import { TrustProxyError } from '../src/server/http/proxy.ts';
 import { createNotificationService } from '../src/server/services/notifications.ts';
-import { loadAllTenants } from '../src/tenant/load.ts';
+import { loadAllTenants, loadValidTenants } from '../src/tenant/load.ts';
 import { NICHES } from '../src/lib/slugs.ts';
 import { LOCALES } from '../src/lib/locales.ts';
 import { channelOf, createPublishingBus } from '../src/server/bus.ts';
@@ -168,7 +168,7 @@ program
     }
     if (opts.missing) {
       const shared = sharedTexts();
-      const tenants = validTenants();
+      const tenants = loadValidTenants(TENANTS_DIR);
       targets = targets.filter((id) => isStale(id, shared, tenants));
     }
     await buildTenants(targets);

@@ -1,8 +1,8 @@
 import { existsSync, lstatSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { listTenantIds, loadTenant } from '../src/tenant/load.ts';
+import { listTenantIds, loadValidTenants } from '../src/tenant/load.ts';
 import { defaultTenantOf } from '../src/tenant/resolve.ts';
-import { TENANT_ID, type Tenant } from '../src/tenant/schema.ts';
+import { TENANT_ID } from '../src/tenant/schema.ts';
 import { removeOutput, versionsOf } from '../src/server/output-folders.ts';
 
 /** What `sitegen remove <id>` says of the brand's members: the database keeps them (README "Remove a brand"). */
@@ -15,14 +15,7 @@ export function planRemoval(tenantsDir: string, distDir: string, id: string, def
     return { refused: `no brand ${id} in tenants/ (the brands: ${listTenantIds(tenantsDir).join(', ') || 'none'})` };
   }
   // The brand `npm start` serves on localhost and on every host no brand names (src/tenant/resolve.ts).
-  const valid = listTenantIds(tenantsDir).flatMap((t): Tenant[] => {
-    try {
-      return [loadTenant(t, tenantsDir)];
-    } catch {
-      return []; // an invalid tenant file is served by no one
-    }
-  });
-  if (defaultTenantOf(valid, defaultId)?.id === id) {
+  if (defaultTenantOf(loadValidTenants(tenantsDir), defaultId)?.id === id) {
     return {
       refused: `${id} is the default brand (served on localhost and on every host no brand names): make another brand the default first ("default": true in its tenant.json, or DEFAULT_TENANT), then remove ${id}`,
     };

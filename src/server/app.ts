@@ -96,13 +96,8 @@ export async function buildApp(config: AppConfig): Promise<App> {
   const inputsChanged = refreshOnChange({ tenants: () => registry.tenants(), isBuilt: (id) => registry.isBuilt(id), inputs, refresh: (tenant) => outputs.refresh(tenant), log: line });
   sharedTexts.start(inputsChanged, line);
   // The pool's other brands are named on a brand's pages: a new tenant list (a brand joined, left,
-  // was suspended from or renamed in a pool) is looked at as a text is (the list is the same object until a tenant file changes).
-  let tenantList = registry.tenants();
-  const poolLook = setInterval(() => {
-    if (registry.tenants() === tenantList) return;
-    tenantList = registry.tenants();
-    inputsChanged();
-  }, 1000).unref();
+  // was suspended from or renamed in a pool) is looked at as a changed text is.
+  registry.onChange(() => inputsChanged());
   const brandSync =
     config.databaseUrl && config.brandSync !== 'off'
       ? startBrandSync({
@@ -216,7 +211,6 @@ export async function buildApp(config: AppConfig): Promise<App> {
       outputs.stop();
       registry.close();
       sharedTexts.close();
-      clearInterval(poolLook);
       await http.close();
       // The visits counted in memory since the last second.
       await services.traffic.close();

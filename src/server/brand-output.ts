@@ -331,11 +331,13 @@ export function createBrandOutputs(opts: {
       opts.log(`brand ${id}: its folder is gone; its output removed`);
     });
   }
-  registry.onRemoved((id) => {
-    checked.delete(id);
-    seen.delete(id);
-    failed.delete(id);
-    removeWhenGone(id);
+  registry.onChange((removed) => {
+    for (const id of removed) {
+      checked.delete(id);
+      seen.delete(id);
+      failed.delete(id);
+      removeWhenGone(id);
+    }
   });
 
   return {

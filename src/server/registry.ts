@@ -78,8 +78,8 @@ export class TenantRegistry {
   /** Handlers load one at a time, so the process listeners each adds are known to be its own. */
   #loading: Promise<unknown> = Promise.resolve();
   #onError: (message: string) => void;
-  /** Told the id of each brand whose folder was removed, once it is no longer served. */
-  #removed: ((id: string) => void)[] = [];
+  /** Told each change of the list of served brands, with the ids of those whose folder was removed. */
+  #changed: ((removed: string[]) => void)[] = [];
 
   constructor(options: { tenantsDir: string; distDir: string; onError?: (message: string) => void }) {
     this.tenantsDir = options.tenantsDir;
@@ -107,9 +107,13 @@ export class TenantRegistry {
     return this.#hosts.byId(id);
   }
 
-  /** Calls `listener` with the id of every brand whose folder is removed, once the registry serves it no more. */
-  onRemoved(listener: (id: string) => void): void {
-    this.#removed.push(listener);
+  /**
+   * Calls `listener` each time the list of served brands changes (a tenant file added, edited or
+   * removed: tenants() is then a new list), with the ids of the brands whose folder was removed,
+   * once the registry serves them no more.
+   */
+  onChange(listener: (removed: string[]) => void): void {
+    this.#changed.push(listener);
   }
 
   /** Stops looking at tenants/ (the runtime closing). */
@@ -188,10 +192,10 @@ export class TenantRegistry {
     for (const id of this.#invalid.keys()) if (!files.some(([found]) => found === id)) this.#invalid.delete(id);
     if (next.length === this.#tenants.length && next.every((t, i) => t === this.#tenants[i])) return;
     const found = new Set(files.map(([id]) => id));
-    const removed = this.#tenants.filter((t) => !found.has(t.id));
+    const removed = this.#tenants.filter((t) => !found.has(t.id)).map((t) => t.id);
     this.#tenants = next;
     this.#hosts = new HostIndex(next);
-    for (const { id } of removed) for (const listener of this.#removed) listener(id);
+    for (const listener of this.#changed) listener(removed);
   }
 
   clientDir(id: string): string {

@@ -94,3 +94,14 @@ export function loadTenant(id: string, dir = tenantsDir()): Tenant {
 export function loadAllTenants(dir = tenantsDir()): Tenant[] {
   return listTenantIds(dir).map((id) => loadTenant(id, dir));
 }
+
+/** Every tenant whose file is valid now, the others left out (an invalid tenant file is served by no one). */
+export function loadValidTenants(dir = tenantsDir()): Tenant[] {
+  return listTenantIds(dir).flatMap((id) => {
+    try {
+      return [loadTenant(id, dir)];
+    } catch {
+      return [];
+    }
+  });
+}
